@@ -1,0 +1,240 @@
+// The kernel API: what a kernel's C++ code calls. One Block object per running block; it
+// lives on the core's scalar unit (its SystemC thread), and every call issues one
+// instruction (or runs on the scalar unit) at the simulated time of that scalar unit.
+//
+// Every call takes a defaulted std::source_location so that errors and reports point at
+// the kernel's own source line.
+//
+//   void add_kernel(npusim::Block& b, GlobalTensor<float> x, GlobalTensor<float> z) {
+//       auto ub = b.alloc<float>(MemSpace::UB, 1024);
+//       b.copy(ub, x.sub(b.block_idx() * 1024, 1024), 1024);   // MTE2
+//       b.set_flag(Pipe::MTE2, Pipe::MTE3, 0);
+//       b.wait_flag(Pipe::MTE2, Pipe::MTE3, 0);
+//       b.copy(z.sub(b.block_idx() * 1024, 1024), ub, 1024);   // MTE3
+//   }
+#pragma once
+
+#include <cstdint>
+#include <source_location>
+#include <string_view>
+
+#include "core/tensor.h"
+#include "core/transaction.h"
+#include "core/types.h"
+
+namespace npusim {
+
+class AiCore;
+struct KernelLaunch;
+
+/// An operand as the core sees it: space, byte address, element count, element type.
+struct Operand {
+    MemSpace space = MemSpace::UB;
+    std::uint64_t address = 0;
+    std::uint64_t count = 0;
+    DType dtype = DType::F32;
+};
+
+/// One API call, type-erased for the core.
+struct Request {
+    Op op = Op::Copy;
+    Operand dst;
+    Operand src0;
+    Operand src1;
+    std::uint64_t count = 0;  // elements processed
+    double scalar = 0.0;
+    std::uint32_t m = 0, n = 0, k = 0;
+    bool accumulate = false;
+    Pipe flag_src = Pipe::S;
+    Pipe flag_dst = Pipe::S;
+    std::uint32_t event_id = 0;
+    Pipe barrier_pipe = Pipe::ALL;
+};
+
+using Loc = std::source_location;
+
+class Block final {
+public:
+    Block(AiCore& core, const KernelLaunch& kernel, std::uint32_t block_idx);
+    Block(const Block&) = delete;
+    Block& operator=(const Block&) = delete;
+
+    std::uint32_t block_idx() const { return m_block_idx; }
+    std::uint32_t block_num() const;
+    std::uint32_t sub_block_idx() const { return 0; }
+    CoreType core_type() const;
+    std::string_view kernel_name() const;
+    /// This block's scalar-unit time in cycles (for kernels that want to print or branch).
+    Cycle now() const;
+
+    // ---- local buffers -----------------------------------------------------------------
+    /// Bump-allocates `count` elements in a local space (32-byte aligned, 512 on L0).
+    /// Throws KernelError when the space is full. Allocations are released at block end.
+    template <Element T>
+    LocalTensor<T> alloc(MemSpace space, std::uint64_t count, Loc loc = Loc::current()) {
+        return {space, allocate_local(space, count * sizeof(T), loc), count};
+    }
+    /// A view at an explicit byte offset (no allocation), for kernels that lay out UB by hand.
+    template <Element T>
+    LocalTensor<T> local(MemSpace space, std::uint64_t byte_offset, std::uint64_t count) const {
+        return {space, byte_offset, count};
+    }
+
+    // ---- data movement (DataCopy) ------------------------------------------------------
+    /// GM -> UB or GM -> L1 (PIPE_MTE2).
+    template <Element T>
+    void copy(LocalTensor<T> dst, GlobalTensor<T> src, std::uint64_t count, Loc loc = Loc::current()) {
+        issue_copy(local_operand(dst), global_operand(src), count, loc);
+    }
+    /// UB -> GM (PIPE_MTE3) or L0C -> GM (PIPE_FIX).
+    template <Element T>
+    void copy(GlobalTensor<T> dst, LocalTensor<T> src, std::uint64_t count, Loc loc = Loc::current()) {
+        issue_copy(global_operand(dst), local_operand(src), count, loc);
+    }
+    /// UB -> UB (PIPE_V) or L1 -> L0A / L0B (PIPE_MTE1).
+    template <Element T>
+    void copy(LocalTensor<T> dst, LocalTensor<T> src, std::uint64_t count, Loc loc = Loc::current()) {
+        issue_copy(local_operand(dst), local_operand(src), count, loc);
+    }
+
+    // ---- vector unit (PIPE_V, operands in UB) -------------------------------------------
+    template <Element T>
+    void add(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n, Loc loc = Loc::current()) {
+        binary(Op::Add, d, a, b, n, loc);
+    }
+    template <Element T>
+    void sub(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n, Loc loc = Loc::current()) {
+        binary(Op::Sub, d, a, b, n, loc);
+    }
+    template <Element T>
+    void mul(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n, Loc loc = Loc::current()) {
+        binary(Op::Mul, d, a, b, n, loc);
+    }
+    template <Element T>
+    void max(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n, Loc loc = Loc::current()) {
+        binary(Op::Max, d, a, b, n, loc);
+    }
+    template <Element T>
+    void min(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n, Loc loc = Loc::current()) {
+        binary(Op::Min, d, a, b, n, loc);
+    }
+    template <Element T>
+    void adds(LocalTensor<T> d, LocalTensor<T> a, T value, std::uint64_t n, Loc loc = Loc::current()) {
+        with_scalar(Op::Adds, d, a, as_double(value), n, loc);
+    }
+    template <Element T>
+    void muls(LocalTensor<T> d, LocalTensor<T> a, T value, std::uint64_t n, Loc loc = Loc::current()) {
+        with_scalar(Op::Muls, d, a, as_double(value), n, loc);
+    }
+    template <FloatElement T>
+    void exp(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
+        with_scalar(Op::Exp, d, a, 0.0, n, loc);
+    }
+    template <Element T>
+    void relu(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
+        with_scalar(Op::Relu, d, a, 0.0, n, loc);
+    }
+    /// Broadcasts `value` into n elements (Duplicate).
+    template <Element T>
+    void fill(LocalTensor<T> d, T value, std::uint64_t n, Loc loc = Loc::current()) {
+        Request r;
+        r.op = Op::Fill;
+        r.dst = local_operand(d);
+        r.count = n;
+        r.scalar = as_double(value);
+        issue(r, loc);
+    }
+    /// d[0] = sum of a[0..n).
+    template <Element T>
+    void reduce_sum(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
+        with_scalar(Op::ReduceSum, d, a, 0.0, n, loc);
+    }
+    /// Converts n elements; float -> int rounds to nearest even and saturates.
+    template <Element D, Element S>
+    void cast(LocalTensor<D> d, LocalTensor<S> a, std::uint64_t n, Loc loc = Loc::current()) {
+        Request r;
+        r.op = Op::Cast;
+        r.dst = local_operand(d);
+        r.src0 = local_operand(a);
+        r.count = n;
+        issue(r, loc);
+    }
+
+    // ---- cube unit (PIPE_M) -------------------------------------------------------------
+    /// c[m x n] (+)= a[m x k] * b[k x n]; a in L0A, b in L0B (fp16, row-major), c in L0C
+    /// (fp32). accumulate = false overwrites c.
+    void mmad(LocalTensor<float> c, LocalTensor<half> a, LocalTensor<half> b, std::uint32_t m,
+              std::uint32_t n, std::uint32_t k, bool accumulate = false, Loc loc = Loc::current());
+
+    // ---- scalar unit (PIPE_S) -----------------------------------------------------------
+    template <Element T>
+    T load(GlobalTensor<T> src, std::uint64_t index, Loc loc = Loc::current()) {
+        T value{};
+        scalar_load(Operand{MemSpace::GM, src.address + index * sizeof(T), 1, dtype_of<T>}, &value, loc);
+        return value;
+    }
+    template <Element T>
+    T load(LocalTensor<T> src, std::uint64_t index, Loc loc = Loc::current()) {
+        T value{};
+        scalar_load(Operand{src.space, src.address + index * sizeof(T), 1, dtype_of<T>}, &value, loc);
+        return value;
+    }
+    template <Element T>
+    void store(GlobalTensor<T> dst, std::uint64_t index, T value, Loc loc = Loc::current()) {
+        scalar_store(Operand{MemSpace::GM, dst.address + index * sizeof(T), 1, dtype_of<T>}, &value, loc);
+    }
+    template <Element T>
+    void store(LocalTensor<T> dst, std::uint64_t index, T value, Loc loc = Loc::current()) {
+        scalar_store(Operand{dst.space, dst.address + index * sizeof(T), 1, dtype_of<T>}, &value, loc);
+    }
+
+    // ---- intra-core synchronization ---------------------------------------------------
+    /// SetFlag<src_dst>(id): issued into `src`; fires when src's earlier work completed.
+    void set_flag(Pipe src, Pipe dst, std::uint32_t event_id, Loc loc = Loc::current());
+    /// WaitFlag<src_dst>(id): issued into `dst`; dst stalls until the matching SetFlag.
+    void wait_flag(Pipe src, Pipe dst, std::uint32_t event_id, Loc loc = Loc::current());
+    /// PipeBarrier<pipe>: later instructions of `pipe` wait for its earlier ones to
+    /// complete; Pipe::ALL makes the scalar unit wait for every pipe.
+    void pipe_barrier(Pipe pipe, Loc loc = Loc::current());
+
+private:
+    template <Element T>
+    static Operand local_operand(const LocalTensor<T>& t) {
+        return {t.space, t.address, t.count, dtype_of<T>};
+    }
+    template <Element T>
+    static Operand global_operand(const GlobalTensor<T>& t) {
+        return {MemSpace::GM, t.address, t.count, dtype_of<T>};
+    }
+    template <Element T>
+    void binary(Op op, LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n, Loc loc) {
+        Request r;
+        r.op = op;
+        r.dst = local_operand(d);
+        r.src0 = local_operand(a);
+        r.src1 = local_operand(b);
+        r.count = n;
+        issue(r, loc);
+    }
+    template <Element T>
+    void with_scalar(Op op, LocalTensor<T> d, LocalTensor<T> a, double value, std::uint64_t n, Loc loc) {
+        Request r;
+        r.op = op;
+        r.dst = local_operand(d);
+        r.src0 = local_operand(a);
+        r.count = n;
+        r.scalar = value;
+        issue(r, loc);
+    }
+    void issue_copy(const Operand& dst, const Operand& src, std::uint64_t count, Loc loc);
+    void issue(const Request& request, Loc loc);
+    std::uint64_t allocate_local(MemSpace space, std::uint64_t bytes, Loc loc);
+    void scalar_load(const Operand& where, void* value, Loc loc);
+    void scalar_store(const Operand& where, const void* value, Loc loc);
+
+    AiCore& m_core;
+    const KernelLaunch& m_kernel;
+    std::uint32_t m_block_idx;
+};
+
+}  // namespace npusim

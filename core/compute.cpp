@@ -1,0 +1,172 @@
+#include "core/compute.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+namespace npusim {
+
+namespace {
+
+template <class T>
+T load_at(const std::byte* base, std::uint64_t i) {
+    T value;
+    std::memcpy(&value, base + i * sizeof(T), sizeof(T));
+    return value;
+}
+
+template <class T>
+void store_at(std::byte* base, std::uint64_t i, T value) {
+    std::memcpy(base + i * sizeof(T), &value, sizeof(T));
+}
+
+// The arithmetic type each element type computes in.
+template <class T> struct Arith { using type = T; };
+template <> struct Arith<half> { using type = float; };
+
+template <class T>
+T wrap_int(std::int64_t value) {
+    // Two's complement wrap without signed-overflow UB.
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<std::uint64_t>(value)));
+}
+
+template <class T>
+T from_double(double value) {
+    if constexpr (std::is_integral_v<T>) {
+        if (std::isnan(value)) return 0;
+        const double rounded = std::nearbyint(value);
+        if (rounded <= static_cast<double>(std::numeric_limits<T>::min())) {
+            return std::numeric_limits<T>::min();
+        }
+        if (rounded >= static_cast<double>(std::numeric_limits<T>::max())) {
+            return std::numeric_limits<T>::max();
+        }
+        return static_cast<T>(rounded);
+    } else if constexpr (std::is_same_v<T, half>) {
+        return half(static_cast<float>(value));
+    } else {
+        return static_cast<T>(value);
+    }
+}
+
+template <class T>
+T combine(Op op, T a, T b, double scalar) {
+    if constexpr (std::is_integral_v<T>) {
+        const std::int64_t x = a;
+        const std::int64_t y = b;
+        const auto s = static_cast<std::int64_t>(scalar);
+        switch (op) {
+        case Op::Add: return wrap_int<T>(x + y);
+        case Op::Sub: return wrap_int<T>(x - y);
+        case Op::Mul: return wrap_int<T>(x * y);
+        case Op::Max: return x > y ? a : b;
+        case Op::Min: return x < y ? a : b;
+        case Op::Adds: return wrap_int<T>(x + s);
+        case Op::Muls: return wrap_int<T>(x * s);
+        case Op::Relu: return x > 0 ? a : T{0};
+        case Op::Fill: return static_cast<T>(s);
+        default: return a;
+        }
+    } else {
+        using A = typename Arith<T>::type;
+        const A x = static_cast<A>(a);
+        const A y = static_cast<A>(b);
+        const A s = static_cast<A>(scalar);
+        switch (op) {
+        case Op::Add: return T(x + y);
+        case Op::Sub: return T(x - y);
+        case Op::Mul: return T(x * y);
+        case Op::Max: return T(x > y ? x : y);
+        case Op::Min: return T(x < y ? x : y);
+        case Op::Adds: return T(x + s);
+        case Op::Muls: return T(x * s);
+        case Op::Exp: return T(std::exp(x));
+        case Op::Relu: return T(x > A{0} ? x : A{0});
+        case Op::Fill: return T(s);
+        default: return a;
+        }
+    }
+}
+
+template <class T>
+void elementwise(const Transaction& tx, const std::byte* src0, const std::byte* src1,
+                 std::byte* out) {
+    for (std::uint64_t i = 0; i < tx.count; ++i) {
+        const T a = src0 != nullptr ? load_at<T>(src0, i) : T{};
+        const T b = src1 != nullptr ? load_at<T>(src1, i) : T{};
+        store_at<T>(out, i, combine<T>(tx.op, a, b, tx.scalar));
+    }
+}
+
+template <class T>
+void reduce_sum(const Transaction& tx, const std::byte* src, std::byte* out) {
+    if constexpr (std::is_integral_v<T>) {
+        std::int64_t sum = 0;
+        for (std::uint64_t i = 0; i < tx.count; ++i) sum += load_at<T>(src, i);
+        store_at<T>(out, 0, wrap_int<T>(sum));
+    } else {
+        float sum = 0.0F;  // hardware accumulates in fp32 for both fp16 and fp32
+        for (std::uint64_t i = 0; i < tx.count; ++i) {
+            sum += static_cast<float>(load_at<T>(src, i));
+        }
+        store_at<T>(out, 0, T(sum));
+    }
+}
+
+template <class To, class From>
+void cast(const Transaction& tx, const std::byte* src, std::byte* out) {
+    for (std::uint64_t i = 0; i < tx.count; ++i) {
+        store_at<To>(out, i, from_double<To>(as_double(load_at<From>(src, i))));
+    }
+}
+
+template <class F>
+void with_dtype(DType dtype, F&& f) {
+    switch (dtype) {
+    case DType::F16: f(half{}); break;
+    case DType::F32: f(float{}); break;
+    case DType::I32: f(std::int32_t{}); break;
+    case DType::I8: f(std::int8_t{}); break;
+    }
+}
+
+}  // namespace
+
+void compute_vector(const Transaction& tx, const std::byte* src0, const std::byte* src1,
+                    std::byte* out) {
+    if (tx.op == Op::Cast) {
+        with_dtype(tx.dtype, [&](auto to) {
+            with_dtype(tx.src_dtype, [&](auto from) {
+                cast<decltype(to), decltype(from)>(tx, src0, out);
+            });
+        });
+        return;
+    }
+    with_dtype(tx.dtype, [&](auto element) {
+        using T = decltype(element);
+        if (tx.op == Op::ReduceSum) {
+            reduce_sum<T>(tx, src0, out);
+        } else {
+            elementwise<T>(tx, src0, src1, out);
+        }
+    });
+}
+
+void compute_mmad(const Transaction& tx, const std::byte* a, const std::byte* b,
+                  const std::byte* c_in, std::byte* out) {
+    const std::uint64_t m = tx.m, n = tx.n, k = tx.k;
+    for (std::uint64_t row = 0; row < m; ++row) {
+        for (std::uint64_t col = 0; col < n; ++col) {
+            float acc = tx.accumulate ? load_at<float>(c_in, row * n + col) : 0.0F;
+            for (std::uint64_t i = 0; i < k; ++i) {
+                acc += static_cast<float>(load_at<half>(a, row * k + i)) *
+                       static_cast<float>(load_at<half>(b, i * n + col));
+            }
+            store_at<float>(out, row * n + col, acc);
+        }
+    }
+}
+
+}  // namespace npusim

@@ -1,0 +1,97 @@
+// Every simulated instruction is published as one Transaction to the observers attached to
+// a simulator. This is the seam the trace writer and the checkers attach to: they never
+// reach into the core model.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <source_location>
+#include <string>
+
+#include "core/types.h"
+
+namespace npusim {
+
+enum class Op : std::uint8_t {
+    Copy,        // DataCopy between two spaces; the pipe follows from the spaces
+    Add, Sub, Mul, Max, Min,       // binary vector ops
+    Adds, Muls,                    // vector op with a scalar operand
+    Exp, Relu,                     // unary vector ops
+    Fill,                          // broadcast a scalar
+    ReduceSum,                     // sum of count elements into dst[0]
+    Cast,                          // dtype conversion
+    Mmad,                          // cube: L0A x L0B -> L0C
+    ScalarLoad, ScalarStore,       // PIPE_S access to GM or UB
+    SetFlag, WaitFlag,             // intra-core event flags
+    PipeBarrier,                   // order one pipe (or all)
+};
+std::string_view to_string(Op op);
+
+/// One memory access of an instruction, in bytes. For GM `address` is a GM address; for
+/// local spaces it is the byte offset inside that core's memory.
+struct MemAccess {
+    MemSpace space = MemSpace::GM;
+    bool write = false;
+    std::uint64_t address = 0;
+    std::uint64_t bytes = 0;
+};
+
+/// Contract: filled completely before observers see it. start <= end; times are absolute
+/// cycles of the simulation. `serial` is the issue order of the block's scalar unit
+/// (starting at 1 per block), the number reports quote.
+struct Transaction {
+    std::uint32_t kernel_id = 0;
+    std::uint32_t block = 0;
+    std::uint32_t core = 0;       // physical core index within its type
+    CoreType core_type = CoreType::Vector;
+    Pipe pipe = Pipe::S;
+    Op op = Op::Copy;
+    DType dtype = DType::F32;     // element type (destination type for Cast)
+    DType src_dtype = DType::F32; // source type for Cast, otherwise equal to dtype
+    std::uint64_t serial = 0;
+    std::source_location where;
+    Cycle issue = 0;  // when the scalar unit issued it
+    Cycle start = 0;  // when its pipe began executing it
+    Cycle end = 0;    // when its results were visible
+    std::array<MemAccess, 3> accesses{};
+    std::uint8_t access_count = 0;
+    // Synchronization (SetFlag / WaitFlag / PipeBarrier).
+    Pipe flag_src = Pipe::S;
+    Pipe flag_dst = Pipe::S;
+    std::uint32_t event_id = 0;
+    std::uint64_t partner_serial = 0;  // WaitFlag: serial of the SetFlag it consumed
+    // Operation parameters.
+    std::uint64_t count = 0;  // elements (bytes for nothing: always elements of dtype)
+    double scalar = 0.0;      // Adds/Muls/Fill operand, ScalarLoad/Store value
+    std::uint32_t m = 0, n = 0, k = 0;
+    bool accumulate = false;
+
+    void add_access(MemSpace space, bool write, std::uint64_t address, std::uint64_t bytes) {
+        accesses[access_count++] = MemAccess{space, write, address, bytes};
+    }
+};
+
+/// "file.cpp:17:5", with the directory part removed so reports stay short and stable.
+std::string format_location(const std::source_location& where);
+
+/// What observers learn about a kernel launch.
+struct KernelInfo {
+    std::uint32_t kernel_id = 0;
+    std::string name;
+    std::uint32_t blocks = 0;
+    CoreType core_type = CoreType::Vector;
+};
+
+/// Contract: called on the simulation thread, in a deterministic order. on_transaction sees
+/// each instruction exactly once, after its timing is known; within one block in issue order
+/// except that an instruction stalled behind a WaitFlag is published when the flag resolves.
+/// Observers must not throw through the simulator; they must not keep the reference.
+class TransactionObserver {
+public:
+    virtual ~TransactionObserver() = default;
+    virtual void on_kernel_start(const KernelInfo& /*kernel*/, Cycle /*at*/) {}
+    virtual void on_transaction(const Transaction& tx) = 0;
+    virtual void on_kernel_end(const KernelInfo& /*kernel*/, Cycle /*at*/) {}
+};
+
+}  // namespace npusim

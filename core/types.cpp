@@ -1,0 +1,115 @@
+#include "core/types.h"
+
+#include <bit>
+
+namespace npusim {
+
+std::string_view to_string(Pipe pipe) {
+    switch (pipe) {
+    case Pipe::S: return "PIPE_S";
+    case Pipe::V: return "PIPE_V";
+    case Pipe::M: return "PIPE_M";
+    case Pipe::MTE1: return "PIPE_MTE1";
+    case Pipe::MTE2: return "PIPE_MTE2";
+    case Pipe::MTE3: return "PIPE_MTE3";
+    case Pipe::ALL: return "PIPE_ALL";
+    case Pipe::FIX: return "PIPE_FIX";
+    }
+    return "PIPE_?";
+}
+
+std::string_view to_string(CoreType type) { return type == CoreType::Vector ? "aiv" : "aic"; }
+
+std::string_view to_string(MemSpace space) {
+    switch (space) {
+    case MemSpace::GM: return "GM";
+    case MemSpace::UB: return "UB";
+    case MemSpace::L1: return "L1";
+    case MemSpace::L0A: return "L0A";
+    case MemSpace::L0B: return "L0B";
+    case MemSpace::L0C: return "L0C";
+    }
+    return "?";
+}
+
+std::string_view to_string(DType dtype) {
+    switch (dtype) {
+    case DType::F16: return "fp16";
+    case DType::F32: return "fp32";
+    case DType::I32: return "int32";
+    case DType::I8: return "int8";
+    }
+    return "?";
+}
+
+std::size_t size_of(DType dtype) {
+    switch (dtype) {
+    case DType::F16: return 2;
+    case DType::F32: return 4;
+    case DType::I32: return 4;
+    case DType::I8: return 1;
+    }
+    return 1;
+}
+
+// Conversions follow IEEE 754 binary16 with round-to-nearest-even, including subnormals,
+// infinities and NaN (quiet NaN is kept quiet).
+half::half(float value) {
+    const std::uint32_t f = std::bit_cast<std::uint32_t>(value);
+    const std::uint32_t sign = (f >> 16) & 0x8000u;
+    const std::uint32_t abs = f & 0x7fffffffu;
+    if (abs >= 0x7f800000u) {  // inf or NaN
+        bits = static_cast<std::uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0u));
+        return;
+    }
+    if (abs >= 0x477ff000u) {  // rounds to >= 65520: overflow to infinity
+        bits = static_cast<std::uint16_t>(sign | 0x7c00u);
+        return;
+    }
+    if (abs < 0x38800000u) {  // below the smallest normal half: subnormal or zero
+        if (abs < 0x33000000u) {  // < 2^-25 rounds to zero
+            bits = static_cast<std::uint16_t>(sign);
+            return;
+        }
+        // value = mantissa * 2^(E-150); half subnormal units are 2^-24, so shift by 126-E.
+        const std::uint32_t mantissa = (abs & 0x7fffffu) | 0x800000u;
+        const std::uint32_t shift = 126u - (abs >> 23);  // 14..24
+        const std::uint32_t q = mantissa >> shift;
+        const std::uint32_t rem = mantissa & ((1u << shift) - 1u);
+        const std::uint32_t halfway = 1u << (shift - 1u);
+        std::uint32_t r = q;
+        if (rem > halfway || (rem == halfway && (q & 1u))) ++r;
+        bits = static_cast<std::uint16_t>(sign | r);
+        return;
+    }
+    const std::uint32_t exp = (abs >> 23) - 112u;  // rebias 127 -> 15
+    const std::uint32_t mant = abs & 0x7fffffu;
+    std::uint32_t h = (exp << 10) | (mant >> 13);
+    const std::uint32_t rem = mant & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;  // carry into exponent is correct
+    bits = static_cast<std::uint16_t>(sign | h);
+}
+
+half::operator float() const {
+    const std::uint32_t sign = (static_cast<std::uint32_t>(bits) & 0x8000u) << 16;
+    const std::uint32_t exp = (bits >> 10) & 0x1fu;
+    std::uint32_t mant = bits & 0x3ffu;
+    std::uint32_t f = 0;
+    if (exp == 0x1fu) {
+        f = sign | 0x7f800000u | (mant << 13);
+    } else if (exp != 0) {
+        f = sign | ((exp + 112u) << 23) | (mant << 13);
+    } else if (mant != 0) {  // subnormal: normalise
+        int e = -1;
+        do {
+            ++e;
+            mant <<= 1;
+        } while ((mant & 0x400u) == 0);
+        f = sign | (static_cast<std::uint32_t>(112 - e) << 23) | ((mant & 0x3ffu) << 13);
+    } else {
+        f = sign;
+    }
+    return std::bit_cast<float>(f);
+}
+
+}  // namespace npusim

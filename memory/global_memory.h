@@ -1,0 +1,74 @@
+// Global memory (GM): the chip's large shared memory, backed sparsely on the host.
+//
+// A 64 GiB modelled GM costs host memory only for the pages a run touches: pages are
+// allocated on first write (reads of untouched pages return zeros without allocating).
+// Buffers are handed out by a simple allocator so later checkers can tell which buffer an
+// address belongs to.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace npusim {
+
+struct GmBuffer {
+    std::uint64_t address = 0;
+    std::uint64_t bytes = 0;
+    std::string name;
+    bool freed = false;
+};
+
+class GlobalMemory final {
+public:
+    static constexpr std::uint64_t kPageBits = 16;  // 64 KiB host pages
+    static constexpr std::uint64_t kPageBytes = std::uint64_t{1} << kPageBits;
+    static constexpr std::uint64_t kAlignment = 512;  // every buffer starts 512-byte aligned
+
+    explicit GlobalMemory(std::uint64_t capacity_bytes);
+    ~GlobalMemory();
+    GlobalMemory(const GlobalMemory&) = delete;
+    GlobalMemory& operator=(const GlobalMemory&) = delete;
+
+    std::uint64_t capacity() const { return m_capacity; }
+
+    /// Returns the address of a new buffer. Throws UsageError when GM is exhausted or bytes
+    /// is zero. Addresses start at kAlignment so that address 0 is never a valid buffer.
+    std::uint64_t allocate(std::uint64_t bytes, std::string name);
+    /// Marks the buffer starting at `address` freed and releases its host pages.
+    /// Throws UsageError for an address that is not the start of a live buffer.
+    void free(std::uint64_t address);
+    /// The buffer (live or freed) that contains `address`, if any.
+    const GmBuffer* find_buffer(std::uint64_t address) const;
+    const std::map<std::uint64_t, GmBuffer>& buffers() const { return m_buffers; }
+
+    /// Data access. The caller guarantees [address, address+bytes) lies within capacity().
+    void read(std::uint64_t address, void* destination, std::uint64_t bytes) const;
+    void write(std::uint64_t address, const void* source, std::uint64_t bytes);
+
+    /// Host bytes held for page backing (what a run touched).
+    std::uint64_t resident_bytes() const { return m_resident_pages * kPageBytes; }
+
+private:
+    // Two-level page table: a directory of 1 GiB chunks, each a table of page pointers
+    // allocated on first write. Lookup is two array indexings, no hashing.
+    static constexpr std::uint64_t kChunkBits = 30;
+    static constexpr std::uint64_t kPagesPerChunk = std::uint64_t{1} << (kChunkBits - kPageBits);
+    using PageTable = std::unique_ptr<std::unique_ptr<std::byte[]>[]>;
+
+    std::byte* page_for_write(std::uint64_t page_index);
+    const std::byte* page_for_read(std::uint64_t page_index) const;
+    void release_pages(std::uint64_t address, std::uint64_t bytes);
+
+    std::uint64_t m_capacity;
+    std::vector<PageTable> m_chunks;
+    std::uint64_t m_resident_pages = 0;
+    std::uint64_t m_next_free;
+    std::map<std::uint64_t, GmBuffer> m_buffers;
+};
+
+}  // namespace npusim

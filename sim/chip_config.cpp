@@ -1,0 +1,380 @@
+#include "sim/chip_config.h"
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <system_error>
+#include <utility>
+
+#include "core/errors.h"
+#include "sim/builtin_chip_texts.h"
+#include "sim/config_diagnostics.h"
+
+namespace npusim {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::uint64_t kKiB = 1024;
+constexpr std::uint64_t kMiB = 1024 * kKiB;
+constexpr std::uint64_t kPiB = kMiB * kMiB * 1024;
+
+// Upper bounds only catch typos (an extra digit, bytes written as bits): far beyond any part
+// yet still small enough that cycle arithmetic on them cannot overflow.
+constexpr std::uint64_t kMaxCycles = 1'000'000;
+constexpr std::uint64_t kMaxBytesPerCycle = kMiB;
+constexpr std::uint64_t kMaxCores = 4096;
+
+using Field = std::uint64_t ChipConfig::*;
+
+// The one table of numeric parameters: the JSON layout (objects are the pointers' prefixes),
+// ranges, units and meanings all come from here.
+constexpr std::array kParameters{
+    ChipParameter{"/clock_mhz", &ChipConfig::clock_mhz, "MHz", 1, 100'000,
+                  "core clock; converts cycles to time"},
+    ChipParameter{"/cores/vector", &ChipConfig::vector_cores, "cores", 0, kMaxCores,
+                  "vector cores (AIV)"},
+    ChipParameter{"/cores/cube", &ChipConfig::cube_cores, "cores", 0, kMaxCores,
+                  "cube cores (AIC)"},
+    ChipParameter{"/memory/gm_bytes", &ChipConfig::gm_bytes, "bytes", kMiB, kPiB,
+                  "global memory (HBM) capacity; multiple of 4096"},
+    ChipParameter{"/memory/ub_bytes", &ChipConfig::ub_bytes, "bytes", kKiB, 64 * kMiB,
+                  "unified buffer per vector core; multiple of 32"},
+    ChipParameter{"/memory/l1_bytes", &ChipConfig::l1_bytes, "bytes", kKiB, 64 * kMiB,
+                  "L1 buffer per cube core; multiple of 32"},
+    ChipParameter{"/memory/l0a_bytes", &ChipConfig::l0a_bytes, "bytes", kKiB, 64 * kMiB,
+                  "L0A (cube left operand) per cube core; multiple of 512"},
+    ChipParameter{"/memory/l0b_bytes", &ChipConfig::l0b_bytes, "bytes", kKiB, 64 * kMiB,
+                  "L0B (cube right operand) per cube core; multiple of 512"},
+    ChipParameter{"/memory/l0c_bytes", &ChipConfig::l0c_bytes, "bytes", kKiB, 64 * kMiB,
+                  "L0C (cube accumulator) per cube core; multiple of 512"},
+    ChipParameter{"/gm/bytes_per_cycle", &ChipConfig::gm_bytes_per_cycle, "bytes/cycle", 1,
+                  kMaxBytesPerCycle, "GM bandwidth of the whole chip, shared by all transfers"},
+    ChipParameter{"/gm/window_cycles", &ChipConfig::gm_window_cycles, "cycles", 1, 65'536,
+                  "length of one GM bandwidth accounting slot"},
+    ChipParameter{"/pipes/queue_depth", &ChipConfig::queue_depth, "instructions", 1, 4096,
+                  "instructions a pipe queue holds before the scalar unit stalls on it"},
+    ChipParameter{"/pipes/event_ids", &ChipConfig::event_ids, "ids", 1, 64,
+                  "SetFlag/WaitFlag event ids per pipe pair"},
+    ChipParameter{"/scalar/cycles_per_call", &ChipConfig::scalar_cycles_per_call, "cycles", 1,
+                  kMaxCycles, "scalar unit cost of issuing one kernel API call"},
+    ChipParameter{"/scalar/ub_latency", &ChipConfig::scalar_ub_latency, "cycles", 0, kMaxCycles,
+                  "scalar read or write of one UB element"},
+    ChipParameter{"/scalar/gm_latency", &ChipConfig::scalar_gm_latency, "cycles", 0, kMaxCycles,
+                  "scalar read or write of one GM element"},
+    ChipParameter{"/copy/mte2/latency", &ChipConfig::mte2_latency, "cycles", 0, kMaxCycles,
+                  "fixed cost of a GM -> UB / L1 copy (MTE2)"},
+    ChipParameter{"/copy/mte2/bytes_per_cycle", &ChipConfig::mte2_bytes_per_cycle,
+                  "bytes/cycle", 1, kMaxBytesPerCycle, "GM -> UB / L1 copy rate of one core"},
+    ChipParameter{"/copy/mte3/latency", &ChipConfig::mte3_latency, "cycles", 0, kMaxCycles,
+                  "fixed cost of a UB -> GM copy (MTE3)"},
+    ChipParameter{"/copy/mte3/bytes_per_cycle", &ChipConfig::mte3_bytes_per_cycle,
+                  "bytes/cycle", 1, kMaxBytesPerCycle, "UB -> GM copy rate of one core"},
+    ChipParameter{"/copy/v/latency", &ChipConfig::v_copy_latency, "cycles", 0, kMaxCycles,
+                  "fixed cost of a UB -> UB copy (PIPE_V)"},
+    ChipParameter{"/copy/v/bytes_per_cycle", &ChipConfig::v_copy_bytes_per_cycle,
+                  "bytes/cycle", 1, kMaxBytesPerCycle, "UB -> UB copy rate"},
+    ChipParameter{"/copy/mte1/latency", &ChipConfig::mte1_latency, "cycles", 0, kMaxCycles,
+                  "fixed cost of an L1 -> L0A / L0B copy (MTE1)"},
+    ChipParameter{"/copy/mte1/bytes_per_cycle", &ChipConfig::mte1_bytes_per_cycle,
+                  "bytes/cycle", 1, kMaxBytesPerCycle, "L1 -> L0A / L0B copy rate"},
+    ChipParameter{"/copy/fix/latency", &ChipConfig::fix_latency, "cycles", 0, kMaxCycles,
+                  "fixed cost of an L0C -> GM copy (fixpipe)"},
+    ChipParameter{"/copy/fix/bytes_per_cycle", &ChipConfig::fix_bytes_per_cycle,
+                  "bytes/cycle", 1, kMaxBytesPerCycle, "L0C -> GM copy rate of one core"},
+    ChipParameter{"/vector/startup_cycles", &ChipConfig::vector_startup_cycles, "cycles", 0,
+                  kMaxCycles, "fixed cost of one vector instruction"},
+    ChipParameter{"/vector/repeat_bytes", &ChipConfig::vector_repeat_bytes, "bytes", 32, 4096,
+                  "bytes one vector repeat processes in one cycle; multiple of 32"},
+    ChipParameter{"/cube/startup_cycles", &ChipConfig::cube_startup_cycles, "cycles", 0,
+                  kMaxCycles, "fixed cost of one cube (Mmad) instruction"},
+};
+
+/// Alignment rules: hardware addresses buffers in 32-byte blocks (L0 in 512-byte fractals),
+/// and GM is handed out in pages; an unaligned size is a typo, not a smaller part.
+struct MultipleRule {
+    Field field;
+    std::uint64_t multiple;
+};
+constexpr std::array kMultiples{
+    MultipleRule{&ChipConfig::gm_bytes, 4096},
+    MultipleRule{&ChipConfig::ub_bytes, 32},
+    MultipleRule{&ChipConfig::l1_bytes, 32},
+    MultipleRule{&ChipConfig::l0a_bytes, 512},
+    MultipleRule{&ChipConfig::l0b_bytes, 512},
+    MultipleRule{&ChipConfig::l0c_bytes, 512},
+    MultipleRule{&ChipConfig::vector_repeat_bytes, 32},
+};
+
+/// Whether `description` says "multiple of <multiple>", so the documentation generated from
+/// the table cannot drift from the rule.
+constexpr bool describes_multiple(std::string_view description, std::uint64_t multiple) {
+    constexpr std::string_view kPrefix = "multiple of ";
+    std::array<char, 40> text{};
+    std::size_t length = 0;
+    for (const char c : kPrefix) text[length++] = c;
+    std::array<char, 20> digits{};
+    std::size_t count = 0;
+    do {
+        digits[count++] = static_cast<char>('0' + multiple % 10);
+        multiple /= 10;
+    } while (multiple != 0);
+    while (count > 0) text[length++] = digits[--count];
+    const std::string_view needle(text.data(), length);
+    const std::size_t at = description.find(needle);
+    // "multiple of 32" must not match inside "multiple of 320".
+    return at != std::string_view::npos &&
+           (at + length == description.size() || description[at + length] < '0' ||
+            description[at + length] > '9');
+}
+
+constexpr bool multiples_documented() {
+    for (const MultipleRule& rule : kMultiples) {
+        bool documented = false;
+        for (const ChipParameter& parameter : kParameters) {
+            if (parameter.field == rule.field)
+                documented = describes_multiple(parameter.description, rule.multiple) &&
+                             parameter.min % rule.multiple == 0;
+        }
+        if (!documented) return false;
+    }
+    return true;
+}
+static_assert(multiples_documented(),
+              "every alignment rule must be stated in its parameter's description");
+
+/// Text keys at the top level besides the numeric parameters.
+constexpr std::array<std::string_view, 2> kRootTextKeys{"name", "description"};
+
+const ChipParameter& parameter_of(Field field) {
+    return *std::find_if(kParameters.begin(), kParameters.end(),
+                         [field](const ChipParameter& p) { return p.field == field; });
+}
+
+const ChipParameter* parameter_at(std::string_view pointer) {
+    const auto found =
+        std::find_if(kParameters.begin(), kParameters.end(),
+                     [pointer](const ChipParameter& p) { return p.pointer == pointer; });
+    return found == kParameters.end() ? nullptr : &*found;
+}
+
+/// Direct children of the object at `group`, in table order.
+std::vector<std::string_view> children_of(std::string_view group) {
+    std::vector<std::string_view> children;
+    for (const ChipParameter& parameter : kParameters) {
+        const std::string_view pointer = parameter.pointer;
+        if (pointer.size() <= group.size() + 1 || !pointer.starts_with(group) ||
+            pointer[group.size()] != '/')
+            continue;
+        std::string_view child = pointer.substr(group.size() + 1);
+        child = child.substr(0, child.find('/'));
+        if (std::find(children.begin(), children.end(), child) == children.end())
+            children.push_back(child);
+    }
+    return children;
+}
+
+std::string describe_range(const ChipParameter& parameter) {
+    return std::to_string(parameter.min) + ".." + std::to_string(parameter.max) + " " +
+           std::string(parameter.unit);
+}
+
+/// Fills a ChipConfig from a parsed document, reporting every problem into a Diagnostics.
+class ChipReader final {
+public:
+    ChipReader(ChipConfig& config, Diagnostics& diag) : m_config(config), m_diag(diag) {}
+
+    void read_document(const json& root) {
+        if (!require_object(root, "", m_diag)) return;
+        read_group(root, "");
+        read_text_keys(root);
+        check_cross_fields();
+    }
+
+private:
+    void read_group(const json& object, const std::string& pointer) {
+        const std::vector<std::string_view> children = children_of(pointer);
+        std::vector<std::string_view> allowed = children;
+        if (pointer.empty())
+            allowed.insert(allowed.end(), kRootTextKeys.begin(), kRootTextKeys.end());
+        check_keys(object, pointer, allowed, m_diag);
+
+        for (const std::string_view child : children) {
+            const std::string child_at = child_pointer(pointer, child);
+            const auto value = object.find(std::string(child));
+            if (const ChipParameter* parameter = parameter_at(child_at)) {
+                if (value == object.end()) {
+                    m_diag.add(child_at, "missing required parameter: " +
+                                             std::string(parameter->description) + " (" +
+                                             describe_range(*parameter) + ")");
+                } else {
+                    read_parameter(*parameter, *value);
+                }
+            } else if (value == object.end()) {
+                std::string keys;
+                for (const std::string_view key : children_of(child_at))
+                    keys += (keys.empty() ? "" : ", ") + single_quoted(key);
+                m_diag.add(child_at, "missing required object with keys " + keys);
+            } else if (require_object(*value, child_at, m_diag)) {
+                read_group(*value, child_at);
+            }
+        }
+    }
+
+    void read_parameter(const ChipParameter& parameter, const json& value) {
+        const std::optional<NotedUnsigned> read = read_unsigned(value, parameter.pointer, m_diag);
+        if (!read) return;
+        bool valid = check_range(read->value, parameter.min, parameter.max, parameter.unit,
+                                 parameter.pointer, m_diag);
+        for (const MultipleRule& rule : kMultiples) {
+            if (rule.field != parameter.field || read->value % rule.multiple == 0) continue;
+            m_diag.add(parameter.pointer, "expected a multiple of " +
+                                              std::to_string(rule.multiple) + " " +
+                                              std::string(parameter.unit) + ", got " +
+                                              std::to_string(read->value));
+            valid = false;
+        }
+        m_config.*parameter.field = read->value;
+        if (read->note) m_config.notes[std::string(parameter.pointer)] = *read->note;
+        if (valid) m_valid.push_back(parameter.field);
+    }
+
+    void read_text_keys(const json& root) {
+        if (const auto name = root.find("name"); name == root.end()) {
+            m_diag.add("/name", "missing required string: the chip's name");
+        } else if (auto text = read_string(*name, "/name", m_diag)) {
+            if (text->empty()) m_diag.add("/name", "expected a non-empty string");
+            m_config.name = std::move(*text);
+        }
+        if (const auto description = root.find("description"); description != root.end())
+            read_string(*description, "/description", m_diag);
+    }
+
+    // Only between values that passed their own checks, so one typo yields one message.
+    void check_cross_fields() {
+        if (is_valid(&ChipConfig::vector_cores) && is_valid(&ChipConfig::cube_cores) &&
+            m_config.vector_cores + m_config.cube_cores == 0)
+            m_diag.add("/cores", "expected at least one core, got vector 0 and cube 0");
+
+        // These paths draw on the chip's GM bandwidth: one core cannot outrun the whole chip.
+        const ChipParameter& gm = parameter_of(&ChipConfig::gm_bytes_per_cycle);
+        for (const Field field : {&ChipConfig::mte2_bytes_per_cycle,
+                                  &ChipConfig::mte3_bytes_per_cycle,
+                                  &ChipConfig::fix_bytes_per_cycle}) {
+            if (!is_valid(field) || !is_valid(gm.field) || m_config.*field <= m_config.*gm.field)
+                continue;
+            m_diag.add(parameter_of(field).pointer,
+                       std::to_string(m_config.*field) + " bytes/cycle exceeds " +
+                           std::string(gm.pointer) + " (" + std::to_string(m_config.*gm.field) +
+                           "): one core cannot copy faster than the whole chip's GM");
+        }
+
+        // One vector repeat works inside UB, so it cannot cover more than UB holds.
+        const ChipParameter& ub = parameter_of(&ChipConfig::ub_bytes);
+        const ChipParameter& repeat = parameter_of(&ChipConfig::vector_repeat_bytes);
+        if (is_valid(ub.field) && is_valid(repeat.field) &&
+            m_config.*repeat.field > m_config.*ub.field)
+            m_diag.add(repeat.pointer, std::to_string(m_config.*repeat.field) +
+                                           " bytes exceeds " + std::string(ub.pointer) + " (" +
+                                           std::to_string(m_config.*ub.field) + ")");
+    }
+
+    bool is_valid(Field field) const {
+        return std::find(m_valid.begin(), m_valid.end(), field) != m_valid.end();
+    }
+
+    ChipConfig& m_config;
+    Diagnostics& m_diag;
+    std::vector<Field> m_valid;  // parameters that passed their own range checks
+};
+
+std::string preset_origin(const std::string& preset) { return "configs/chips/" + preset + ".json"; }
+
+}  // namespace
+
+std::uint64_t ChipConfig::capacity_of(MemSpace space) const {
+    switch (space) {
+    case MemSpace::GM: return gm_bytes;
+    case MemSpace::UB: return ub_bytes;
+    case MemSpace::L1: return l1_bytes;
+    case MemSpace::L0A: return l0a_bytes;
+    case MemSpace::L0B: return l0b_bytes;
+    case MemSpace::L0C: return l0c_bytes;
+    }
+    return 0;
+}
+
+const std::vector<ChipParameter>& chip_parameters() {
+    static const std::vector<ChipParameter> parameters(kParameters.begin(), kParameters.end());
+    return parameters;
+}
+
+ChipConfig parse_chip_config(std::string_view json_text, const std::string& origin) {
+    Diagnostics diag(origin);
+    ChipConfig config;
+    config.source = "<json>";
+    try {
+        if (const std::optional<json> document = parse_json(json_text, diag)) {
+            ChipReader(config, diag).read_document(*document);
+        }
+    } catch (const json::exception& error) {
+        // The reader checks types before every access; this is a safety net, so that a
+        // missed case still ends as a readable ConfigError instead of a crash.
+        diag.add("", std::string("unexpected JSON error: ") + error.what());
+    }
+    diag.throw_if_any();
+    return config;
+}
+
+ChipConfig load_chip_config(const std::filesystem::path& file) {
+    const std::string origin = file.string();
+    std::error_code error;
+    // exists() also fails on a permission problem, which is not "no such file".
+    if (!std::filesystem::exists(file, error) && !error)
+        throw ConfigError({origin + ": cannot read file (no such file)"});
+    if (std::filesystem::is_directory(file, error))
+        throw ConfigError({origin + ": cannot read file (it is a directory)"});
+
+    std::ifstream in(file, std::ios::binary);
+    std::string text;
+    std::array<char, 64 * 1024> buffer{};
+    while (in && (in.read(buffer.data(), buffer.size()) || in.gcount() > 0))
+        text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
+    if (!in.is_open() || in.bad()) throw ConfigError({origin + ": cannot read file"});
+
+    ChipConfig config = parse_chip_config(text, origin);
+    config.source = origin;
+    return config;
+}
+
+ChipConfig builtin_chip_config(std::string_view preset) {
+    const std::map<std::string, std::string>& texts = builtin_chip_texts();
+    const auto found = texts.find(std::string(preset));
+    if (found == texts.end()) {
+        std::vector<std::string_view> names;
+        for (const auto& entry : texts) names.push_back(entry.first);
+        std::string message = "unknown chip preset " + single_quoted(preset);
+        if (const auto suggestion = nearest_name(preset, names))
+            message += " (did you mean " + single_quoted(*suggestion) + "?)";
+        message += "; known presets:";
+        const char* separator = " ";
+        for (const std::string_view name : names) {
+            message += separator + std::string(name);
+            separator = ", ";
+        }
+        throw ConfigError({message});
+    }
+    const std::string origin = preset_origin(found->first);
+    ChipConfig config = parse_chip_config(found->second, origin);
+    config.source = origin;
+    return config;
+}
+
+std::vector<std::string> builtin_chip_presets() {
+    std::vector<std::string> names;
+    for (const auto& entry : builtin_chip_texts()) names.push_back(entry.first);
+    return names;
+}
+
+}  // namespace npusim

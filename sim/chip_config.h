@@ -1,0 +1,100 @@
+// Chip configuration: a typed struct parsed strictly from JSON (configs/chips/*.json).
+//
+// Every numeric parameter is described once in chip_parameters() (JSON pointer, unit,
+// range, meaning); that table drives parsing, validation and `npusim params`. A parameter
+// may be written as a plain number or as {"value": N, "note": "where this number comes from"}.
+//
+// Example (configs/chips/small.json, abbreviated):
+//   { "name": "small", "clock_mhz": 1000,
+//     "cores": { "vector": 4, "cube": 2 },
+//     "memory": { "ub_bytes": {"value": 196608, "note": "A2 vector core UB"}, ... } }
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/types.h"
+
+namespace npusim {
+
+/// Resolved, validated chip parameters. All sizes in bytes, all times in core cycles.
+struct ChipConfig {
+    std::string name;
+    std::string source;  // file it came from ("<builtin>" or "<json>" otherwise)
+
+    std::uint64_t clock_mhz = 0;
+    std::uint64_t vector_cores = 0;
+    std::uint64_t cube_cores = 0;
+
+    std::uint64_t gm_bytes = 0;
+    std::uint64_t ub_bytes = 0;
+    std::uint64_t l1_bytes = 0;
+    std::uint64_t l0a_bytes = 0;
+    std::uint64_t l0b_bytes = 0;
+    std::uint64_t l0c_bytes = 0;
+
+    std::uint64_t gm_bytes_per_cycle = 0;        // whole chip, shared by all transfers
+    std::uint64_t gm_window_cycles = 0;          // bandwidth accounting slot
+
+    std::uint64_t queue_depth = 0;               // per pipe, instructions not yet started
+    std::uint64_t event_ids = 0;                 // SetFlag/WaitFlag ids per pipe pair
+
+    std::uint64_t scalar_cycles_per_call = 0;
+    std::uint64_t scalar_ub_latency = 0;
+    std::uint64_t scalar_gm_latency = 0;
+
+    // Copy paths: fixed latency plus bytes / bytes_per_cycle.
+    std::uint64_t mte2_latency = 0;              // GM -> UB / L1
+    std::uint64_t mte2_bytes_per_cycle = 0;
+    std::uint64_t mte3_latency = 0;              // UB -> GM
+    std::uint64_t mte3_bytes_per_cycle = 0;
+    std::uint64_t v_copy_latency = 0;            // UB -> UB
+    std::uint64_t v_copy_bytes_per_cycle = 0;
+    std::uint64_t mte1_latency = 0;              // L1 -> L0A / L0B
+    std::uint64_t mte1_bytes_per_cycle = 0;
+    std::uint64_t fix_latency = 0;               // L0C -> GM
+    std::uint64_t fix_bytes_per_cycle = 0;
+
+    std::uint64_t vector_startup_cycles = 0;
+    std::uint64_t vector_repeat_bytes = 0;       // bytes one repeat processes (one cycle)
+    std::uint64_t cube_startup_cycles = 0;
+
+    /// JSON pointer -> the note written beside the value in the file.
+    std::map<std::string, std::string> notes;
+
+    std::uint64_t cores_of(CoreType type) const {
+        return type == CoreType::Vector ? vector_cores : cube_cores;
+    }
+    std::uint64_t capacity_of(MemSpace space) const;
+};
+
+/// Descriptor of one numeric parameter. The single place where a default, a range and a
+/// meaning are written.
+struct ChipParameter {
+    std::string_view pointer;  // JSON pointer, e.g. "/memory/ub_bytes"
+    std::uint64_t ChipConfig::*field;
+    std::string_view unit;
+    std::uint64_t min;
+    std::uint64_t max;
+    std::string_view description;
+};
+const std::vector<ChipParameter>& chip_parameters();
+
+/// Parses and validates. Throws ConfigError listing every problem, each as
+/// "<origin>:<json pointer>: <what is wrong>" (unknown keys get a nearest-name suggestion).
+/// `origin` is used in messages (normally the file path).
+ChipConfig parse_chip_config(std::string_view json_text, const std::string& origin);
+
+/// Reads a file and parses it. Missing/unreadable file -> ConfigError naming the file.
+ChipConfig load_chip_config(const std::filesystem::path& file);
+
+/// The configs shipped with the library, by preset name ("a2", "small"): compiled in so a
+/// test or a user needs no path. Unknown name -> ConfigError listing the known ones.
+ChipConfig builtin_chip_config(std::string_view preset);
+std::vector<std::string> builtin_chip_presets();
+
+}  // namespace npusim

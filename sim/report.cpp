@@ -1,0 +1,113 @@
+#include "sim/report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace npusim {
+
+namespace {
+
+std::string fixed(double value, int decimals) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+std::string short_pipe(Pipe pipe) { return std::string(to_string(pipe).substr(5)); }
+
+}  // namespace
+
+std::string format_summary(const RunResult& run, const ChipConfig& chip) {
+    std::ostringstream out;
+    out << "chip      " << chip.name << " (" << chip.vector_cores << " aiv, " << chip.cube_cores
+        << " aic, " << chip.clock_mhz << " MHz)\n";
+    out << "outcome   " << (run.completed() ? "completed" : "DEADLOCK") << "\n";
+    out << "cycles    " << run.cycles() << " (" << fixed(run.simulated_seconds() * 1e6, 3)
+        << " us simulated)\n";
+    out << "instrs    " << run.instructions << "\n";
+    out << "GM bytes  " << run.gm_bytes << "\n";
+    for (const KernelResult& k : run.kernels) {
+        out << "kernel    " << k.name << ": " << k.blocks << " blocks on " << to_string(k.core_type)
+            << ", " << k.blocks_finished << " finished";
+        if (k.completed()) out << ", cycles " << k.start << ".." << k.end;
+        out << "\n";
+    }
+    if (!run.cores.empty()) {
+        out << "\nper core: busy cycles / utilization / instructions per pipe\n";
+        for (const CoreUsage& core : run.cores) {
+            out << "  " << to_string(core.type) << ' ' << core.index << " (" << core.blocks
+                << (core.blocks == 1 ? " block)" : " blocks)");
+            for (const PipeUsage& p : core.pipes) {
+                out << "  " << short_pipe(p.pipe) << ' ';
+                if (p.pipe != Pipe::S) out << p.busy_cycles << '/' << fixed(p.utilization * 100, 1) << "%/";
+                out << p.instructions;
+            }
+            out << "\n";
+        }
+    }
+    if (!run.stuck.empty()) {
+        out << "\nstuck: no block can make progress\n";
+        for (const StuckBlock& s : run.stuck) {
+            out << "  kernel '" << s.kernel << "' block " << s.block << " (" << to_string(s.core_type);
+            if (s.core >= 0) out << ' ' << s.core;
+            out << ")";
+            if (!s.where.empty()) out << " at " << s.where;
+            out << ": " << s.reason << "\n";
+        }
+    }
+    return out.str();
+}
+
+std::string format_summary(const KernelOutcome& outcome, const ChipConfig& chip) {
+    std::string text = format_summary(outcome.run, chip);
+    text += "\noutput    ";
+    text += outcome.verified ? "OK: " : "WRONG: ";
+    text += outcome.verification;
+    text += "\n";
+    return text;
+}
+
+nlohmann::json to_json(const RunResult& run) {
+    nlohmann::json j;
+    j["outcome"] = run.completed() ? "completed" : "deadlock";
+    j["clock_mhz"] = run.clock_mhz;
+    j["start_cycle"] = run.start_cycle;
+    j["end_cycle"] = run.end_cycle;
+    j["cycles"] = run.cycles();
+    j["instructions"] = run.instructions;
+    j["gm_bytes"] = run.gm_bytes;
+    j["kernels"] = nlohmann::json::array();
+    for (const KernelResult& k : run.kernels) {
+        j["kernels"].push_back({{"id", k.id}, {"name", k.name}, {"blocks", k.blocks},
+                                {"core_type", to_string(k.core_type)},
+                                {"blocks_finished", k.blocks_finished}, {"start", k.start},
+                                {"end", k.end}});
+    }
+    j["cores"] = nlohmann::json::array();
+    for (const CoreUsage& core : run.cores) {
+        nlohmann::json pipes = nlohmann::json::object();
+        for (const PipeUsage& p : core.pipes) {
+            pipes[std::string(to_string(p.pipe))] = {{"busy_cycles", p.busy_cycles},
+                                                     {"utilization", std::round(p.utilization * 1e4) / 1e4},
+                                                     {"instructions", p.instructions}};
+        }
+        j["cores"].push_back({{"type", to_string(core.type)}, {"index", core.index},
+                              {"blocks", core.blocks}, {"pipes", pipes}});
+    }
+    j["stuck"] = nlohmann::json::array();
+    for (const StuckBlock& s : run.stuck) {
+        j["stuck"].push_back({{"kernel", s.kernel}, {"block", s.block},
+                              {"core_type", to_string(s.core_type)}, {"core", s.core},
+                              {"where", s.where}, {"reason", s.reason}});
+    }
+    return j;
+}
+
+nlohmann::json to_json(const KernelOutcome& outcome) {
+    nlohmann::json j = to_json(outcome.run);
+    j["output"] = {{"verified", outcome.verified}, {"message", outcome.verification}};
+    return j;
+}
+
+}  // namespace npusim

@@ -1,0 +1,71 @@
+// What a run produces: outcome, timing, per-core per-pipe statistics, and for a stuck
+// chip, who waits where.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/types.h"
+
+namespace npusim {
+
+enum class RunOutcome : std::uint8_t {
+    Completed,  // every launched kernel finished
+    Deadlock,   // no block could make progress; see RunResult::stuck
+};
+
+struct PipeUsage {
+    Pipe pipe = Pipe::S;
+    Cycle busy_cycles = 0;     // union of the intervals the pipe executed something
+    double utilization = 0.0;  // busy_cycles / run cycles
+    std::uint64_t instructions = 0;
+};
+
+struct CoreUsage {
+    CoreType type = CoreType::Vector;
+    std::uint32_t index = 0;
+    std::uint64_t blocks = 0;
+    std::vector<PipeUsage> pipes;  // in pipe order S, MTE2, (MTE1), V/M, MTE3/FIX
+};
+
+struct KernelResult {
+    std::uint32_t id = 0;
+    std::string name;
+    std::uint32_t blocks = 0;
+    CoreType core_type = CoreType::Vector;
+    std::uint32_t blocks_finished = 0;
+    Cycle start = 0;
+    Cycle end = 0;  // when its last block finished (valid if completed())
+    bool completed() const { return blocks_finished == blocks; }
+};
+
+/// A block that could not make progress when the chip stopped.
+struct StuckBlock {
+    std::string kernel;
+    std::uint32_t block = 0;
+    CoreType core_type = CoreType::Vector;
+    std::int64_t core = -1;  // -1: never got a core (waiting for one to free up)
+    std::string where;       // kernel source location of the blocking call
+    std::string reason;
+};
+
+struct RunResult {
+    RunOutcome outcome = RunOutcome::Completed;
+    std::uint64_t clock_mhz = 0;
+    Cycle start_cycle = 0;
+    Cycle end_cycle = 0;
+    std::uint64_t instructions = 0;
+    std::uint64_t gm_bytes = 0;  // bytes moved through GM bandwidth by pipes
+    std::vector<KernelResult> kernels;
+    std::vector<CoreUsage> cores;  // cores that ran at least one block
+    std::vector<StuckBlock> stuck;
+
+    Cycle cycles() const { return end_cycle - start_cycle; }
+    double simulated_seconds() const {
+        return static_cast<double>(cycles()) / (static_cast<double>(clock_mhz) * 1e6);
+    }
+    bool completed() const { return outcome == RunOutcome::Completed; }
+};
+
+}  // namespace npusim

@@ -1,0 +1,118 @@
+#include "sim/scenario.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "core/errors.h"
+#include "sim/config_diagnostics.h"
+#include "sim/simulator.h"
+
+namespace npusim {
+
+namespace {
+
+void read_chip(const nlohmann::json& value, const std::filesystem::path& base_dir, Scenario& s,
+               Diagnostics& diag) {
+    const auto name = read_string(value, "/chip", diag);
+    if (!name) return;
+    try {
+        if (name->ends_with(".json")) {
+            const std::filesystem::path path = std::filesystem::path(*name).is_absolute()
+                                                   ? std::filesystem::path(*name)
+                                                   : base_dir / *name;
+            s.chip = load_chip_config(path);
+        } else {
+            s.chip = builtin_chip_config(*name);
+        }
+    } catch (const ConfigError& error) {
+        // The chip's own problems already name their file and pointer.
+        for (const std::string& problem : error.problems()) diag.add("/chip", problem);
+    }
+}
+
+void read_kernel(const nlohmann::json& doc, Scenario& s, Diagnostics& diag) {
+    if (!doc.contains("kernel")) {
+        diag.add("/kernel", "missing: name one of the built-in kernels");
+        return;
+    }
+    const auto name = read_string(doc.at("kernel"), "/kernel", diag);
+    if (!name) return;
+    const BuiltinKernel* kernel = find_builtin_kernel(*name);
+    if (kernel == nullptr) {
+        std::vector<std::string_view> names;
+        std::string list;
+        for (const BuiltinKernel& k : builtin_kernels()) {
+            names.push_back(k.name);
+            list += (list.empty() ? "" : ", ") + k.name;
+        }
+        std::string message = "unknown kernel " + single_quoted(*name);
+        if (auto near = nearest_name(*name, names)) message += " (did you mean '" + *near + "'?)";
+        diag.add("/kernel", message + "; built-in kernels: " + list);
+        return;
+    }
+    s.kernel = kernel->name;
+    for (const KernelParameter& p : kernel->parameters) s.params[p.name] = p.default_value;
+    if (!doc.contains("params")) return;
+    const nlohmann::json& params = doc.at("params");
+    if (!require_object(params, "/params", diag)) return;
+    std::vector<std::string_view> allowed;
+    for (const KernelParameter& p : kernel->parameters) allowed.push_back(p.name);
+    check_keys(params, "/params", allowed, diag);
+    for (const KernelParameter& p : kernel->parameters) {
+        if (!params.contains(p.name)) continue;
+        const std::string pointer = child_pointer("/params", p.name);
+        if (auto v = read_unsigned(params.at(p.name), pointer, diag)) {
+            if (check_range(v->value, p.min, p.max, "", pointer, diag)) s.params[p.name] = v->value;
+        }
+    }
+}
+
+}  // namespace
+
+Scenario parse_scenario(std::string_view json_text, const std::string& origin,
+                        const std::filesystem::path& base_dir) {
+    Diagnostics diag(origin);
+    Scenario s;
+    s.source = origin;
+    const auto doc = parse_json(json_text, diag);
+    if (doc && require_object(*doc, "", diag)) {
+        check_keys(*doc, "", {"description", "chip", "kernel", "blocks", "params"}, diag);
+        if (doc->contains("description")) {
+            if (auto d = read_string(doc->at("description"), "/description", diag)) s.description = *d;
+        }
+        if (!doc->contains("chip")) {
+            diag.add("/chip", "missing: a chip preset name (e.g. \"a2\") or a .json path");
+        } else {
+            read_chip(doc->at("chip"), base_dir, s, diag);
+        }
+        read_kernel(*doc, s, diag);
+        if (!doc->contains("blocks")) {
+            diag.add("/blocks", "missing: how many blocks to launch");
+        } else if (auto blocks = read_unsigned(doc->at("blocks"), "/blocks", diag)) {
+            if (check_range(blocks->value, 1, 65535, "blocks", "/blocks", diag)) {
+                s.blocks = static_cast<std::uint32_t>(blocks->value);
+            }
+        }
+    }
+    diag.throw_if_any();
+    return s;
+}
+
+Scenario load_scenario(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw ConfigError({file.string() + ": cannot read file"});
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_scenario(text.str(), file.string(), file.parent_path());
+}
+
+KernelOutcome run_scenario(const Scenario& scenario,
+                           const std::vector<TransactionObserver*>& observers) {
+    const BuiltinKernel* kernel = find_builtin_kernel(scenario.kernel);
+    if (kernel == nullptr) throw UsageError("unknown built-in kernel '" + scenario.kernel + "'");
+    Simulator sim(scenario.chip);
+    for (TransactionObserver* o : observers) sim.attach(*o);
+    return kernel->run(sim, scenario.blocks, scenario.params);
+}
+
+}  // namespace npusim

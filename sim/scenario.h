@@ -1,0 +1,44 @@
+// Scenario files (configs/scenarios/*.json): which chip, which built-in kernel, how many
+// blocks, which kernel parameters. This is the minimal form; streams and sweeps extend it.
+//
+//   { "description": "48-core double-buffered vector add",
+//     "chip": "a2",                      // a preset name, or a path relative to this file
+//     "kernel": "vector_add",
+//     "blocks": 48,
+//     "params": { "elements": 3145728, "tile": 2048, "buffers": 2 } }
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/transaction.h"
+#include "sim/builtin_kernels.h"
+#include "sim/chip_config.h"
+
+namespace npusim {
+
+struct Scenario {
+    std::string source;       // file it came from
+    std::string description;
+    ChipConfig chip;
+    std::string kernel;       // a name from builtin_kernels()
+    std::uint32_t blocks = 1;
+    std::map<std::string, std::uint64_t> params;  // every parameter, defaults filled in
+};
+
+/// Parses and validates; throws ConfigError naming the file and JSON pointer of every problem
+/// (unknown keys with suggestions, unknown kernel or parameter, out-of-range values, a chip
+/// file that does not load).
+Scenario parse_scenario(std::string_view json_text, const std::string& origin,
+                        const std::filesystem::path& base_dir);
+Scenario load_scenario(const std::filesystem::path& file);
+
+/// Builds a simulator for the scenario's chip, attaches `observers`, runs the kernel.
+KernelOutcome run_scenario(const Scenario& scenario,
+                           const std::vector<TransactionObserver*>& observers = {});
+
+}  // namespace npusim

@@ -1,0 +1,50 @@
+#include "sim/sim_context.h"
+
+#include <cstdlib>
+
+#include <systemc>
+
+#include "core/errors.h"
+
+namespace npusim {
+
+namespace {
+bool g_active = false;  // one Simulator at a time: SystemC's current context is global
+
+void quiet_systemc_once() {
+    // Keep the user's output clean; setenv before the first context prints the banner.
+    static const bool done = [] {
+        ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+        return true;
+    }();
+    (void)done;
+}
+}  // namespace
+
+SimContextScope::SimContextScope() {
+    if (g_active) {
+        throw UsageError("only one npusim::Simulator can exist at a time in a process "
+                         "(SystemC has a single current simulation context)");
+    }
+    quiet_systemc_once();
+    // Make sure the default context exists, so it is never one of ours.
+    m_previous = sc_core::sc_get_curr_simcontext();
+    m_context = new sc_core::sc_simcontext;
+    sc_core::sc_curr_simcontext = m_context;
+    sc_core::sc_default_global_context = m_context;
+    g_active = true;
+}
+
+SimContextScope::~SimContextScope() {
+    delete m_context;
+    sc_core::sc_curr_simcontext = m_previous;
+    sc_core::sc_default_global_context = m_previous;
+    g_active = false;
+}
+
+}  // namespace npusim
+
+// The SystemC library's own main() refers to sc_main; programs that link npusim have their
+// own main(), so this weak definition only satisfies the linker. A user program that
+// defines sc_main itself overrides it.
+extern "C" __attribute__((weak)) int sc_main(int /*argc*/, char* /*argv*/[]) { return 1; }

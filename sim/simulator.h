@@ -1,0 +1,113 @@
+// The library's front door. Build a simulator from a chip config, allocate and fill GM
+// buffers, launch kernels, run, read results back.
+//
+//   npusim::Simulator sim(npusim::builtin_chip_config("small"));
+//   auto x = sim.allocate<float>(4096, "x");
+//   sim.write(x, input);
+//   npusim::RunResult r = sim.run({.name = "scale", .blocks = 4}, scale_kernel, x);
+//   std::vector<float> out = sim.read(x);
+//
+// SystemC stays behind this header: users do not need its include paths to use the library.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/block.h"
+#include "core/errors.h"
+#include "core/kernel_launch.h"
+#include "core/tensor.h"
+#include "core/transaction.h"
+#include "sim/chip_config.h"
+#include "sim/run_result.h"
+
+namespace npusim {
+
+class GlobalMemory;
+
+struct SimOptions {
+    /// How far (cycles) a scalar unit may run ahead of SystemC time before synchronizing.
+    /// Larger is faster; smaller makes GM bandwidth sharing between cores fairer.
+    Cycle quantum = 1024;
+    /// Host stack of each core's scalar thread: the kernel's C++ code runs on it.
+    std::size_t stack_bytes = 256 * 1024;
+};
+
+struct LaunchSpec {
+    std::string name = "kernel";
+    std::uint32_t blocks = 1;
+    CoreType core_type = CoreType::Vector;
+};
+
+class Simulator final {
+public:
+    explicit Simulator(ChipConfig chip, SimOptions options = {});
+    ~Simulator();
+    Simulator(const Simulator&) = delete;
+    Simulator& operator=(const Simulator&) = delete;
+
+    const ChipConfig& chip() const;
+    GlobalMemory& global_memory();
+
+    // ---- host side GM -------------------------------------------------------------------
+    template <Element T>
+    GlobalTensor<T> allocate(std::uint64_t count, std::string name = {}) {
+        return {allocate_bytes(count * sizeof(T), std::move(name)), count};
+    }
+    template <Element T>
+    void write(GlobalTensor<T> dst, std::span<const T> values) {
+        check_host_access(dst.address, dst.bytes(), values.size() * sizeof(T), "write");
+        write_bytes(dst.address, values.data(), values.size() * sizeof(T));
+    }
+    template <Element T>
+    void write(GlobalTensor<T> dst, const std::vector<T>& values) {
+        write(dst, std::span<const T>(values));
+    }
+    template <Element T>
+    std::vector<T> read(GlobalTensor<T> src) const {
+        std::vector<T> values(src.count);
+        check_host_access(src.address, src.bytes(), src.bytes(), "read");
+        read_bytes(src.address, values.data(), src.bytes());
+        return values;
+    }
+    template <Element T>
+    void free(GlobalTensor<T> buffer) {
+        free_bytes(buffer.address);
+    }
+
+    // ---- observers (trace writer, checkers) ---------------------------------------------
+    void attach(TransactionObserver& observer);
+    void detach(TransactionObserver& observer);
+
+    // ---- kernels ------------------------------------------------------------------------
+    /// Queues a kernel; it starts when run() is called. Throws UsageError for a bad spec.
+    void launch(const LaunchSpec& spec, KernelBody body);
+    /// Runs every queued kernel until all finish or the chip can make no progress (outcome
+    /// Deadlock with the stuck blocks). Throws KernelError when a kernel breaks a rule; the
+    /// simulator stays usable afterwards.
+    RunResult run();
+
+    /// launch + run for a kernel written as `void kernel(Block&, Args...)`.
+    template <class Kernel, class... Args>
+    RunResult run(const LaunchSpec& spec, Kernel kernel, Args... args) {
+        launch(spec, [kernel, args...](Block& block) { kernel(block, args...); });
+        return run();
+    }
+
+private:
+    std::uint64_t allocate_bytes(std::uint64_t bytes, std::string name);
+    void write_bytes(std::uint64_t address, const void* data, std::uint64_t bytes);
+    void read_bytes(std::uint64_t address, void* data, std::uint64_t bytes) const;
+    void free_bytes(std::uint64_t address);
+    void check_host_access(std::uint64_t address, std::uint64_t buffer_bytes,
+                           std::uint64_t bytes, const char* what) const;
+
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace npusim
