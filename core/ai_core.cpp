@@ -510,6 +510,7 @@ bool AiCore::try_schedule(InFlight* f) {
         result_bytes = tx.accesses[static_cast<std::size_t>(f->write_access)].bytes;
     }
     tx.start = start;
+    tx.pipe_free = pipe_free;
     tx.end = pipe_free + latency;
     pipe.occupy(start, pipe_free, tx.end);
     pipe.mark_started(f->queue_index, start);
@@ -523,7 +524,7 @@ bool AiCore::try_schedule(InFlight* f) {
 void AiCore::complete_zero_length(InFlight* f, Cycle at) {
     Transaction& tx = f->tx;
     PipeTimeline& pipe = timeline(tx.pipe);
-    tx.start = tx.end = at;
+    tx.start = tx.end = tx.pipe_free = at;
     pipe.occupy(at, at, at);
     pipe.mark_started(f->queue_index, at);
     m_chip.publish(tx);
@@ -550,7 +551,7 @@ void AiCore::scalar_set_flag(InFlight* f) {
     // The scalar unit has reached the SetFlag once its buffered stores are visible.
     const Cycle at = std::max(m_local_time, m_scalar_drained);
     tx.issue = m_local_time;
-    tx.start = tx.end = at;
+    tx.start = tx.end = tx.pipe_free = at;
     const Pipe src = tx.flag_src, dst = tx.flag_dst;
     const std::uint32_t id = tx.event_id;
     const FlagSet set{at, tx.serial, tx.block};
@@ -576,7 +577,7 @@ void AiCore::scalar_wait_flag(InFlight* f, const Loc& loc) {
     }
     m_local_time = std::max(m_local_time, set->time);
     tx.partner_serial = set->serial;
-    tx.start = tx.end = m_local_time;
+    tx.start = tx.end = tx.pipe_free = m_local_time;
     m_chip.publish(tx);
     release(f);
     maybe_sync();
@@ -601,7 +602,7 @@ void AiCore::barrier_all(InFlight* f, const Loc& loc) {
         done = std::max(done, timeline(pipe).drained_at());
     }
     m_local_time = done;
-    tx.start = tx.end = done;
+    tx.start = tx.end = tx.pipe_free = done;
     m_chip.publish(tx);
     release(f);
     maybe_sync();
@@ -656,7 +657,7 @@ void AiCore::scalar_load(const Operand& where, void* value, const Loc& loc) {
     read_bytes(tx.accesses[0], static_cast<std::byte*>(value));
     tx.start = m_local_time;
     m_local_time += m_chip.cost.scalar_access(where.space);
-    tx.end = m_local_time;
+    tx.end = tx.pipe_free = m_local_time;
     tx.scalar = [&] {
         switch (where.dtype) {
         case DType::F16: return as_double(*static_cast<half*>(value));
@@ -690,7 +691,7 @@ void AiCore::scalar_store(const Operand& where, const void* value, const Loc& lo
     m_local_time += m_chip.cost.scalar_call();
     ++m_scalar_instructions;
     tx.issue = tx.start = m_local_time;
-    tx.end = m_local_time + m_chip.cost.scalar_access(where.space);
+    tx.end = tx.pipe_free = m_local_time + m_chip.cost.scalar_access(where.space);
     m_scalar_drained = std::max(m_scalar_drained, tx.end);
     f->scratch.assign(static_cast<const std::byte*>(value),
                       static_cast<const std::byte*>(value) + bytes);

@@ -53,6 +53,10 @@ struct Transaction {
     Cycle issue = 0;  // when the scalar unit issued it
     Cycle start = 0;  // when its pipe began executing it
     Cycle end = 0;    // when its results were visible
+    // When its pipe could start the next instruction (start <= pipe_free <= end). The part
+    // after pipe_free is latency that overlaps later instructions of the same pipe; traces
+    // draw [start, pipe_free) so that one lane never shows overlapping slices.
+    Cycle pipe_free = 0;
     std::array<MemAccess, 3> accesses{};
     std::uint8_t access_count = 0;
     // Synchronization (SetFlag / WaitFlag / PipeBarrier).

@@ -191,7 +191,7 @@ void ChromeTraceWriter::write_transaction(const Transaction& tx) {
     append_time(tx.start);
     m_buf += R"(,"dur":)";
     const std::uint64_t start_ns = cycles_to_ns(tx.start, m_clock_mhz);
-    const std::uint64_t end_ns = cycles_to_ns(std::max(tx.start, tx.end), m_clock_mhz);
+    const std::uint64_t end_ns = cycles_to_ns(std::max(tx.start, tx.pipe_free), m_clock_mhz);
     append_ns_as_us(m_buf, end_ns - start_ns);
 
     m_buf += R"(,"name":")";

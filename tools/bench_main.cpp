@@ -1,1 +1,241 @@
-int main(){}
+// npusim-bench: speed and memory figures, printed as JSON on stdout.
+//
+// Cases (each runs in its own forked child so its peak RSS is its own):
+//   a  48 vector cores, double-buffered fp32 add over 64 MiB per operand (A2 preset)
+//   b  ~10M tiny (32-byte tile) instructions: double-buffered add with 8-element tiles
+//   c  bare SystemC floor: one SC_THREAD wait + one event notification per activation,
+//      as many activations as case b has instructions, no model work
+//   d  memory: a run that touches 256 MiB of the 64 GiB modelled GM
+// Targets: b reaches >= 50% of c's rate; d peaks <= 2 x touched bytes + 100 MB.
+// `--quick` shrinks every case (a smoke run for CI); `--case X` runs one case in-process.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include "memory/global_memory.h"
+#include "sim/builtin_kernels.h"
+#include "sim/sim_context.h"
+#include "sim/simulator.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::uint64_t peak_rss_bytes() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
+// Fills GM in chunks so that the host never holds a copy of a whole operand (the memory
+// case measures the simulator, not the benchmark's own buffers).
+void fill_chunked(npusim::Simulator& sim, npusim::GlobalTensor<float> t, float scale) {
+    constexpr std::uint64_t kChunk = 1 << 18;
+    std::vector<float> chunk(kChunk);
+    for (std::uint64_t at = 0; at < t.count; at += kChunk) {
+        const std::uint64_t n = std::min(kChunk, t.count - at);
+        for (std::uint64_t i = 0; i < n; ++i) chunk[i] = static_cast<float>((at + i) % 1000) * scale;
+        sim.write(t.sub(at, n), std::span<const float>(chunk.data(), n));
+    }
+}
+
+bool check_chunked(npusim::Simulator& sim, npusim::GlobalTensor<float> z) {
+    constexpr std::uint64_t kChunk = 1 << 18;
+    for (std::uint64_t at = 0; at < z.count; at += kChunk) {
+        const std::uint64_t n = std::min(kChunk, z.count - at);
+        const std::vector<float> got = sim.read(z.sub(at, n));
+        for (std::uint64_t i = 0; i < n; ++i) {
+            const float v = static_cast<float>((at + i) % 1000);
+            if (got[i] != v * 1.0F + v * 0.5F) return false;
+        }
+    }
+    return true;
+}
+
+// A GM view with no buffer bookkeeping for host access: sub-views of allocated tensors.
+json run_add(const std::string& preset, std::uint32_t blocks, std::uint64_t elements,
+             std::uint64_t tile) {
+    npusim::Simulator sim(npusim::builtin_chip_config(preset));
+    npusim::kernels::VectorAddArgs args;
+    args.x = sim.allocate<float>(elements, "x");
+    args.y = sim.allocate<float>(elements, "y");
+    args.z = sim.allocate<float>(elements, "z");
+    args.tile = tile;
+    fill_chunked(sim, args.x, 1.0F);
+    fill_chunked(sim, args.y, 0.5F);
+    const auto start = Clock::now();
+    const npusim::RunResult r =
+        sim.run({"vector_add_double_buffered", blocks, npusim::CoreType::Vector},
+                npusim::kernels::vector_add_double_buffered, args);
+    const double host = seconds_since(start);
+    json j;
+    j["blocks"] = blocks;
+    j["elements_per_operand"] = elements;
+    j["tile_bytes"] = tile * 4;
+    j["completed"] = r.completed();
+    j["output_correct"] = r.completed() && check_chunked(sim, args.z);
+    j["instructions"] = r.instructions;
+    j["simulated_cycles"] = r.cycles();
+    j["host_seconds"] = host;
+    j["instructions_per_host_second"] = static_cast<double>(r.instructions) / host;
+    j["host_seconds_per_simulated_second"] = host / r.simulated_seconds();
+    j["gm_touched_bytes"] = elements * 4 * 3;
+    j["gm_resident_bytes"] = sim.global_memory().resident_bytes();
+    j["gm_modelled_bytes"] = sim.chip().gm_bytes;
+    return j;
+}
+
+// The floor: what SystemC itself costs for one thread activation per instruction.
+struct FloorModule : sc_core::sc_module {
+    std::uint64_t remaining;
+    sc_core::sc_event tick;
+    explicit FloorModule(const sc_core::sc_module_name& name, std::uint64_t activations)
+        : sc_core::sc_module(name), remaining(activations) {
+        SC_HAS_PROCESS(FloorModule);
+        SC_THREAD(run);
+    }
+    void run() {
+        while (remaining-- > 0) {
+            tick.notify(1, sc_core::SC_NS);
+            wait(tick);
+        }
+    }
+};
+
+json run_floor(std::uint64_t activations) {
+    npusim::SimContextScope context;
+    FloorModule module("floor", activations);
+    const auto start = Clock::now();
+    sc_core::sc_start();
+    const double host = seconds_since(start);
+    return {{"activations", activations},
+            {"host_seconds", host},
+            {"activations_per_host_second", static_cast<double>(activations) / host}};
+}
+
+json run_case(const std::string& name, bool quick, std::uint64_t floor_activations) {
+    json j;
+    if (name == "a") {
+        // 171 x (48 blocks x 2048) = 16809984 fp32 = 64.1 MiB per operand.
+        const std::uint64_t elements = quick ? (48u * 2048u * 8u) : 171u * 48u * 2048u;
+        j = run_add("a2", 48, elements, 2048);
+    } else if (name == "b") {
+        // 12 instructions per 8-element tile in the double-buffered kernel (plus 8 per block).
+        const std::uint64_t tiles = quick ? 80'000 : 833'336;
+        j = run_add("a2", 8, tiles * 8, 8);
+    } else if (name == "c") {
+        j = run_floor(floor_activations);
+    } else if (name == "d") {
+        // 3 operands x 22315008 fp32 = 255.4 MiB touched (multiple of 48 blocks x 2048).
+        const std::uint64_t elements = quick ? 48u * 2048u * 16u : 227u * 48u * 2048u;
+        j = run_add("a2", 48, elements, 2048);
+    } else {
+        throw npusim::UsageError("unknown case '" + name + "' (a, b, c, d)");
+    }
+    j["peak_rss_bytes"] = peak_rss_bytes();
+    return j;
+}
+
+// Runs one case in a forked child; the child prints its JSON into a pipe.
+json run_isolated(const std::string& name, bool quick, std::uint64_t floor_activations) {
+    int fds[2];
+    if (pipe(fds) != 0) throw std::runtime_error("pipe() failed");
+    const pid_t child = fork();
+    if (child == 0) {
+        close(fds[0]);
+        std::string text;
+        try {
+            text = run_case(name, quick, floor_activations).dump();
+        } catch (const std::exception& e) {
+            text = json{{"error", e.what()}}.dump();
+        }
+        const char* p = text.data();
+        std::size_t left = text.size();
+        while (left > 0) {
+            const ssize_t n = write(fds[1], p, left);
+            if (n <= 0) break;
+            p += n;
+            left -= static_cast<std::size_t>(n);
+        }
+        close(fds[1]);
+        _exit(0);
+    }
+    close(fds[1]);
+    std::string text;
+    char buffer[4096];
+    ssize_t n = 0;
+    while ((n = read(fds[0], buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(n));
+    close(fds[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    if (text.empty()) return json{{"error", "case " + name + " crashed"}};
+    return json::parse(text);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"npusim-bench: speed and memory of the simulator, as JSON"};
+    bool quick = false;
+    std::string only;
+    app.add_flag("--quick", quick, "Small sizes (smoke test)");
+    app.add_option("--case", only, "Run one case (a, b, c, d) in-process");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        return app.exit(error) == 0 ? 0 : 2;
+    }
+    try {
+        json out;
+        if (!only.empty()) {
+            out[only] = run_case(only, quick, quick ? 1'000'000 : 10'000'000);
+            std::cout << out.dump(2) << "\n";
+            return 0;
+        }
+        out["a_add_48core_64MiB"] = run_isolated("a", quick, 0);
+        out["b_tiny_tiles"] = run_isolated("b", quick, 0);
+        const std::uint64_t activations =
+            out["b_tiny_tiles"].value("instructions", std::uint64_t{1'000'000});
+        out["c_systemc_floor"] = run_isolated("c", quick, activations);
+        out["d_touch_256MiB"] = run_isolated("d", quick, 0);
+
+        const json& b = out["b_tiny_tiles"];
+        const json& c = out["c_systemc_floor"];
+        const json& d = out["d_touch_256MiB"];
+        json targets;
+        if (b.contains("instructions_per_host_second") && c.contains("activations_per_host_second")) {
+            const double ratio = b["instructions_per_host_second"].get<double>() /
+                                 c["activations_per_host_second"].get<double>();
+            targets["tiny_rate_vs_floor"] = ratio;
+            targets["tiny_rate_vs_floor_target"] = 0.5;
+            targets["tiny_rate_pass"] = ratio >= 0.5;
+        }
+        if (d.contains("peak_rss_bytes")) {
+            const std::uint64_t limit = 2 * d["gm_touched_bytes"].get<std::uint64_t>() + 100'000'000;
+            targets["memory_peak_rss_bytes"] = d["peak_rss_bytes"];
+            targets["memory_limit_bytes"] = limit;
+            targets["memory_pass"] = d["peak_rss_bytes"].get<std::uint64_t>() <= limit;
+        }
+        out["targets"] = targets;
+        std::cout << out.dump(2) << "\n";
+        return 0;
+    } catch (const std::exception& error) {
+        std::cerr << "error: " << error.what() << "\n";
+        return 2;
+    }
+}

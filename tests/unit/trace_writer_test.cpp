@@ -75,6 +75,7 @@ Transaction make_tx(Op op, Pipe pipe, std::uint64_t serial, npusim::Cycle start,
     tx.issue = start;
     tx.start = start;
     tx.end = end;
+    tx.pipe_free = end;
     return tx;
 }
 
@@ -399,6 +400,7 @@ TEST_CASE("a long trace stays compact and parses across buffer flushes", "[trace
         Transaction tx = make_copy(500'000 + static_cast<std::uint64_t>(i), 0, 0);
         tx.start = 90'000'000 + static_cast<npusim::Cycle>(i) * 4000;
         tx.end = tx.start + 3333;
+        tx.pipe_free = tx.end;
         tx.block = 17;
         return tx;
     };
