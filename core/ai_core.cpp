@@ -115,17 +115,25 @@ void AiCore::reset_after_abort() {
     m_flags.clear();
     m_stuck.reset();
     m_current = {};
+    m_next.reset();
+    m_internal = false;
 }
 
 // ---- the scalar unit's thread ---------------------------------------------------------
 
+void AiCore::assign(const BlockAssignment& work) {
+    m_next = work;
+    m_wake.notify(sc_core::SC_ZERO_TIME);
+}
+
 void AiCore::scalar_thread() {
     for (;;) {
-        BlockAssignment work;
-        while (!m_work.next_block(m_type, m_index, work)) {
+        while (!m_next) {
             if (m_chip.shutdown) return;
             wait(m_wake);
         }
+        const BlockAssignment work = *m_next;
+        m_next.reset();
         run_block(work);
     }
 }
@@ -134,16 +142,19 @@ void AiCore::run_block(const BlockAssignment& work) {
     m_current = work;
     m_serial = 0;
     m_alloc_top.fill(0);
-    m_local_time = std::max(m_local_time, now_cycles());
+    m_soft_epoch.clear();
+    const auto& offsets = work.kernel->start_offsets;
+    const Cycle offset = work.group < offsets.size() ? offsets[work.group] : 0;
+    m_local_time = std::max(m_local_time, now_cycles()) + offset;
     m_sync_deadline = now_cycles() + m_chip.quantum;
     try {
         check_abort();
-        Block block(*this, *work.kernel, work.block_idx);
+        Block block(*this, work);
         work.kernel->body(block);
         finish_block();
         ++m_blocks_run;
         m_current = {};
-        m_work.block_finished(work, m_local_time);
+        m_work.block_finished(*this, work, m_local_time);
         return;
     } catch (const BlockAborted&) {
         // Another block failed or the chip deadlocked: unwind quietly.
@@ -158,6 +169,7 @@ void AiCore::run_block(const BlockAssignment& work) {
         m_chip.fail("kernel '" + work.kernel->name + "' block " + std::to_string(work.block_idx) +
                     " threw a non-standard exception");
     }
+    m_internal = false;
     m_current = {};
 }
 
@@ -207,6 +219,8 @@ AiCore::InFlight* AiCore::begin(Pipe pipe, Op op, const Loc& loc) {
     tx.op = op;
     tx.serial = ++m_serial;
     tx.where = loc;
+    tx.sub_block = m_current.sub_block_idx;
+    tx.internal = m_internal;
     return f;
 }
 
@@ -220,11 +234,33 @@ void AiCore::rule_error(const Transaction& tx, const std::string& what) const {
 
 void AiCore::block_stuck(const Loc& loc, std::string reason) {
     m_stuck = StuckInfo{m_current.kernel->name, m_current.block_idx, format_location(loc),
-                        std::move(reason)};
+                        [text = std::move(reason)] { return text; }};
+    ++m_chip.blocked_cores;
     for (;;) {
         wait(m_chip.abort_event);
-        check_abort();
+        if (m_chip.abort) {
+            --m_chip.blocked_cores;
+            throw BlockAborted{};
+        }
     }
+}
+
+void AiCore::block_until(const std::function<bool()>& ready, const Loc& loc,
+                         std::function<std::string()> reason) {
+    if (ready()) return;
+    m_stuck = StuckInfo{m_current.kernel->name, m_current.block_idx, format_location(loc),
+                        std::move(reason)};
+    ++m_chip.blocked_cores;
+    do {
+        wait(m_current.runtime->sync_event | m_chip.abort_event);
+        if (m_chip.abort) {
+            --m_chip.blocked_cores;
+            throw BlockAborted{};
+        }
+    } while (!ready());
+    --m_chip.blocked_cores;
+    m_stuck.reset();
+    m_local_time = std::max(m_local_time, now_cycles());
 }
 
 // ---- validation -----------------------------------------------------------------------
@@ -475,6 +511,13 @@ bool AiCore::try_schedule(InFlight* f) {
         resolve(dst);
         return true;
     }
+    case Op::CrossCoreSetFlag: {
+        start = std::max(start, pipe.drained_at());
+        const Transaction copy = tx;
+        complete_zero_length(f, start);
+        post_cross_core(copy, start);
+        return true;
+    }
     case Op::PipeBarrier:
         pipe.barrier();
         complete_zero_length(f, std::max(tx.issue, pipe.free_at()));
@@ -583,18 +626,14 @@ void AiCore::scalar_wait_flag(InFlight* f, const Loc& loc) {
     maybe_sync();
 }
 
-void AiCore::barrier_all(InFlight* f, const Loc& loc) {
-    Transaction& tx = f->tx;
-    m_local_time += m_chip.cost.scalar_call();
-    ++m_scalar_instructions;
-    tx.issue = m_local_time;
+void AiCore::drain_pipes(InFlight* f, const Loc& loc, const char* what) {
     Cycle done = std::max(m_local_time, m_scalar_drained);
     for (Pipe pipe : pipes_of(m_type)) {
         if (pipe == Pipe::S) continue;
         if (!stalled(pipe).empty()) {
             const Transaction head = stalled(pipe).front()->tx;
             release(f);
-            block_stuck(loc, "PipeBarrier<PIPE_ALL> waits for " + std::string(to_string(pipe)) +
+            block_stuck(loc, std::string(what) + " waits for " + std::string(to_string(pipe)) +
                                  ", which waits at " + flag_name(head) + " (serial " +
                                  std::to_string(head.serial) + ", " + format_location(head.where) +
                                  ") for a SetFlag that is never issued");
@@ -602,7 +641,309 @@ void AiCore::barrier_all(InFlight* f, const Loc& loc) {
         done = std::max(done, timeline(pipe).drained_at());
     }
     m_local_time = done;
-    tx.start = tx.end = tx.pipe_free = done;
+}
+
+void AiCore::barrier_all(InFlight* f, const Loc& loc) {
+    Transaction& tx = f->tx;
+    m_local_time += m_chip.cost.scalar_call();
+    ++m_scalar_instructions;
+    tx.issue = m_local_time;
+    drain_pipes(f, loc, "PipeBarrier<PIPE_ALL>");
+    tx.start = tx.end = tx.pipe_free = m_local_time;
+    m_chip.publish(tx);
+    release(f);
+    maybe_sync();
+}
+
+// ---- synchronization across blocks ------------------------------------------------------
+
+void AiCore::hard_sync_all(SyncAllScope scope, const Loc& loc) {
+    InFlight* f = begin(Pipe::S, Op::SyncAll, loc);
+    Transaction& tx = f->tx;
+    KernelRuntime& rt = *m_current.runtime;
+    if (scope == SyncAllScope::Vector && m_type != CoreType::Vector) {
+        rule_error(tx, "SyncAll over vector cores only, called on a cube core");
+    }
+    m_local_time += m_chip.cost.scalar_call();
+    ++m_scalar_instructions;
+    tx.issue = m_local_time;
+    drain_pipes(f, loc, "SyncAll");
+    sync_to(m_local_time);  // arrivals reach the barrier in simulated-time order
+    HardBarrier& barrier = scope == SyncAllScope::All ? rt.barrier_all : rt.barrier_vector;
+    const std::uint32_t me = rt.participant(m_type, m_current.block_idx);
+    const HardBarrier::Arrival arrival =
+        barrier.arrive(me, m_local_time, m_chip.config.syncall_latency);
+    tx.start = m_local_time;
+    tx.mode = static_cast<std::uint32_t>(scope);
+    tx.sync_id = (static_cast<std::uint64_t>(scope) << 56) | arrival.generation;
+    if (arrival.last) rt.sync_event.notify(sc_core::SC_ZERO_TIME);
+    const std::string where = format_location(loc);
+    block_until([&] { return barrier.released(arrival.generation); }, loc,
+                [&barrier, &rt, where] {
+                    std::string text = "hard SyncAll: " + std::to_string(barrier.arrived()) +
+                                       " of " + std::to_string(barrier.participants()) +
+                                       " blocks arrived; still waiting for";
+                    int listed = 0;
+                    for (std::uint32_t p : barrier.missing()) {
+                        if (listed++ == 8) {
+                            text += " ...";
+                            break;
+                        }
+                        const bool vec = p < rt.vector_blocks;
+                        text += std::string(listed > 1 ? "," : "") + (vec ? " aiv " : " aic ") +
+                                std::to_string(vec ? p : p - rt.vector_blocks);
+                    }
+                    return text;
+                });
+    m_local_time = std::max(m_local_time, barrier.last_release());
+    tx.end = tx.pipe_free = m_local_time;
+    m_chip.publish(tx);
+    release(f);
+    maybe_sync();
+}
+
+void AiCore::soft_sync_all(const Operand& gm_ws, const Operand& ub_ws, std::uint32_t used,
+                           const Loc& loc) {
+    InFlight* marker = begin(Pipe::S, Op::SoftSyncAll, loc);
+    Transaction& tx = marker->tx;
+    KernelRuntime& rt = *m_current.runtime;
+    const std::uint64_t need = std::uint64_t{used} * 32;
+    if (m_type != CoreType::Vector) {
+        rule_error(tx, "soft SyncAll(gm, ub, usedCores) runs on vector cores only; use the "
+                       "hard SyncAll on cube cores");
+    }
+    if (used == 0 || used > block_num()) {
+        rule_error(tx, "soft SyncAll: usedCores " + std::to_string(used) +
+                           " must be between 1 and the kernel's block count " +
+                           std::to_string(block_num()));
+    }
+    if (m_current.block_idx >= used) {
+        rule_error(tx, "soft SyncAll: block " + std::to_string(m_current.block_idx) +
+                           " takes part but usedCores is " + std::to_string(used));
+    }
+    if (gm_ws.count * 4 < need) {
+        rule_error(tx, "soft SyncAll: GM workspace holds " + std::to_string(gm_ws.count * 4) +
+                           " bytes, needs usedCores x 32 = " + std::to_string(need));
+    }
+    if (ub_ws.space != MemSpace::UB || ub_ws.count * 4 < need) {
+        rule_error(tx, "soft SyncAll: UB workspace must be in UB and hold usedCores x 32 = " +
+                           std::to_string(need) + " bytes (it holds " +
+                           std::to_string(ub_ws.count * 4) + " in " +
+                           std::string(to_string(ub_ws.space)) + ")");
+    }
+    validate_global(tx, gm_ws, need / 4, "GM workspace");
+    validate_local(tx, ub_ws, need / 4, "UB workspace");
+    m_local_time += m_chip.cost.scalar_call();
+    ++m_scalar_instructions;
+    tx.issue = tx.start = m_local_time;
+    if (rt.soft_sync_checked.insert(gm_ws.address).second) {
+        // First use in this kernel: nobody has written a slot yet, so it must be all zero.
+        sync_to(m_local_time);
+        std::vector<std::int32_t> slots(need / 4);
+        m_chip.gm.read(gm_ws.address, slots.data(), need);
+        for (std::uint32_t i = 0; i < used; ++i) {
+            if (slots[i * 8] != 0) {
+                rule_error(tx, "soft SyncAll: GM workspace is not zero before first use (slot " +
+                                   std::to_string(i) + " holds " + std::to_string(slots[i * 8]) +
+                                   "); zero it on the host before the launch");
+            }
+        }
+    }
+    const std::int32_t epoch = ++m_soft_epoch[gm_ws.address];
+    const Operand my_slot{MemSpace::GM, gm_ws.address + std::uint64_t{m_current.block_idx} * 32, 8,
+                          DType::I32};
+    const Operand ub_slot{MemSpace::UB, ub_ws.address, 8, DType::I32};
+    const Operand all_slots{MemSpace::GM, gm_ws.address, used * 8u, DType::I32};
+    const Operand ub_all{MemSpace::UB, ub_ws.address, used * 8u, DType::I32};
+    Request drain;
+    drain.op = Op::PipeBarrier;
+    drain.barrier_pipe = Pipe::ALL;
+
+    m_internal = true;
+    // Everything this block did before must be complete before its slot says "arrived".
+    issue(drain, loc);
+    Request fill;
+    fill.op = Op::Fill;
+    fill.dst = ub_slot;
+    fill.count = 8;
+    fill.scalar = epoch;
+    issue(fill, loc);
+    issue(drain, loc);
+    Request write;
+    write.op = Op::Copy;
+    write.dst = my_slot;
+    write.src0 = ub_slot;
+    write.count = 8;
+    issue(write, loc);
+    issue(drain, loc);
+
+    std::vector<std::uint32_t> behind;
+    std::uint64_t seen_epoch = m_chip.progress_epoch;
+    Cycle quiet_since = m_local_time;
+    int quiet_polls = 0;
+    bool counted_quiet = false;
+    for (;;) {
+        Request poll;
+        poll.op = Op::Copy;
+        poll.dst = ub_all;
+        poll.src0 = all_slots;
+        poll.count = used * 8u;
+        issue(poll, loc);
+        issue(drain, loc);
+        behind.clear();
+        for (std::uint32_t i = 0; i < used; ++i) {
+            std::int32_t value = 0;
+            scalar_load({MemSpace::UB, ub_ws.address + std::uint64_t{i} * 32, 1, DType::I32}, &value,
+                        loc);
+            if (value < epoch) behind.push_back(i);
+        }
+        if (behind.empty()) break;
+        // No progress anywhere since the last poll?
+        if (m_chip.progress_epoch != seen_epoch) {
+            seen_epoch = m_chip.progress_epoch;
+            quiet_since = m_local_time;
+            quiet_polls = 0;
+            if (counted_quiet) {
+                --m_chip.quiet_spinners;
+                counted_quiet = false;
+            }
+        } else if (++quiet_polls >= 2 && !counted_quiet) {
+            ++m_chip.quiet_spinners;
+            counted_quiet = true;
+        }
+        const bool everyone_stuck =
+            counted_quiet && m_chip.quiet_spinners + m_chip.blocked_cores >= m_chip.busy_cores;
+        if (everyone_stuck || m_local_time - quiet_since > m_chip.idle_limit) m_chip.deadlock = true;
+        if (m_chip.deadlock) {
+            if (counted_quiet) --m_chip.quiet_spinners;
+            m_internal = false;
+            std::string text = "soft SyncAll (epoch " + std::to_string(epoch) +
+                               ") polls forever: slots still behind for blocks";
+            for (std::size_t i = 0; i < behind.size() && i < 8; ++i) {
+                text += (i ? ", " : " ") + std::to_string(behind[i]);
+            }
+            if (behind.size() > 8) text += ", ...";
+            release(marker);
+            block_stuck(loc, text);
+        }
+    }
+    if (counted_quiet) --m_chip.quiet_spinners;
+    m_internal = false;
+    tx.end = tx.pipe_free = m_local_time;
+    tx.sync_id = (std::uint64_t{2} << 56) | (gm_ws.address << 16) | static_cast<std::uint32_t>(epoch);
+    m_chip.publish(tx);
+    release(marker);
+    maybe_sync();
+}
+
+void AiCore::cross_core_set_flag(std::uint32_t mode, Pipe pipe, std::uint32_t flag_id,
+                                 const Loc& loc) {
+    InFlight* f = begin(pipe, Op::CrossCoreSetFlag, loc);
+    Transaction& tx = f->tx;
+    tx.mode = mode;
+    tx.event_id = flag_id;
+    const KernelType type = m_current.kernel->type;
+    const std::string name = "CrossCoreSetFlag<" + std::to_string(mode) + ", " +
+                             std::string(to_string(pipe)) + ">(" + std::to_string(flag_id) + ")";
+    if (flag_id >= CrossCoreFlags::kFlagIds) {
+        rule_error(tx, name + ": flag id must be 0-10");
+    }
+    if (mode > 2) rule_error(tx, name + ": mode must be 0, 1 or 2");
+    if (pipe == Pipe::ALL || !has_pipe(m_type, pipe)) {
+        rule_error(tx, name + ": " + std::string(to_string(pipe)) + " is not a pipe of an " +
+                           std::string(to_string(m_type)) + " core");
+    }
+    if (mode == 1 && (m_type != CoreType::Vector || type != KernelType::MIX_AIC_1_2)) {
+        rule_error(tx, name + ": mode 1 syncs the two AIVs of a group and needs a MIX_AIC_1_2 "
+                              "kernel on a vector core (this is " +
+                           std::string(to_string(type)) + " on an " +
+                           std::string(to_string(m_type)) + " core)");
+    }
+    if (mode == 2 && (vector_cores_per_block(type) == 0 || cube_cores_per_block(type) == 0)) {
+        rule_error(tx, name + ": mode 2 syncs the AIC and AIV(s) of a group and needs a "
+                              "MIX_AIC_1_1 or MIX_AIC_1_2 kernel (this is " +
+                           std::string(to_string(type)) + ")");
+    }
+    if (pipe == Pipe::S) {
+        m_local_time += m_chip.cost.scalar_call();
+        ++m_scalar_instructions;
+        const Cycle at = std::max(m_local_time, m_scalar_drained);
+        tx.issue = m_local_time;
+        tx.start = tx.end = tx.pipe_free = at;
+        const Transaction copy = tx;
+        m_chip.publish(tx);
+        release(f);
+        post_cross_core(copy, at);
+        maybe_sync();
+        return;
+    }
+    issue_to_pipe(f, loc);
+}
+
+void AiCore::post_cross_core(const Transaction& tx, Cycle at) {
+    KernelRuntime& rt = *m_current.runtime;
+    const Cycle latency = m_chip.config.cross_core_flag_latency;
+    const std::uint32_t id = tx.event_id;
+    const CrossCoreSet set{at + latency, tx.block, m_type, tx.serial};
+    const std::uint32_t group = m_current.group;
+    const KernelType type = m_current.kernel->type;
+    bool ok = true;
+    std::string full;
+    if (tx.mode == 0) {
+        std::vector<BlockKey> members;
+        const std::uint32_t n = block_num();
+        for (std::uint32_t b = 0; b < n; ++b) members.push_back({m_type, b});
+        ok = rt.flags.join_round(static_cast<std::uint64_t>(m_type), id, members,
+                                 {at, tx.block, m_type, tx.serial}, latency);
+        full = "a block of the round";
+    } else if (tx.mode == 1) {
+        const std::vector<BlockKey> members{{CoreType::Vector, 2 * group},
+                                            {CoreType::Vector, 2 * group + 1}};
+        ok = rt.flags.join_round((std::uint64_t{1} << 40) | group, id, members,
+                                 {at, tx.block, m_type, tx.serial}, latency);
+        full = "an AIV of group " + std::to_string(group);
+    } else if (m_type == CoreType::Cube) {
+        const std::uint32_t per = vector_cores_per_block(type);
+        for (std::uint32_t sub = 0; sub < per; ++sub) {
+            ok = rt.flags.post({CoreType::Vector, per * group + sub}, id, set) && ok;
+        }
+        full = "an AIV of group " + std::to_string(group);
+    } else {
+        ok = rt.flags.post({CoreType::Cube, group}, id, set);
+        full = "the AIC of group " + std::to_string(group);
+    }
+    if (!ok) {
+        rule_error(tx, "cross-core flag " + std::to_string(id) + " overflows: " + full +
+                           " already holds 16 sets that no CrossCoreWaitFlag consumed");
+    }
+    rt.sync_event.notify(sc_core::SC_ZERO_TIME);
+}
+
+void AiCore::cross_core_wait_flag(std::uint32_t flag_id, const Loc& loc) {
+    InFlight* f = begin(Pipe::S, Op::CrossCoreWaitFlag, loc);
+    Transaction& tx = f->tx;
+    tx.event_id = flag_id;
+    if (flag_id >= CrossCoreFlags::kFlagIds) {
+        rule_error(tx, "CrossCoreWaitFlag(" + std::to_string(flag_id) + "): flag id must be 0-10");
+    }
+    KernelRuntime& rt = *m_current.runtime;
+    m_local_time += m_chip.cost.scalar_call();
+    ++m_scalar_instructions;
+    tx.issue = m_local_time;
+    sync_to(m_local_time);  // every set before this cycle has been posted
+    const BlockKey me{m_type, m_current.block_idx};
+    std::optional<CrossCoreSet> got;
+    block_until([&] { return (got = rt.flags.take(me, flag_id)).has_value(); }, loc,
+                [flag_id] {
+                    return "waits at CrossCoreWaitFlag(" + std::to_string(flag_id) +
+                           "): no block sets this flag for it";
+                });
+    m_local_time = std::max(m_local_time, got->visible);
+    tx.partner_block = got->block;
+    tx.partner_core_type = got->core_type;
+    tx.partner_serial = got->serial;
+    tx.start = tx.issue;
+    tx.end = tx.pipe_free = m_local_time;
     m_chip.publish(tx);
     release(f);
     maybe_sync();
@@ -768,12 +1109,31 @@ void AiCore::sync_to(Cycle t) {
 
 // ---- Block: thin forwarding ---------------------------------------------------------------
 
-Block::Block(AiCore& core, const KernelLaunch& kernel, std::uint32_t block_idx)
-    : m_core(core), m_kernel(kernel), m_block_idx(block_idx) {}
+Block::Block(AiCore& core, const BlockAssignment& work) : m_core(core), m_work(work) {}
 
-std::uint32_t Block::block_num() const { return m_kernel.blocks; }
+std::uint32_t Block::block_idx() const { return m_work.block_idx; }
+std::uint32_t Block::block_num() const { return m_core.block_num(); }
+std::uint32_t Block::sub_block_idx() const { return m_work.sub_block_idx; }
+std::uint32_t Block::group_idx() const { return m_work.group; }
+KernelType Block::kernel_type() const { return m_work.kernel->type; }
 CoreType Block::core_type() const { return m_core.type(); }
-std::string_view Block::kernel_name() const { return m_kernel.name; }
+std::string_view Block::kernel_name() const { return m_work.kernel->name; }
+
+void Block::sync_all(SyncAllScope scope, Loc loc) { m_core.hard_sync_all(scope, loc); }
+
+void Block::sync_all(GlobalTensor<std::int32_t> gm_workspace,
+                     LocalTensor<std::int32_t> ub_workspace, std::uint32_t used_cores, Loc loc) {
+    m_core.soft_sync_all(global_operand(gm_workspace), local_operand(ub_workspace), used_cores,
+                         loc);
+}
+
+void Block::cross_core_set_flag(std::uint32_t mode, Pipe pipe, std::uint32_t flag_id, Loc loc) {
+    m_core.cross_core_set_flag(mode, pipe, flag_id, loc);
+}
+
+void Block::cross_core_wait_flag(std::uint32_t flag_id, Loc loc) {
+    m_core.cross_core_wait_flag(flag_id, loc);
+}
 Cycle Block::now() const { return m_core.local_time(); }
 
 void Block::mmad(LocalTensor<float> c, LocalTensor<half> a, LocalTensor<half> b, std::uint32_t m,

@@ -15,6 +15,8 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,7 +39,8 @@ struct StuckInfo {
     std::string kernel;
     std::uint32_t block = 0;
     std::string where;   // kernel source location of the blocking call
-    std::string reason;
+    // Computed when the report is made (a barrier's missing blocks change while it waits).
+    std::function<std::string()> reason;
 };
 
 struct PipeStatistics {
@@ -60,9 +63,11 @@ public:
     PipeStatistics pipe_statistics(Pipe pipe) const;
     std::uint64_t blocks_run() const { return m_blocks_run; }
     const std::optional<StuckInfo>& stuck() const { return m_stuck; }
-    bool busy() const { return m_current.kernel != nullptr; }
+    bool busy() const { return m_current.kernel != nullptr || m_next.has_value(); }
     void reset_statistics();
-    /// Tell an idle core to look for work.
+    /// Gives an idle core its next block (the scheduler's call) and wakes it.
+    void assign(const BlockAssignment& work);
+    /// Wakes an idle core (to see shutdown).
     void wake() { m_wake.notify(sc_core::SC_ZERO_TIME); }
     /// After an aborted run: drop stalled instructions and pipe state.
     void reset_after_abort();
@@ -73,8 +78,15 @@ public:
     std::uint64_t allocate_local(MemSpace space, std::uint64_t bytes, const Loc& loc);
     void scalar_load(const Operand& where, void* value, const Loc& loc);
     void scalar_store(const Operand& where, const void* value, const Loc& loc);
+    void hard_sync_all(SyncAllScope scope, const Loc& loc);
+    void soft_sync_all(const Operand& gm_workspace, const Operand& ub_workspace,
+                       std::uint32_t used_cores, const Loc& loc);
+    void cross_core_set_flag(std::uint32_t mode, Pipe pipe, std::uint32_t flag_id, const Loc& loc);
+    void cross_core_wait_flag(std::uint32_t flag_id, const Loc& loc);
     Cycle local_time() const { return m_local_time; }
-    std::uint32_t block_num() const { return m_current.kernel->blocks; }
+    std::uint32_t block_num() const {
+        return blocks_on(m_current.kernel->type, m_type, m_current.kernel->blocks);
+    }
 
 private:
     struct InFlight;
@@ -89,6 +101,12 @@ private:
     InFlight* begin(Pipe pipe, Op op, const Loc& loc);
     [[noreturn]] void rule_error(const Transaction& tx, const std::string& what) const;
     [[noreturn]] void block_stuck(const Loc& loc, std::string reason);
+    /// Blocks until `ready()` holds, waking on the kernel's sync event; while blocked the core
+    /// reports `reason` if the chip gets stuck.
+    void block_until(const std::function<bool()>& ready, const Loc& loc,
+                     std::function<std::string()> reason);
+    void drain_pipes(InFlight* f, const Loc& loc, const char* what);
+    void post_cross_core(const Transaction& tx, Cycle at);
 
     void validate_local(const Transaction& tx, const Operand& operand, std::uint64_t count,
                         const char* role) const;
@@ -134,6 +152,9 @@ private:
     sc_core::sc_event m_wake;
 
     BlockAssignment m_current;
+    std::optional<BlockAssignment> m_next;
+    bool m_internal = false;  // issuing a library sync primitive's own instructions
+    std::map<std::uint64_t, std::int32_t> m_soft_epoch;  // per GM workspace, this block
     std::uint64_t m_serial = 0;
     Cycle m_local_time = 0;
     Cycle m_sync_deadline = 0;

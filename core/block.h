@@ -18,6 +18,7 @@
 #include <source_location>
 #include <string_view>
 
+#include "core/kernel_type.h"
 #include "core/tensor.h"
 #include "core/transaction.h"
 #include "core/types.h"
@@ -25,7 +26,7 @@
 namespace npusim {
 
 class AiCore;
-struct KernelLaunch;
+struct BlockAssignment;
 
 /// An operand as the core sees it: space, byte address, element count, element type.
 struct Operand {
@@ -55,13 +56,19 @@ using Loc = std::source_location;
 
 class Block final {
 public:
-    Block(AiCore& core, const KernelLaunch& kernel, std::uint32_t block_idx);
+    Block(AiCore& core, const BlockAssignment& work);
     Block(const Block&) = delete;
     Block& operator=(const Block&) = delete;
 
-    std::uint32_t block_idx() const { return m_block_idx; }
+    /// This block's index among the kernel's blocks on this core type (see kernel_type.h).
+    std::uint32_t block_idx() const;
+    /// Number of the kernel's blocks on this core type (N, or 2N on AIV in MIX_AIC_1_2).
     std::uint32_t block_num() const;
-    std::uint32_t sub_block_idx() const { return 0; }
+    /// 0 or 1: which AIV of its group this block is (MIX_AIC_1_2); 0 otherwise.
+    std::uint32_t sub_block_idx() const;
+    /// The group (mixed kernels): equal on the AIC and the AIV(s) that run together.
+    std::uint32_t group_idx() const;
+    KernelType kernel_type() const;
     CoreType core_type() const;
     std::string_view kernel_name() const;
     /// This block's scalar-unit time in cycles (for kernels that want to print or branch).
@@ -188,6 +195,26 @@ public:
         scalar_store(Operand{dst.space, dst.address + index * sizeof(T), 1, dtype_of<T>}, &value, loc);
     }
 
+    // ---- synchronization across blocks -------------------------------------------------
+    /// Hard SyncAll: a hardware barrier over every block of the kernel (scope All) or over
+    /// its AIV blocks (scope Vector). Drains this core's pipes first. Blocks that never get
+    /// a core (more blocks than cores) make it wait forever: the run ends as a deadlock.
+    void sync_all(SyncAllScope scope = SyncAllScope::All, Loc loc = Loc::current());
+    /// Soft SyncAll: a software barrier through GM. Each block writes its own 32-byte slot
+    /// of `gm_workspace` and polls all `used_cores` slots through `ub_workspace`, with real
+    /// copies and scalar loads. Rules (KernelError naming the call's line): gm_workspace holds
+    /// >= used_cores x 32 bytes and is zero at first use; ub_workspace holds >= used_cores x
+    /// 32 bytes; used_cores <= block_num(); vector cores only.
+    void sync_all(GlobalTensor<std::int32_t> gm_workspace, LocalTensor<std::int32_t> ub_workspace,
+                  std::uint32_t used_cores, Loc loc = Loc::current());
+    /// CrossCoreSetFlag<mode, pipe>(flag_id): issued into `pipe`, fires when it drained.
+    /// Modes: 0 all AIVs or all AICs of the kernel, 1 the AIVs of one group, 2 between the AIC
+    /// and the AIV(s) of a group. flag_id 0-10; a block's counter holds at most 16 sets.
+    void cross_core_set_flag(std::uint32_t mode, Pipe pipe, std::uint32_t flag_id,
+                             Loc loc = Loc::current());
+    /// CrossCoreWaitFlag(flag_id): the scalar unit waits until this block's counter is > 0.
+    void cross_core_wait_flag(std::uint32_t flag_id, Loc loc = Loc::current());
+
     // ---- intra-core synchronization ---------------------------------------------------
     /// SetFlag<src_dst>(id): issued into `src`; fires when src's earlier work completed.
     void set_flag(Pipe src, Pipe dst, std::uint32_t event_id, Loc loc = Loc::current());
@@ -233,8 +260,7 @@ private:
     void scalar_store(const Operand& where, const void* value, Loc loc);
 
     AiCore& m_core;
-    const KernelLaunch& m_kernel;
-    std::uint32_t m_block_idx;
+    const BlockAssignment& m_work;
 };
 
 }  // namespace npusim

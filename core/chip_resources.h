@@ -18,12 +18,13 @@
 namespace npusim {
 
 struct ChipResources {
-    explicit ChipResources(const ChipConfig& chip_config, Cycle sync_quantum)
+    ChipResources(const ChipConfig& chip_config, Cycle sync_quantum, Cycle idle_limit_cycles)
         : config(chip_config),
           cost(config),
           gm(config.gm_bytes),
           bandwidth(config.gm_bytes_per_cycle, config.gm_window_cycles),
-          quantum(sync_quantum) {}
+          quantum(sync_quantum),
+          idle_limit(idle_limit_cycles) {}
 
     const ChipConfig& config;
     CostModel cost;
@@ -33,6 +34,17 @@ struct ChipResources {
     std::vector<TransactionObserver*> observers;
     Cycle quantum;  // how far a scalar unit may run ahead of SystemC time
 
+    // Deadlock detection for blocks that spin (soft SyncAll polls GM forever when a block
+    // never arrives, so SystemC never runs out of events). Progress = any instruction that is
+    // not part of a library sync primitive. When every busy core is blocked or spinning
+    // without progress, or a spinner saw none for idle_limit cycles, the chip is stuck.
+    std::uint64_t progress_epoch = 0;
+    std::uint32_t busy_cores = 0;
+    std::uint32_t blocked_cores = 0;
+    std::uint32_t quiet_spinners = 0;
+    bool deadlock = false;
+    Cycle idle_limit;
+
     // Run control: the first kernel error stops every block; blocked waits listen to
     // abort_event so that they unwind instead of hanging.
     bool abort = false;
@@ -40,7 +52,8 @@ struct ChipResources {
     std::optional<std::string> first_error;
     sc_core::sc_event abort_event{"npusim_abort"};
 
-    void publish(const Transaction& tx) const {
+    void publish(const Transaction& tx) {
+        if (!tx.internal) ++progress_epoch;
         for (TransactionObserver* observer : observers) observer->on_transaction(tx);
     }
     void fail(std::string message) {

@@ -25,6 +25,10 @@ std::string_view to_string(Op op) {
     case Op::SetFlag: return "SetFlag";
     case Op::WaitFlag: return "WaitFlag";
     case Op::PipeBarrier: return "PipeBarrier";
+    case Op::SyncAll: return "SyncAll";
+    case Op::SoftSyncAll: return "SoftSyncAll";
+    case Op::CrossCoreSetFlag: return "CrossCoreSetFlag";
+    case Op::CrossCoreWaitFlag: return "CrossCoreWaitFlag";
     }
     return "?";
 }

@@ -8,6 +8,7 @@
 #include <source_location>
 #include <string>
 
+#include "core/kernel_type.h"
 #include "core/types.h"
 
 namespace npusim {
@@ -24,6 +25,9 @@ enum class Op : std::uint8_t {
     ScalarLoad, ScalarStore,       // PIPE_S access to GM or UB
     SetFlag, WaitFlag,             // intra-core event flags
     PipeBarrier,                   // order one pipe (or all)
+    SyncAll,                       // hard SyncAll: start = arrival, end = release
+    SoftSyncAll,                   // soft SyncAll: start = call, end = every slot seen
+    CrossCoreSetFlag, CrossCoreWaitFlag,
 };
 std::string_view to_string(Op op);
 
@@ -64,6 +68,17 @@ struct Transaction {
     Pipe flag_dst = Pipe::S;
     std::uint32_t event_id = 0;
     std::uint64_t partner_serial = 0;  // WaitFlag: serial of the SetFlag it consumed
+    // Cross-core synchronization: the block whose set a CrossCoreWaitFlag consumed, the
+    // mode of a CrossCoreSetFlag, and the barrier instance of a SyncAll (equal on every
+    // block that took part in the same barrier).
+    std::uint32_t partner_block = 0;
+    CoreType partner_core_type = CoreType::Vector;
+    std::uint32_t mode = 0;
+    std::uint64_t sync_id = 0;
+    std::uint32_t sub_block = 0;
+    /// Issued by the library on the kernel's behalf as part of a synchronization primitive
+    /// (the GM/UB traffic of a soft SyncAll). Checkers treat the primitive as one barrier.
+    bool internal = false;
     // Operation parameters.
     std::uint64_t count = 0;  // elements (bytes for nothing: always elements of dtype)
     double scalar = 0.0;      // Adds/Muls/Fill operand, ScalarLoad/Store value
@@ -82,8 +97,9 @@ std::string format_location(const std::source_location& where);
 struct KernelInfo {
     std::uint32_t kernel_id = 0;
     std::string name;
-    std::uint32_t blocks = 0;
-    CoreType core_type = CoreType::Vector;
+    std::uint32_t blocks = 0;  // N (groups, for mixed kernels)
+    CoreType core_type = CoreType::Vector;  // Cube for kernels with a cube part
+    KernelType type = KernelType::AIV_ONLY;
 };
 
 /// Contract: called on the simulation thread, in a deterministic order. on_transaction sees

@@ -80,6 +80,81 @@ void vector_add_double_buffered(Block& b, const VectorAddArgs& args) {
     }
 }
 
+void syncall_reduction(Block& b, const ReductionArgs& args) {
+    const std::uint64_t n = args.elements;
+    const std::uint32_t blocks = b.block_num();
+    const std::uint32_t me = b.block_idx();
+    auto mine = b.alloc<float>(MemSpace::UB, n);
+    auto other = b.alloc<float>(MemSpace::UB, n);
+    b.copy(mine, args.input.sub(me * n, n), n);
+    b.set_flag(Pipe::MTE2, Pipe::V, 0);
+    b.wait_flag(Pipe::MTE2, Pipe::V, 0);
+    b.muls(mine, mine, 2.0F, n);
+    b.set_flag(Pipe::V, Pipe::MTE3, 0);
+    b.wait_flag(Pipe::V, Pipe::MTE3, 0);
+    b.copy(args.work.sub(me * n, n), mine, n);
+    if (args.sync == 1) {
+        b.sync_all();
+    } else if (args.sync == 2) {
+        auto ub_ws = b.alloc<std::int32_t>(MemSpace::UB, std::uint64_t{blocks} * 8);
+        b.sync_all(args.sync_workspace, ub_ws, blocks);
+    }
+    b.set_flag(Pipe::V, Pipe::MTE2, 0);  // `other` starts free
+    for (std::uint32_t k = 1; k < blocks; ++k) {
+        const std::uint32_t from = (me + k) % blocks;
+        b.wait_flag(Pipe::V, Pipe::MTE2, 0);
+        b.copy(other, args.work.sub(from * n, n), n);
+        b.set_flag(Pipe::MTE2, Pipe::V, 0);
+        b.wait_flag(Pipe::MTE2, Pipe::V, 0);
+        b.add(mine, mine, other, n);
+        b.pipe_barrier(Pipe::V);  // the next add reads `mine`
+        b.set_flag(Pipe::V, Pipe::MTE2, 0);
+    }
+    b.wait_flag(Pipe::V, Pipe::MTE2, 0);
+    b.set_flag(Pipe::V, Pipe::MTE3, 0);
+    b.wait_flag(Pipe::V, Pipe::MTE3, 0);
+    b.copy(args.output.sub(me * n, n), mine, n);
+}
+
+void mix_matmul_postprocess(Block& b, const MixMatmulArgs& args) {
+    const std::uint64_t m = args.m, n = args.n, k = args.k;
+    if (b.core_type() == CoreType::Cube) {
+        auto l1_a = b.alloc<half>(MemSpace::L1, m * k);
+        auto l1_b = b.alloc<half>(MemSpace::L1, k * n);
+        auto l0_a = b.alloc<half>(MemSpace::L0A, m * k);
+        auto l0_b = b.alloc<half>(MemSpace::L0B, k * n);
+        auto l0_c = b.alloc<float>(MemSpace::L0C, m * n);
+        b.copy(l1_a, args.a, m * k);
+        b.copy(l1_b, args.b, k * n);
+        b.set_flag(Pipe::MTE2, Pipe::MTE1, 0);
+        b.wait_flag(Pipe::MTE2, Pipe::MTE1, 0);
+        b.copy(l0_a, l1_a, m * k);
+        b.copy(l0_b, l1_b, k * n);
+        b.set_flag(Pipe::MTE1, Pipe::M, 0);
+        b.wait_flag(Pipe::MTE1, Pipe::M, 0);
+        b.mmad(l0_c, l0_a, l0_b, args.m, args.n, args.k);
+        b.set_flag(Pipe::M, Pipe::FIX, 0);
+        b.wait_flag(Pipe::M, Pipe::FIX, 0);
+        b.copy(args.c, l0_c, m * n);
+        b.cross_core_set_flag(2, Pipe::FIX, 0);  // fires once C is in GM
+        return;
+    }
+    const std::uint64_t rows = m / 2;
+    const std::uint64_t count = rows * n;
+    const std::uint64_t first = b.sub_block_idx() * count;
+    auto tile = b.alloc<float>(MemSpace::UB, count);
+    b.cross_core_wait_flag(0);
+    b.copy(tile, args.c.sub(first, count), count);
+    b.set_flag(Pipe::MTE2, Pipe::V, 0);
+    b.wait_flag(Pipe::MTE2, Pipe::V, 0);
+    b.relu(tile, tile, count);
+    b.pipe_barrier(Pipe::V);
+    b.muls(tile, tile, 0.5F, count);
+    b.set_flag(Pipe::V, Pipe::MTE3, 0);
+    b.wait_flag(Pipe::V, Pipe::MTE3, 0);
+    b.copy(args.out.sub(first, count), tile, count);
+}
+
 }  // namespace kernels
 
 namespace {
@@ -88,8 +163,9 @@ std::uint64_t param(const std::map<std::string, std::uint64_t>& params, const st
     return params.at(name);  // the scenario loader filled every parameter (defaults included)
 }
 
-KernelOutcome run_vector_add(Simulator& sim, std::uint32_t blocks,
+KernelOutcome run_vector_add(Simulator& sim, const LaunchSpec& launch,
                              const std::map<std::string, std::uint64_t>& params) {
+    const std::uint32_t blocks = launch.blocks;
     const std::uint64_t elements = param(params, "elements");
     const std::uint64_t tile = param(params, "tile");
     const std::uint64_t buffers = param(params, "buffers");
@@ -110,8 +186,9 @@ KernelOutcome run_vector_add(Simulator& sim, std::uint32_t blocks,
     }
     sim.write(args.x, x);
     sim.write(args.y, y);
-    const LaunchSpec spec{buffers == 2 ? "vector_add_double_buffered" : "vector_add_single_buffered",
-                          blocks, CoreType::Vector};
+    LaunchSpec spec = launch;
+    spec.name = buffers == 2 ? "vector_add_double_buffered" : "vector_add_single_buffered";
+    spec.type = KernelType::AIV_ONLY;
     KernelOutcome outcome;
     outcome.run = buffers == 2 ? sim.run(spec, kernels::vector_add_double_buffered, args)
                                : sim.run(spec, kernels::vector_add_single_buffered, args);
@@ -136,6 +213,107 @@ KernelOutcome run_vector_add(Simulator& sim, std::uint32_t blocks,
     return outcome;
 }
 
+std::string count_wrong(const std::vector<float>& got, const std::vector<float>& want,
+                        const std::string& what) {
+    std::uint64_t wrong = 0, first = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        if (std::fabs(got[i] - want[i]) > 1e-3F * std::max(1.0F, std::fabs(want[i]))) {
+            if (wrong++ == 0) first = i;
+        }
+    }
+    if (wrong == 0) return "";
+    return std::to_string(wrong) + " of " + std::to_string(got.size()) + " elements of " + what +
+           " are wrong (first at index " + std::to_string(first) + ": got " +
+           std::to_string(got[first]) + ", want " + std::to_string(want[first]) + ")";
+}
+
+KernelOutcome run_syncall_reduction(Simulator& sim, const LaunchSpec& launch,
+                                    const std::map<std::string, std::uint64_t>& params) {
+    kernels::ReductionArgs args;
+    const std::uint32_t blocks = launch.blocks;
+    args.elements = param(params, "elements");
+    args.sync = static_cast<std::uint32_t>(param(params, "sync"));
+    if (args.elements % 8 != 0) {
+        throw UsageError("syncall_reduction: elements (" + std::to_string(args.elements) +
+                         ") must be a multiple of 8 (32-byte copies)");
+    }
+    const std::uint64_t total = args.elements * blocks;
+    args.input = sim.allocate<float>(total, "input");
+    args.work = sim.allocate<float>(total, "work");
+    args.output = sim.allocate<float>(total, "output");
+    args.sync_workspace = sim.allocate<std::int32_t>(std::uint64_t{blocks} * 8, "sync_workspace");
+    sim.write(args.input, std::vector<float>(total, 1.0F));
+    LaunchSpec spec = launch;
+    spec.name = args.sync == 0 ? "syncall_reduction_nosync"
+                               : (args.sync == 1 ? "syncall_reduction_hard" : "syncall_reduction_soft");
+    spec.type = KernelType::AIV_ONLY;
+    KernelOutcome outcome;
+    outcome.run = sim.run(spec, kernels::syncall_reduction, args);
+    if (!outcome.run.completed()) {
+        outcome.verification = "not checked: the run did not complete";
+        return outcome;
+    }
+    const std::string wrong = count_wrong(sim.read(args.output),
+                                          std::vector<float>(total, 2.0F * static_cast<float>(blocks)),
+                                          "output");
+    outcome.verified = wrong.empty();
+    outcome.verification = wrong.empty() ? "every output element is " +
+                                               std::to_string(2 * blocks) + ".0 (" +
+                                               std::to_string(total) + " elements)"
+                                         : wrong;
+    return outcome;
+}
+
+KernelOutcome run_mix_matmul(Simulator& sim, const LaunchSpec& launch,
+                             const std::map<std::string, std::uint64_t>& params) {
+    kernels::MixMatmulArgs args;
+    args.m = static_cast<std::uint32_t>(param(params, "m"));
+    args.n = static_cast<std::uint32_t>(param(params, "n"));
+    args.k = static_cast<std::uint32_t>(param(params, "k"));
+    if (args.m % 16 != 0 || args.n % 16 != 0 || args.k % 16 != 0) {
+        throw UsageError("mix_matmul: m, n and k must be multiples of 16");
+    }
+    if (launch.blocks != 1) {
+        throw UsageError("mix_matmul: runs one group (blocks = 1); got " +
+                         std::to_string(launch.blocks));
+    }
+    const std::uint64_t m = args.m, n = args.n, k = args.k;
+    std::vector<half> a(m * k), b(k * n);
+    for (std::uint64_t i = 0; i < a.size(); ++i) a[i] = half(static_cast<float>(i % 7) - 3.0F);
+    for (std::uint64_t i = 0; i < b.size(); ++i) b[i] = half(static_cast<float>(i % 5) * 0.25F - 0.5F);
+    args.a = sim.allocate<half>(m * k, "a");
+    args.b = sim.allocate<half>(k * n, "b");
+    args.c = sim.allocate<float>(m * n, "c");
+    args.out = sim.allocate<float>(m * n, "out");
+    sim.write(args.a, a);
+    sim.write(args.b, b);
+    LaunchSpec spec = launch;
+    spec.name = "mix_matmul_postprocess";
+    spec.type = KernelType::MIX_AIC_1_2;
+    KernelOutcome outcome;
+    outcome.run = sim.run(spec, kernels::mix_matmul_postprocess, args);
+    if (!outcome.run.completed()) {
+        outcome.verification = "not checked: the run did not complete";
+        return outcome;
+    }
+    std::vector<float> want(m * n);
+    for (std::uint64_t r = 0; r < m; ++r) {
+        for (std::uint64_t c = 0; c < n; ++c) {
+            float acc = 0.0F;
+            for (std::uint64_t i = 0; i < k; ++i) {
+                acc += static_cast<float>(a[r * k + i]) * static_cast<float>(b[i * n + c]);
+            }
+            want[r * n + c] = std::max(acc, 0.0F) * 0.5F;
+        }
+    }
+    const std::string wrong = count_wrong(sim.read(args.out), want, "out");
+    outcome.verified = wrong.empty();
+    outcome.verification = wrong.empty() ? "out == relu(A x B) * 0.5 (" + std::to_string(m) + "x" +
+                                               std::to_string(n) + ", fp16 in, fp32 out)"
+                                         : wrong;
+    return outcome;
+}
+
 }  // namespace
 
 const std::vector<BuiltinKernel>& builtin_kernels() {
@@ -146,6 +324,19 @@ const std::vector<BuiltinKernel>& builtin_kernels() {
           {"tile", 2048, 8, 16384, "elements per UB tile (multiple of 8)"},
           {"buffers", 2, 1, 2, "1 = single-buffered, 2 = double-buffered (ping-pong)"}},
          run_vector_add},
+        {"syncall_reduction",
+         "each block doubles its slice, writes it to GM, SyncAlls, then sums all slices; "
+         "every output element must be 2 x blocks",
+         {{"elements", 32, 8, 16384, "fp32 elements per block (multiple of 8)"},
+          {"sync", 1, 0, 2, "0 = no SyncAll (racy), 1 = hard SyncAll, 2 = soft SyncAll"}},
+         run_syncall_reduction},
+        {"mix_matmul",
+         "MIX_AIC_1_2: the cube core computes C = A x B, signals its two vector cores with a "
+         "cross-core flag, each post-processes half: out = relu(C) * 0.5",
+         {{"m", 32, 16, 128, "rows of A and C (multiple of 16)"},
+          {"n", 32, 16, 128, "columns of B and C (multiple of 16)"},
+          {"k", 32, 16, 128, "columns of A, rows of B (multiple of 16)"}},
+         run_mix_matmul},
     };
     return kernels;
 }

@@ -12,10 +12,9 @@
 #include "core/block.h"
 #include "core/tensor.h"
 #include "sim/run_result.h"
+#include "sim/simulator.h"
 
 namespace npusim {
-
-class Simulator;
 
 namespace kernels {
 
@@ -30,6 +29,31 @@ struct VectorAddArgs {
 void vector_add_single_buffered(Block& b, const VectorAddArgs& args);
 /// Two UB tiles per operand, ping-pong: loads of tile t+1 overlap add/store of tile t.
 void vector_add_double_buffered(Block& b, const VectorAddArgs& args);
+
+/// The classic SyncAll reduction: each block doubles its slice, writes it to GM, waits at a
+/// barrier, then adds every other block's slice from GM into its own result. With inputs all
+/// 1.0 every output element is 2 x blocks. sync: 0 none (racy), 1 hard, 2 soft SyncAll.
+struct ReductionArgs {
+    GlobalTensor<float> input;   // blocks x elements
+    GlobalTensor<float> work;    // blocks x elements
+    GlobalTensor<float> output;  // blocks x elements
+    GlobalTensor<std::int32_t> sync_workspace;  // soft SyncAll: blocks x 8, zeroed
+    std::uint64_t elements = 32;  // per block, multiple of 8
+    std::uint32_t sync = 1;
+};
+void syncall_reduction(Block& b, const ReductionArgs& args);
+
+/// MIX_AIC_1_2: the cube core computes C = A x B (fp16 in, fp32 out) into GM and signals its
+/// two vector cores with a mode-2 cross-core flag; each post-processes half the rows:
+/// out = relu(C) * 0.5.
+struct MixMatmulArgs {
+    GlobalTensor<half> a;     // m x k, row-major
+    GlobalTensor<half> b;     // k x n
+    GlobalTensor<float> c;    // m x n (workspace)
+    GlobalTensor<float> out;  // m x n
+    std::uint32_t m = 32, n = 32, k = 32;
+};
+void mix_matmul_postprocess(Block& b, const MixMatmulArgs& args);
 
 }  // namespace kernels
 
@@ -52,8 +76,9 @@ struct BuiltinKernel {
     std::string name;
     std::string description;
     std::vector<KernelParameter> parameters;
-    /// Sets up GM, launches `blocks` blocks, runs, and checks the output.
-    std::function<KernelOutcome(Simulator&, std::uint32_t blocks,
+    /// Sets up GM, launches with `launch` (its blocks and timing skew; the kernel fills in
+    /// its name and type), runs, and checks the output.
+    std::function<KernelOutcome(Simulator&, const LaunchSpec& launch,
                                 const std::map<std::string, std::uint64_t>& params)>
         run;
 };

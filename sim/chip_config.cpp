@@ -89,6 +89,10 @@ constexpr std::array kParameters{
                   "bytes one vector repeat processes in one cycle; multiple of 32"},
     ChipParameter{"/cube/startup_cycles", &ChipConfig::cube_startup_cycles, "cycles", 0,
                   kMaxCycles, "fixed cost of one cube (Mmad) instruction"},
+    ChipParameter{"/sync/syncall_latency", &ChipConfig::syncall_latency, "cycles", 0,
+                  kMaxCycles, "hard SyncAll: release after the last block arrived"},
+    ChipParameter{"/sync/cross_core_flag_latency", &ChipConfig::cross_core_flag_latency,
+                  "cycles", 0, kMaxCycles, "CrossCoreSetFlag -> visible to the waiting core"},
 };
 
 /// Alignment rules: hardware addresses buffers in 32-byte blocks (L0 in 512-byte fractals),

@@ -63,6 +63,9 @@ struct ChipConfig {
     std::uint64_t vector_repeat_bytes = 0;       // bytes one repeat processes (one cycle)
     std::uint64_t cube_startup_cycles = 0;
 
+    std::uint64_t syncall_latency = 0;           // hard SyncAll release after last arrival
+    std::uint64_t cross_core_flag_latency = 0;   // cross-core flag set -> visible
+
     /// JSON pointer -> the note written beside the value in the file.
     std::map<std::string, std::string> notes;
 

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <vector>
 #include <sstream>
 
 namespace npusim {
@@ -13,6 +15,8 @@ std::string fixed(double value, int decimals) {
     std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
     return buffer;
 }
+
+constexpr std::size_t kMaxCoreLines = 8;
 
 std::string short_pipe(Pipe pipe) { return std::string(to_string(pipe).substr(5)); }
 
@@ -33,7 +37,7 @@ std::string format_summary(const RunResult& run, const ChipConfig& chip) {
         if (k.completed()) out << ", cycles " << k.start << ".." << k.end;
         out << "\n";
     }
-    if (!run.cores.empty()) {
+    if (!run.cores.empty() && run.cores.size() <= kMaxCoreLines) {
         out << "\nper core: busy cycles / utilization / instructions per pipe\n";
         for (const CoreUsage& core : run.cores) {
             out << "  " << to_string(core.type) << ' ' << core.index << " (" << core.blocks
@@ -45,15 +49,65 @@ std::string format_summary(const RunResult& run, const ChipConfig& chip) {
             }
             out << "\n";
         }
+    } else if (!run.cores.empty()) {
+        // Many cores: one line per (core type, pipe); the JSON report has every core.
+        out << "\nper pipe over " << run.cores.size()
+            << " cores: utilization min / mean / max, instructions\n";
+        for (CoreType type : {CoreType::Vector, CoreType::Cube}) {
+            std::map<Pipe, std::vector<const PipeUsage*>> by_pipe;
+            std::vector<Pipe> order;
+            for (const CoreUsage& core : run.cores) {
+                if (core.type != type) continue;
+                for (const PipeUsage& p : core.pipes) {
+                    if (by_pipe[p.pipe].empty()) order.push_back(p.pipe);
+                    by_pipe[p.pipe].push_back(&p);
+                }
+            }
+            for (Pipe pipe : order) {
+                const auto& list = by_pipe[pipe];
+                double lo = 1e300, hi = 0, sum = 0;
+                std::uint64_t instructions = 0;
+                for (const PipeUsage* p : list) {
+                    lo = std::min(lo, p->utilization);
+                    hi = std::max(hi, p->utilization);
+                    sum += p->utilization;
+                    instructions += p->instructions;
+                }
+                out << "  " << to_string(type) << ' ' << short_pipe(pipe);
+                if (pipe != Pipe::S) {
+                    out << "  " << fixed(lo * 100, 1) << "% / " << fixed(sum / list.size() * 100, 1)
+                        << "% / " << fixed(hi * 100, 1) << "%";
+                }
+                out << "  " << instructions << "\n";
+            }
+        }
     }
     if (!run.stuck.empty()) {
         out << "\nstuck: no block can make progress\n";
-        for (const StuckBlock& s : run.stuck) {
-            out << "  kernel '" << s.kernel << "' block " << s.block << " (" << to_string(s.core_type);
-            if (s.core >= 0) out << ' ' << s.core;
+        // Blocks stuck at the same place for the same reason are listed as one range.
+        for (std::size_t i = 0; i < run.stuck.size();) {
+            const StuckBlock& s = run.stuck[i];
+            std::size_t j = i + 1;
+            while (j < run.stuck.size() && run.stuck[j].kernel == s.kernel &&
+                   run.stuck[j].where == s.where && run.stuck[j].reason == s.reason &&
+                   run.stuck[j].core_type == s.core_type &&
+                   run.stuck[j].block == run.stuck[j - 1].block + 1 &&
+                   (s.core < 0) == (run.stuck[j].core < 0)) {
+                ++j;
+            }
+            const StuckBlock& last = run.stuck[j - 1];
+            out << "  kernel '" << s.kernel << "' ";
+            if (j - i == 1) {
+                out << "block " << s.block << " (" << to_string(s.core_type);
+                if (s.core >= 0) out << ' ' << s.core;
+            } else {
+                out << "blocks " << s.block << "-" << last.block << " (" << to_string(s.core_type);
+                if (s.core >= 0) out << ' ' << s.core << "-" << last.core;
+            }
             out << ")";
             if (!s.where.empty()) out << " at " << s.where;
             out << ": " << s.reason << "\n";
+            i = j;
         }
     }
     return out.str();
@@ -62,7 +116,7 @@ std::string format_summary(const RunResult& run, const ChipConfig& chip) {
 std::string format_summary(const KernelOutcome& outcome, const ChipConfig& chip) {
     std::string text = format_summary(outcome.run, chip);
     text += "\noutput    ";
-    text += outcome.verified ? "OK: " : "WRONG: ";
+    if (outcome.run.completed()) text += outcome.verified ? "OK: " : "WRONG: ";
     text += outcome.verification;
     text += "\n";
     return text;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/kernel_type.h"
 #include "core/types.h"
 
 namespace npusim {
@@ -32,8 +33,9 @@ struct CoreUsage {
 struct KernelResult {
     std::uint32_t id = 0;
     std::string name;
-    std::uint32_t blocks = 0;
-    CoreType core_type = CoreType::Vector;
+    std::uint32_t blocks = 0;  // N (groups, for mixed kernels)
+    KernelType type = KernelType::AIV_ONLY;
+    CoreType core_type = CoreType::Vector;  // Cube for kernels with a cube part
     std::uint32_t blocks_finished = 0;
     Cycle start = 0;
     Cycle end = 0;  // when its last block finished (valid if completed())

@@ -67,6 +67,36 @@ void read_kernel(const nlohmann::json& doc, Scenario& s, Diagnostics& diag) {
     }
 }
 
+void read_skew(const nlohmann::json& skew, Scenario& s, Diagnostics& diag) {
+    if (!require_object(skew, "/skew", diag)) return;
+    check_keys(skew, "/skew", {"offsets", "jitter_cycles", "seed"}, diag);
+    if (skew.contains("offsets")) {
+        const nlohmann::json& offsets = skew.at("offsets");
+        if (!offsets.is_array()) {
+            diag.add("/skew/offsets", "expected an array of cycle counts, got " + describe_json(offsets));
+        } else {
+            for (std::size_t i = 0; i < offsets.size(); ++i) {
+                const std::string pointer = child_pointer("/skew/offsets", i);
+                if (auto v = read_unsigned(offsets[i], pointer, diag)) {
+                    if (check_range(v->value, 0, 1'000'000'000, "cycles", pointer, diag)) {
+                        s.start_offsets.push_back(v->value);
+                    }
+                }
+            }
+        }
+    }
+    if (skew.contains("jitter_cycles")) {
+        if (auto v = read_unsigned(skew.at("jitter_cycles"), "/skew/jitter_cycles", diag)) {
+            if (check_range(v->value, 0, 1'000'000'000, "cycles", "/skew/jitter_cycles", diag)) {
+                s.start_jitter_cycles = v->value;
+            }
+        }
+    }
+    if (skew.contains("seed")) {
+        if (auto v = read_unsigned(skew.at("seed"), "/skew/seed", diag)) s.jitter_seed = v->value;
+    }
+}
+
 }  // namespace
 
 Scenario parse_scenario(std::string_view json_text, const std::string& origin,
@@ -76,7 +106,8 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
     s.source = origin;
     const auto doc = parse_json(json_text, diag);
     if (doc && require_object(*doc, "", diag)) {
-        check_keys(*doc, "", {"description", "chip", "kernel", "blocks", "params"}, diag);
+        check_keys(*doc, "", {"description", "chip", "kernel", "blocks", "params", "skew"}, diag);
+        if (doc->contains("skew")) read_skew(doc->at("skew"), s, diag);
         if (doc->contains("description")) {
             if (auto d = read_string(doc->at("description"), "/description", diag)) s.description = *d;
         }
@@ -93,6 +124,10 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
                 s.blocks = static_cast<std::uint32_t>(blocks->value);
             }
         }
+    }
+    if (s.start_offsets.size() > s.blocks && diag.empty()) {
+        diag.add("/skew/offsets", "has " + std::to_string(s.start_offsets.size()) +
+                                      " entries for " + std::to_string(s.blocks) + " blocks");
     }
     diag.throw_if_any();
     return s;
@@ -112,7 +147,12 @@ KernelOutcome run_scenario(const Scenario& scenario,
     if (kernel == nullptr) throw UsageError("unknown built-in kernel '" + scenario.kernel + "'");
     Simulator sim(scenario.chip);
     for (TransactionObserver* o : observers) sim.attach(*o);
-    return kernel->run(sim, scenario.blocks, scenario.params);
+    LaunchSpec launch;
+    launch.blocks = scenario.blocks;
+    launch.start_offsets = scenario.start_offsets;
+    launch.start_jitter_cycles = scenario.start_jitter_cycles;
+    launch.jitter_seed = scenario.jitter_seed;
+    return kernel->run(sim, launch, scenario.params);
 }
 
 }  // namespace npusim

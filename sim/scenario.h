@@ -28,6 +28,10 @@ struct Scenario {
     std::string kernel;       // a name from builtin_kernels()
     std::uint32_t blocks = 1;
     std::map<std::string, std::uint64_t> params;  // every parameter, defaults filled in
+    // "skew": {"offsets": [0, 0, 5000], "jitter_cycles": 200, "seed": 7}: block start delays
+    std::vector<Cycle> start_offsets;
+    Cycle start_jitter_cycles = 0;
+    std::uint64_t jitter_seed = 1;
 };
 
 /// Parses and validates; throws ConfigError naming the file and JSON pointer of every problem

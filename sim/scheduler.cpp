@@ -5,46 +5,101 @@
 namespace npusim {
 
 namespace {
-KernelInfo info_of(const KernelLaunch& k) { return {k.id, k.name, k.blocks, k.core_type}; }
+KernelInfo info_of(const KernelLaunch& k) {
+    const CoreType primary =
+        cube_cores_per_block(k.type) > 0 ? CoreType::Cube : CoreType::Vector;
+    return {k.id, k.name, k.blocks, primary, k.type};
+}
+std::uint32_t cores_per_block(KernelType type) {
+    return vector_cores_per_block(type) + cube_cores_per_block(type);
+}
 }  // namespace
+
+Scheduler::Scheduler(ChipResources& chip, std::vector<AiCore*> vector_cores,
+                     std::vector<AiCore*> cube_cores)
+    : m_chip(chip),
+      m_vector(std::move(vector_cores)),
+      m_cube(std::move(cube_cores)),
+      m_vector_busy(m_vector.size(), false),
+      m_cube_busy(m_cube.size(), false) {}
 
 std::uint32_t Scheduler::launch(KernelLaunch kernel, Cycle now) {
     kernel.id = m_next_id++;
     Entry entry;
-    entry.result.id = kernel.id;
-    entry.result.name = kernel.name;
-    entry.result.blocks = kernel.blocks;
-    entry.result.core_type = kernel.core_type;
-    entry.result.start = now;
-    entry.result.end = now;
     entry.kernel = std::make_unique<KernelLaunch>(std::move(kernel));
-    for (TransactionObserver* o : m_observers) o->on_kernel_start(info_of(*entry.kernel), now);
+    entry.runtime = std::make_unique<KernelRuntime>(*entry.kernel);
+    KernelResult& r = entry.result;
+    r.id = entry.kernel->id;
+    r.name = entry.kernel->name;
+    r.blocks = entry.kernel->blocks;
+    r.type = entry.kernel->type;
+    r.core_type = info_of(*entry.kernel).core_type;
+    r.start = r.end = now;
+    for (TransactionObserver* o : m_chip.observers) o->on_kernel_start(info_of(*entry.kernel), now);
     const std::uint32_t id = entry.kernel->id;
     m_entries.push_back(std::move(entry));
     return id;
 }
 
-bool Scheduler::next_block(CoreType type, std::uint32_t /*core*/, BlockAssignment& out) {
-    for (Entry& entry : m_entries) {
-        if (entry.kernel->core_type != type || entry.next_block >= entry.kernel->blocks) continue;
-        out.kernel = entry.kernel.get();
-        out.block_idx = entry.next_block++;
+void Scheduler::start_on(AiCore& core, Entry& entry, std::uint32_t block, std::uint32_t sub,
+                         std::uint32_t group) {
+    (core.type() == CoreType::Vector ? m_vector_busy : m_cube_busy)[core.index()] = true;
+    ++m_chip.busy_cores;
+    core.assign({entry.kernel.get(), entry.runtime.get(), block, sub, group});
+}
+
+bool Scheduler::place(Entry& entry) {
+    const KernelType type = entry.kernel->type;
+    const std::uint32_t vectors = vector_cores_per_block(type);
+    const std::uint32_t cubes = cube_cores_per_block(type);
+    const std::uint32_t g = entry.next_group;
+    if (cubes == 0) {  // one AIV per block: the lowest free vector core
+        for (std::size_t v = 0; v < m_vector.size(); ++v) {
+            if (m_vector_busy[v]) continue;
+            start_on(*m_vector[v], entry, g, 0, g);
+            return true;
+        }
+        return false;
+    }
+    for (std::size_t c = 0; c < m_cube.size(); ++c) {  // a whole cluster must be free
+        if (m_cube_busy[c]) continue;
+        bool free = true;
+        for (std::uint32_t sub = 0; sub < vectors; ++sub) {
+            const std::size_t v = 2 * c + sub;
+            free = free && v < m_vector.size() && !m_vector_busy[v];
+        }
+        if (!free) continue;
+        start_on(*m_cube[c], entry, g, 0, g);
+        for (std::uint32_t sub = 0; sub < vectors; ++sub) {
+            start_on(*m_vector[2 * c + sub], entry, vectors * g + sub, sub, g);
+        }
         return true;
     }
     return false;
 }
 
-void Scheduler::block_finished(const BlockAssignment& work, Cycle end) {
+void Scheduler::dispatch() {
+    for (Entry& entry : m_entries) {
+        while (entry.next_group < entry.kernel->blocks && place(entry)) ++entry.next_group;
+    }
+}
+
+void Scheduler::block_finished(AiCore& core, const BlockAssignment& work, Cycle end) {
+    (core.type() == CoreType::Vector ? m_vector_busy : m_cube_busy)[core.index()] = false;
+    --m_chip.busy_cores;
     for (Entry& entry : m_entries) {
         if (entry.kernel.get() != work.kernel) continue;
         KernelResult& r = entry.result;
-        ++r.blocks_finished;
         r.end = std::max(r.end, end);
-        if (r.completed()) {
-            for (TransactionObserver* o : m_observers) o->on_kernel_end(info_of(*entry.kernel), r.end);
+        if (++entry.finished_cores == r.blocks * cores_per_block(entry.kernel->type)) {
+            r.blocks_finished = r.blocks;
+            for (TransactionObserver* o : m_chip.observers) {
+                o->on_kernel_end(info_of(*entry.kernel), r.end);
+            }
         }
-        return;
+        break;
     }
+    dispatch();
 }
 
 bool Scheduler::all_finished() const {
@@ -55,24 +110,43 @@ bool Scheduler::all_finished() const {
 std::vector<StuckBlock> Scheduler::unstarted_blocks() const {
     std::vector<StuckBlock> blocks;
     for (const Entry& entry : m_entries) {
-        for (std::uint32_t b = entry.next_block; b < entry.kernel->blocks; ++b) {
-            blocks.push_back({entry.kernel->name, b, entry.kernel->core_type, -1, "",
-                              "waits for a free " +
-                                  std::string(entry.kernel->core_type == CoreType::Vector
-                                                  ? "vector" : "cube") +
-                                  " core, but every core is held by a blocked block"});
+        const KernelType type = entry.kernel->type;
+        const bool cluster = cube_cores_per_block(type) > 0 && vector_cores_per_block(type) > 0;
+        const CoreType core = cube_cores_per_block(type) > 0 ? CoreType::Cube : CoreType::Vector;
+        const std::string what = cluster ? "cluster (AIC + AIV)"
+                                         : (core == CoreType::Vector ? "vector core" : "cube core");
+        for (std::uint32_t g = entry.next_group; g < entry.kernel->blocks; ++g) {
+            blocks.push_back({entry.kernel->name, g, core, -1, "",
+                              "never started: waits for a free " + what +
+                                  ", but every one is held by a block that cannot finish"});
         }
     }
     return blocks;
 }
 
 std::vector<KernelResult> Scheduler::take_results() {
-    std::vector<KernelResult> results;
-    results.reserve(m_entries.size());
-    for (const Entry& entry : m_entries) results.push_back(entry.result);
-    // Bodies may still be referenced by nothing now: every block finished or was aborted.
+    std::vector<KernelResult> results = peek_results();
     m_entries.clear();
     return results;
+}
+
+std::vector<KernelResult> Scheduler::peek_results() const {
+    std::vector<KernelResult> results;
+    results.reserve(m_entries.size());
+    for (const Entry& entry : m_entries) {
+        KernelResult r = entry.result;
+        if (!r.completed()) {
+            r.blocks_finished = entry.finished_cores / cores_per_block(entry.kernel->type);
+        }
+        results.push_back(r);
+    }
+    return results;
+}
+
+void Scheduler::reset_after_abort() {
+    std::fill(m_vector_busy.begin(), m_vector_busy.end(), false);
+    std::fill(m_cube_busy.begin(), m_cube_busy.end(), false);
+    m_chip.busy_cores = 0;
 }
 
 }  // namespace npusim

@@ -1,41 +1,57 @@
-// Places the blocks of launched kernels on cores. Blocks are handed out in index order to
-// cores of the kernel's type as they become free; blocks beyond the physical core count run
-// in later rounds, as on hardware.
+// Places the blocks of launched kernels on cores. A block of a mixed kernel is a group (one
+// AIC with its one or two AIVs) and runs on a physical cluster: AIC c with AIV 2c (and 2c+1).
+// Blocks are placed in index order as cores become free; blocks beyond the physical cores
+// run in later rounds, as on hardware.
 #pragma once
 
-#include <deque>
 #include <memory>
 #include <vector>
 
+#include "core/ai_core.h"
+#include "core/chip_resources.h"
 #include "core/kernel_launch.h"
-#include "core/transaction.h"
 #include "sim/run_result.h"
 
 namespace npusim {
 
 class Scheduler final : public WorkSource {
 public:
-    explicit Scheduler(const std::vector<TransactionObserver*>& observers)
-        : m_observers(observers) {}
+    Scheduler(ChipResources& chip, std::vector<AiCore*> vector_cores,
+              std::vector<AiCore*> cube_cores);
 
-    /// Queues a kernel to start at `now`. Returns its id.
+    /// Queues a kernel that starts at `now`. Returns its id.
     std::uint32_t launch(KernelLaunch kernel, Cycle now);
-    bool next_block(CoreType type, std::uint32_t core, BlockAssignment& out) override;
-    void block_finished(const BlockAssignment& work, Cycle end) override;
+    /// Places every block that fits on the free cores now.
+    void dispatch();
+    void block_finished(AiCore& core, const BlockAssignment& work, Cycle end) override;
 
-    /// Kernels launched since the last take_results(), with their progress.
-    std::vector<KernelResult> take_results();
     bool all_finished() const;
     /// Blocks of unfinished kernels that never got a core.
     std::vector<StuckBlock> unstarted_blocks() const;
+    /// Results of the kernels launched since the last take_results(), without forgetting.
+    std::vector<KernelResult> peek_results() const;
+    /// Results of the kernels launched since the last call; forgets them.
+    std::vector<KernelResult> take_results();
+    /// After an aborted run: every core is free again.
+    void reset_after_abort();
 
 private:
     struct Entry {
         std::unique_ptr<KernelLaunch> kernel;
+        std::unique_ptr<KernelRuntime> runtime;
         KernelResult result;
-        std::uint32_t next_block = 0;
+        std::uint32_t next_group = 0;
+        std::uint32_t finished_cores = 0;  // sub-blocks finished
     };
-    const std::vector<TransactionObserver*>& m_observers;
+    bool place(Entry& entry);
+    void start_on(AiCore& core, Entry& entry, std::uint32_t block, std::uint32_t sub,
+                  std::uint32_t group);
+
+    ChipResources& m_chip;
+    std::vector<AiCore*> m_vector;
+    std::vector<AiCore*> m_cube;
+    std::vector<bool> m_vector_busy;
+    std::vector<bool> m_cube_busy;
     std::vector<Entry> m_entries;
     std::uint32_t m_next_id = 0;
 };

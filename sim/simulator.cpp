@@ -11,20 +11,37 @@
 
 namespace npusim {
 
-struct Simulator::Impl {
+// Cores are built before the scheduler (it needs them), so the Impl forwards their
+// block_finished calls to it.
+struct Simulator::Impl final : WorkSource {
     Impl(ChipConfig chip, const SimOptions& options)
-        : config(std::move(chip)), resources(config, options.quantum), scheduler(resources.observers) {
+        : config(std::move(chip)),
+          resources(config, options.quantum, options.deadlock_idle_cycles),
+          cores(make_cores(options)),
+          scheduler(resources, cores_of(CoreType::Vector), cores_of(CoreType::Cube)) {}
+
+    std::vector<std::unique_ptr<AiCore>> make_cores(const SimOptions& options) {
+        std::vector<std::unique_ptr<AiCore>> made;
         for (CoreType type : {CoreType::Vector, CoreType::Cube}) {
             const std::uint64_t count = config.cores_of(type);
             for (std::uint32_t i = 0; i < count; ++i) {
                 const std::string name = std::string(to_string(type)) + std::to_string(i);
-                cores.push_back(std::make_unique<AiCore>(name.c_str(), resources, scheduler, type,
-                                                         i, options.stack_bytes));
+                made.push_back(std::make_unique<AiCore>(name.c_str(), resources, *this, type, i,
+                                                        options.stack_bytes));
             }
         }
+        return made;
     }
 
-    ~Impl() {
+    std::vector<AiCore*> cores_of(CoreType type) const {
+        std::vector<AiCore*> list;
+        for (const auto& core : cores) {
+            if (core->type() == type) list.push_back(core.get());
+        }
+        return list;
+    }
+
+    ~Impl() override {
         // Let every scalar thread return before its module and the context go away, so no
         // coroutine stack is dropped with live objects on it.
         if (started) {
@@ -33,6 +50,11 @@ struct Simulator::Impl {
             sc_core::sc_start();
         }
         cores.clear();
+    }
+
+
+    void block_finished(AiCore& core, const BlockAssignment& work, Cycle end) override {
+        scheduler.block_finished(core, work, end);
     }
 
     Cycle now() const { return sc_core::sc_time_stamp().value(); }
@@ -49,10 +71,11 @@ struct Simulator::Impl {
     SimContextScope context;
     ChipConfig config;
     ChipResources resources;
-    Scheduler scheduler;
     std::vector<std::unique_ptr<AiCore>> cores;
+    Scheduler scheduler;
     bool started = false;
     bool pending_launch = false;
+    std::uint64_t gm_bytes_at_start = 0;
 };
 
 Simulator::Simulator(ChipConfig chip, SimOptions options) {
@@ -104,71 +127,59 @@ void Simulator::detach(TransactionObserver& observer) {
     list.erase(std::remove(list.begin(), list.end(), &observer), list.end());
 }
 
+namespace {
+// splitmix64: a tiny, well-mixed, portable generator (std distributions differ between
+// standard libraries, and the jitter must be identical everywhere).
+std::uint64_t mix(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+}  // namespace
+
 void Simulator::launch(const LaunchSpec& spec, KernelBody body) {
+    const ChipConfig& chip = m_impl->config;
     if (spec.blocks == 0) throw UsageError("launch of kernel '" + spec.name + "' with 0 blocks");
     if (!body) throw UsageError("launch of kernel '" + spec.name + "' without a body");
-    if (m_impl->config.cores_of(spec.core_type) == 0) {
-        throw UsageError("launch of kernel '" + spec.name + "' on " +
-                         std::string(to_string(spec.core_type)) + " cores, but chip '" +
-                         m_impl->config.name + "' has none");
+    const std::uint32_t vectors = vector_cores_per_block(spec.type);
+    const std::uint32_t cubes = cube_cores_per_block(spec.type);
+    // A block needs `vectors` vector and `cubes` cube cores (a cluster for mixed kernels).
+    if (chip.vector_cores < vectors || chip.cube_cores < cubes) {
+        throw UsageError("launch of " + std::string(to_string(spec.type)) + " kernel '" +
+                         spec.name + "': a block needs " + std::to_string(vectors) +
+                         " vector and " + std::to_string(cubes) + " cube cores, chip '" +
+                         chip.name + "' has " + std::to_string(chip.vector_cores) + " and " +
+                         std::to_string(chip.cube_cores));
+    }
+    if (spec.start_offsets.size() > spec.blocks) {
+        throw UsageError("launch of kernel '" + spec.name + "': " +
+                         std::to_string(spec.start_offsets.size()) + " start offsets for " +
+                         std::to_string(spec.blocks) + " blocks");
     }
     KernelLaunch kernel;
     kernel.name = spec.name;
     kernel.blocks = spec.blocks;
-    kernel.core_type = spec.core_type;
+    kernel.type = spec.type;
     kernel.body = std::move(body);
+    if (!spec.start_offsets.empty() || spec.start_jitter_cycles > 0) {
+        kernel.start_offsets.resize(spec.blocks, 0);
+        for (std::uint32_t g = 0; g < spec.blocks; ++g) {
+            Cycle offset = g < spec.start_offsets.size() ? spec.start_offsets[g] : 0;
+            if (spec.start_jitter_cycles > 0) {
+                offset += mix(spec.jitter_seed * 0x100000001b3ULL + g) % (spec.start_jitter_cycles + 1);
+            }
+            kernel.start_offsets[g] = offset;
+        }
+    }
     m_impl->scheduler.launch(std::move(kernel), m_impl->now());
     m_impl->pending_launch = true;
 }
 
-RunResult Simulator::run() {
-    Impl& impl = *m_impl;
-    if (!impl.pending_launch) throw UsageError("run() without a launched kernel");
-    impl.pending_launch = false;
-    RunResult result;
-    result.clock_mhz = impl.config.clock_mhz;
-    result.start_cycle = impl.now();
-    const std::uint64_t gm_bytes_before = impl.resources.bandwidth.total_bytes();
-    for (auto& core : impl.cores) {
-        core->reset_statistics();
-        core->wake();
-    }
-
-    impl.simulate();
-
-    const bool deadlocked = !impl.resources.first_error && !impl.scheduler.all_finished();
-    if (deadlocked) {
-        for (auto& core : impl.cores) {
-            if (const auto& stuck = core->stuck()) {
-                result.stuck.push_back({stuck->kernel, stuck->block, core->type(),
-                                        static_cast<std::int64_t>(core->index()), stuck->where,
-                                        stuck->reason});
-            }
-        }
-        for (StuckBlock& b : impl.scheduler.unstarted_blocks()) result.stuck.push_back(std::move(b));
-        result.outcome = RunOutcome::Deadlock;
-    }
-    result.end_cycle = impl.now();
-    if (deadlocked || impl.resources.first_error) {
-        // Unwind every blocked block (their stacks hold the kernel's objects), then reset.
-        impl.resources.abort = true;
-        impl.resources.abort_event.notify(sc_core::SC_ZERO_TIME);
-        impl.simulate();
-        for (auto& core : impl.cores) core->reset_after_abort();
-        impl.resources.abort = false;
-    }
-    result.kernels = impl.scheduler.take_results();
-    if (impl.resources.first_error) {
-        std::string message = std::move(*impl.resources.first_error);
-        impl.resources.first_error.reset();
-        throw KernelError(message);
-    }
-    if (!deadlocked) {
-        for (const KernelResult& k : result.kernels) result.end_cycle = std::max(result.end_cycle, k.end);
-    }
-    result.gm_bytes = impl.resources.bandwidth.total_bytes() - gm_bytes_before;
+namespace {
+void collect_usage_of(const std::vector<std::unique_ptr<AiCore>>& cores, RunResult& result) {
     const double span = static_cast<double>(std::max<Cycle>(1, result.cycles()));
-    for (auto& core : impl.cores) {
+    for (const auto& core : cores) {
         if (core->blocks_run() == 0 && !core->stuck()) continue;
         CoreUsage usage{core->type(), core->index(), core->blocks_run(), {}};
         for (Pipe pipe : AiCore::pipes_of(core->type())) {
@@ -178,6 +189,64 @@ RunResult Simulator::run() {
             result.instructions += s.instructions;
         }
         result.cores.push_back(std::move(usage));
+    }
+}
+}  // namespace
+
+void Simulator::collect_usage(Impl& impl, RunResult& result) {
+    result.gm_bytes = impl.resources.bandwidth.total_bytes() - impl.gm_bytes_at_start;
+    collect_usage_of(impl.cores, result);
+}
+
+RunResult Simulator::run() {
+    Impl& impl = *m_impl;
+    if (!impl.pending_launch) throw UsageError("run() without a launched kernel");
+    impl.pending_launch = false;
+    RunResult result;
+    result.clock_mhz = impl.config.clock_mhz;
+    result.start_cycle = impl.now();
+    impl.gm_bytes_at_start = impl.resources.bandwidth.total_bytes();
+    for (auto& core : impl.cores) core->reset_statistics();
+    impl.scheduler.dispatch();
+
+    impl.simulate();
+
+    const bool deadlocked = !impl.resources.first_error && !impl.scheduler.all_finished();
+    if (deadlocked) {
+        for (auto& core : impl.cores) {
+            if (const auto& stuck = core->stuck()) {
+                result.stuck.push_back({stuck->kernel, stuck->block, core->type(),
+                                        static_cast<std::int64_t>(core->index()), stuck->where,
+                                        stuck->reason ? stuck->reason() : std::string()});
+            }
+        }
+        for (StuckBlock& b : impl.scheduler.unstarted_blocks()) result.stuck.push_back(std::move(b));
+        result.outcome = RunOutcome::Deadlock;
+    }
+    result.end_cycle = impl.now();
+    if (!deadlocked) {
+        for (const KernelResult& k : impl.scheduler.peek_results()) {
+            result.end_cycle = std::max(result.end_cycle, k.end);
+        }
+    }
+    collect_usage(impl, result);
+    if (deadlocked || impl.resources.first_error) {
+        // Unwind every blocked block (their stacks hold the kernel's objects), then reset.
+        impl.resources.abort = true;
+        impl.resources.abort_event.notify(sc_core::SC_ZERO_TIME);
+        impl.simulate();
+        for (auto& core : impl.cores) core->reset_after_abort();
+        impl.scheduler.reset_after_abort();
+        impl.resources.abort = false;
+        impl.resources.deadlock = false;
+        impl.resources.blocked_cores = 0;
+        impl.resources.quiet_spinners = 0;
+    }
+    result.kernels = impl.scheduler.take_results();
+    if (impl.resources.first_error) {
+        std::string message = std::move(*impl.resources.first_error);
+        impl.resources.first_error.reset();
+        throw KernelError(message);
     }
     return result;
 }

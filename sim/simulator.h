@@ -19,7 +19,7 @@
 
 #include "core/block.h"
 #include "core/errors.h"
-#include "core/kernel_launch.h"
+#include "core/kernel_type.h"
 #include "core/tensor.h"
 #include "core/transaction.h"
 #include "sim/chip_config.h"
@@ -35,12 +35,21 @@ struct SimOptions {
     Cycle quantum = 1024;
     /// Host stack of each core's scalar thread: the kernel's C++ code runs on it.
     std::size_t stack_bytes = 256 * 1024;
+    /// A block that spins (soft SyncAll polling) without any progress on the chip for this
+    /// many cycles ends the run as a deadlock.
+    Cycle deadlock_idle_cycles = 1'000'000;
 };
 
 struct LaunchSpec {
     std::string name = "kernel";
-    std::uint32_t blocks = 1;
-    CoreType core_type = CoreType::Vector;
+    std::uint32_t blocks = 1;  // N: for mixed kernels the number of groups
+    KernelType type = KernelType::AIV_ONLY;
+    /// Timing what-ifs: block (group) g starts start_offsets[g] cycles late (missing entries
+    /// are 0), plus a deterministic pseudo-random 0..start_jitter_cycles drawn from
+    /// jitter_seed. Shows races that only some timings expose.
+    std::vector<Cycle> start_offsets;
+    Cycle start_jitter_cycles = 0;
+    std::uint64_t jitter_seed = 1;
 };
 
 class Simulator final {
@@ -107,6 +116,7 @@ private:
                            std::uint64_t bytes, const char* what) const;
 
     struct Impl;
+    static void collect_usage(Impl& impl, RunResult& result);
     std::unique_ptr<Impl> m_impl;
 };
 

@@ -80,7 +80,7 @@ json run_add(const std::string& preset, std::uint32_t blocks, std::uint64_t elem
     fill_chunked(sim, args.y, 0.5F);
     const auto start = Clock::now();
     const npusim::RunResult r =
-        sim.run({"vector_add_double_buffered", blocks, npusim::CoreType::Vector},
+        sim.run({.name = "vector_add_double_buffered", .blocks = blocks},
                 npusim::kernels::vector_add_double_buffered, args);
     const double host = seconds_since(start);
     json j;

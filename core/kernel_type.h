@@ -1,0 +1,52 @@
+// Kernel types and where their blocks run. No SystemC here: users see this through
+// sim/simulator.h.
+//
+// | type         | cores per block          | block_idx() on AIC | on AIV                   |
+// |--------------|--------------------------|--------------------|--------------------------|
+// | AIV_ONLY     | 1 AIV                    | -                  | [0, N)                   |
+// | AIC_ONLY     | 1 AIC                    | [0, N)             | -                        |
+// | MIX_AIV_1_0  | 1 AIV                    | -                  | [0, N)                   |
+// | MIX_AIC_1_0  | 1 AIC                    | [0, N)             | -                        |
+// | MIX_AIC_1_1  | 1 AIC + 1 AIV (a group)  | [0, N)             | [0, N)                   |
+// | MIX_AIC_1_2  | 1 AIC + 2 AIV (a group)  | [0, N)             | [0, 2N), sub_block_idx 0/1|
+// A group runs on a physical cluster: AIC c with AIV 2c (and 2c+1). block_num() is the number
+// of blocks of the calling core's type (N, or 2N on AIV in a 1:2 kernel).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string_view>
+
+#include "core/types.h"
+
+namespace npusim {
+
+class Block;
+using KernelBody = std::function<void(Block&)>;
+
+enum class KernelType : std::uint8_t {
+    AIV_ONLY,
+    AIC_ONLY,
+    MIX_AIV_1_0,
+    MIX_AIC_1_0,
+    MIX_AIC_1_1,
+    MIX_AIC_1_2,
+};
+std::string_view to_string(KernelType type);
+
+enum class SyncAllScope : std::uint8_t {
+    All,     // every block of the kernel, on every core type it uses
+    Vector,  // the kernel's AIV blocks only
+};
+
+/// Vector cores one block (group) of this kernel type occupies: 0, 1 or 2.
+std::uint32_t vector_cores_per_block(KernelType type);
+/// Cube cores one block (group) occupies: 0 or 1.
+std::uint32_t cube_cores_per_block(KernelType type);
+/// Blocks on cores of `core` type for a launch of `groups` blocks (block_num() there).
+inline std::uint32_t blocks_on(KernelType type, CoreType core, std::uint32_t groups) {
+    return groups * (core == CoreType::Vector ? vector_cores_per_block(type)
+                                              : cube_cores_per_block(type));
+}
+
+}  // namespace npusim
