@@ -82,7 +82,11 @@ std::uint64_t splitmix64(std::uint64_t x) {
 // Flow ids must be unique over the whole trace (Perfetto keeps every v1 flow id open) and
 // below 2^53 (JavaScript viewers hold numbers as doubles). Packed when the fields fit, which
 // is collision-free; otherwise a hash tagged with bit 52 so it never equals a packed id.
-std::uint64_t flow_id(std::uint32_t kernel_id, std::uint32_t block, std::uint64_t set_serial) {
+// `block` is the block index; AIC and AIV blocks of a mixed kernel share indices, so the
+// core type is part of the id.
+std::uint64_t flow_id(std::uint32_t kernel_id, std::uint32_t block, std::uint64_t set_serial,
+                      CoreType type = CoreType::Vector) {
+    block = block * 2 + (type == CoreType::Cube ? 1u : 0u);
     if (kernel_id < (1u << 8) && block < (1u << 14) && set_serial < (std::uint64_t{1} << 30)) {
         return (std::uint64_t{kernel_id} << 44) | (std::uint64_t{block} << 30) | set_serial;
     }
@@ -229,6 +233,16 @@ void ChromeTraceWriter::write_transaction(const Transaction& tx) {
         m_buf += ' ';
         m_buf += pipe_short_name(tx.pipe);
         break;
+    case Op::CrossCoreSetFlag:
+        m_buf += "CrossCoreSetFlag m";
+        append_uint(tx.mode);
+        m_buf += " #";
+        append_uint(tx.event_id);
+        break;
+    case Op::CrossCoreWaitFlag:
+        m_buf += "CrossCoreWaitFlag #";
+        append_uint(tx.event_id);
+        break;
     default:
         m_buf += to_string(tx.op);
         break;
@@ -263,7 +277,24 @@ void ChromeTraceWriter::write_transaction(const Transaction& tx) {
         m_buf += R"(,"ts":)";
         append_time(tx.start);
         m_buf += R"(,"cat":"flag","name":"flag","id":)";
-        append_uint(flow_id(tx.kernel_id, tx.block, tx.serial));
+        append_uint(flow_id(tx.kernel_id, tx.block, tx.serial, tx.core_type));
+        m_buf += '}';
+    } else if (tx.op == Op::CrossCoreSetFlag || tx.op == Op::CrossCoreWaitFlag) {
+        // Across cores: from the set to the wait that consumed it (the last setter of a
+        // mode 0/1 round). A 1:2 set consumed by two AIVs shows one arrow per AIV.
+        const bool set = tx.op == Op::CrossCoreSetFlag;
+        if (!set && tx.partner_serial == 0) return;
+        begin_event();
+        m_buf += set ? R"({"ph":"s","pid":)" : R"({"ph":"f","bp":"e","pid":)";
+        append_uint(pid);
+        m_buf += R"(,"tid":)";
+        append_uint(static_cast<std::uint64_t>(tx.pipe) + 1);
+        m_buf += R"(,"ts":)";
+        append_time(set ? tx.start : tx.end);
+        m_buf += R"(,"cat":"cross_core","name":"cross-core flag","id":)";
+        append_uint(set ? flow_id(tx.kernel_id, tx.block, tx.serial, tx.core_type)
+                        : flow_id(tx.kernel_id, tx.partner_block, tx.partner_serial,
+                                  tx.partner_core_type));
         m_buf += '}';
     } else if (tx.op == Op::WaitFlag && tx.partner_serial != 0) {
         begin_event();
@@ -295,12 +326,13 @@ std::uint64_t ChromeTraceWriter::flow_id_for_wait(const Transaction& tx) {
             });
         }
         if (match != pending.end()) {
-            const std::uint64_t id = flow_id(match->kernel_id, match->block, match->serial);
+            const std::uint64_t id =
+                flow_id(match->kernel_id, match->block, match->serial, tx.core_type);
             pending.erase(match);
             return id;
         }
     }
-    return flow_id(tx.kernel_id, tx.block, tx.partner_serial);
+    return flow_id(tx.kernel_id, tx.block, tx.partner_serial, tx.core_type);
 }
 
 void ChromeTraceWriter::write_kernel(const KernelInfo& kernel, Cycle at) {

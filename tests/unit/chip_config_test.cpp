@@ -181,7 +181,7 @@ TEST_CASE("an unknown preset lists the known ones and the nearest", "[config]") 
 
 TEST_CASE("parameter table is complete and consistent", "[config]") {
     const std::vector<ChipParameter>& parameters = chip_parameters();
-    CHECK(parameters.size() == 29);  // one per numeric member of ChipConfig
+    CHECK(parameters.size() == 31);  // one per numeric member of ChipConfig
     std::set<std::string_view> pointers;
     for (const ChipParameter& parameter : parameters) {
         INFO(parameter.pointer);
@@ -349,7 +349,7 @@ TEST_CASE("missing parameters are named by pointer", "[config]") {
 
     // An empty object reports each top-level part once, not every leaf below it.
     const std::vector<std::string> problems = problems_of_text("{}");
-    CHECK(problems.size() == 10);  // clock_mhz, name and the 8 parameter objects
+    CHECK(problems.size() == 11);  // clock_mhz, name and the 9 parameter objects
     CHECK(std::count_if(problems.begin(), problems.end(), [](const std::string& p) {
               return p.starts_with("test.json:/copy: missing required object with keys 'mte2', "
                                    "'mte3', 'v', 'mte1', 'fix'");
