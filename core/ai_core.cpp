@@ -233,7 +233,7 @@ void AiCore::rule_error(const Transaction& tx, const std::string& what) const {
 }
 
 void AiCore::block_stuck(const Loc& loc, std::string reason) {
-    m_stuck = StuckInfo{m_current.kernel->name, m_current.block_idx, format_location(loc),
+    m_stuck = StuckInfo{m_current.kernel->id, m_current.kernel->name, m_current.block_idx, format_location(loc),
                         [text = std::move(reason)] { return text; }};
     ++m_chip.blocked_cores;
     for (;;) {
@@ -248,7 +248,7 @@ void AiCore::block_stuck(const Loc& loc, std::string reason) {
 void AiCore::block_until(const std::function<bool()>& ready, const Loc& loc,
                          std::function<std::string()> reason) {
     if (ready()) return;
-    m_stuck = StuckInfo{m_current.kernel->name, m_current.block_idx, format_location(loc),
+    m_stuck = StuckInfo{m_current.kernel->id, m_current.kernel->name, m_current.block_idx, format_location(loc),
                         std::move(reason)};
     ++m_chip.blocked_cores;
     do {
@@ -676,10 +676,10 @@ void AiCore::hard_sync_all(SyncAllScope scope, const Loc& loc) {
     tx.start = m_local_time;
     tx.mode = static_cast<std::uint32_t>(scope);
     tx.sync_id = (static_cast<std::uint64_t>(scope) << 56) | arrival.generation;
+    publish_arrival(tx);
     if (arrival.last) rt.sync_event.notify(sc_core::SC_ZERO_TIME);
-    const std::string where = format_location(loc);
     block_until([&] { return barrier.released(arrival.generation); }, loc,
-                [&barrier, &rt, where] {
+                [&barrier, &rt] {
                     std::string text = "hard SyncAll: " + std::to_string(barrier.arrived()) +
                                        " of " + std::to_string(barrier.participants()) +
                                        " blocks arrived; still waiting for";
@@ -759,9 +759,12 @@ void AiCore::soft_sync_all(const Operand& gm_ws, const Operand& ub_ws, std::uint
     drain.op = Op::PipeBarrier;
     drain.barrier_pipe = Pipe::ALL;
 
+    tx.sync_id = (std::uint64_t{2} << 56) | (gm_ws.address << 16) | static_cast<std::uint32_t>(epoch);
     m_internal = true;
     // Everything this block did before must be complete before its slot says "arrived".
     issue(drain, loc);
+    tx.start = m_local_time;
+    publish_arrival(tx);
     Request fill;
     fill.op = Op::Fill;
     fill.dst = ub_slot;
@@ -830,10 +833,17 @@ void AiCore::soft_sync_all(const Operand& gm_ws, const Operand& ub_ws, std::uint
     if (counted_quiet) --m_chip.quiet_spinners;
     m_internal = false;
     tx.end = tx.pipe_free = m_local_time;
-    tx.sync_id = (std::uint64_t{2} << 56) | (gm_ws.address << 16) | static_cast<std::uint32_t>(epoch);
     m_chip.publish(tx);
     release(marker);
     maybe_sync();
+}
+
+void AiCore::publish_arrival(const Transaction& tx) {
+    Transaction arrival = tx;
+    arrival.arrival = true;
+    arrival.internal = false;
+    arrival.end = arrival.pipe_free = arrival.start;
+    m_chip.publish(arrival);
 }
 
 void AiCore::cross_core_set_flag(std::uint32_t mode, Pipe pipe, std::uint32_t flag_id,
@@ -971,6 +981,9 @@ std::uint64_t AiCore::allocate_local(MemSpace space, std::uint64_t bytes, const 
     }
     const std::uint64_t address = top;
     top += rounded;
+    const LocalAllocation allocation{m_current.kernel->id, m_current.block_idx, m_type, m_index,
+                                     space, address, bytes, loc};
+    for (TransactionObserver* o : m_chip.observers) o->on_local_alloc(allocation);
     return address;
 }
 

@@ -36,6 +36,7 @@ namespace npusim {
 
 /// Why a block cannot make progress (reported when the whole chip is stuck).
 struct StuckInfo {
+    std::uint32_t kernel_id = 0;
     std::string kernel;
     std::uint32_t block = 0;
     std::string where;   // kernel source location of the blocking call
@@ -107,6 +108,7 @@ private:
                      std::function<std::string()> reason);
     void drain_pipes(InFlight* f, const Loc& loc, const char* what);
     void post_cross_core(const Transaction& tx, Cycle at);
+    void publish_arrival(const Transaction& tx);
 
     void validate_local(const Transaction& tx, const Operand& operand, std::uint64_t count,
                         const char* role) const;

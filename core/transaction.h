@@ -79,6 +79,10 @@ struct Transaction {
     /// Issued by the library on the kernel's behalf as part of a synchronization primitive
     /// (the GM/UB traffic of a soft SyncAll). Checkers treat the primitive as one barrier.
     bool internal = false;
+    /// SyncAll / SoftSyncAll are published twice per block: once when the block arrives
+    /// (arrival = true, start = end = arrival) and once when it leaves (start = arrival,
+    /// end = release). Checkers join the arrivals; traces draw the second.
+    bool arrival = false;
     // Operation parameters.
     std::uint64_t count = 0;  // elements (bytes for nothing: always elements of dtype)
     double scalar = 0.0;      // Adds/Muls/Fill operand, ScalarLoad/Store value
@@ -102,6 +106,28 @@ struct KernelInfo {
     KernelType type = KernelType::AIV_ONLY;
 };
 
+/// A local buffer a block allocated with Block::alloc (memcheck bounds).
+struct LocalAllocation {
+    std::uint32_t kernel_id = 0;
+    std::uint32_t block = 0;
+    CoreType core_type = CoreType::Vector;
+    std::uint32_t core = 0;
+    MemSpace space = MemSpace::UB;
+    std::uint64_t address = 0;
+    std::uint64_t bytes = 0;
+    std::source_location where;
+};
+
+/// A block that can make no progress when the chip stopped (deadlock).
+struct StuckNote {
+    std::uint32_t kernel_id = 0;
+    std::string kernel;
+    std::uint32_t block = 0;
+    CoreType core_type = CoreType::Vector;
+    std::string where;
+    std::string reason;
+};
+
 /// Contract: called on the simulation thread, in a deterministic order. on_transaction sees
 /// each instruction exactly once, after its timing is known; within one block in issue order
 /// except that an instruction stalled behind a WaitFlag is published when the flag resolves.
@@ -112,6 +138,10 @@ public:
     virtual void on_kernel_start(const KernelInfo& /*kernel*/, Cycle /*at*/) {}
     virtual void on_transaction(const Transaction& tx) = 0;
     virtual void on_kernel_end(const KernelInfo& /*kernel*/, Cycle /*at*/) {}
+    /// The host wrote GM bytes (Simulator::write): they count as initialised.
+    virtual void on_host_write(std::uint64_t /*address*/, std::uint64_t /*bytes*/) {}
+    virtual void on_local_alloc(const LocalAllocation& /*allocation*/) {}
+    virtual void on_block_stuck(const StuckNote& /*note*/) {}
 };
 
 }  // namespace npusim

@@ -95,6 +95,7 @@ std::uint64_t Simulator::allocate_bytes(std::uint64_t bytes, std::string name) {
 
 void Simulator::write_bytes(std::uint64_t address, const void* data, std::uint64_t bytes) {
     m_impl->resources.gm.write(address, data, bytes);
+    for (TransactionObserver* o : m_impl->resources.observers) o->on_host_write(address, bytes);
 }
 
 void Simulator::read_bytes(std::uint64_t address, void* data, std::uint64_t bytes) const {
@@ -218,6 +219,9 @@ RunResult Simulator::run() {
                 result.stuck.push_back({stuck->kernel, stuck->block, core->type(),
                                         static_cast<std::int64_t>(core->index()), stuck->where,
                                         stuck->reason ? stuck->reason() : std::string()});
+                const StuckNote note{stuck->kernel_id, stuck->kernel, stuck->block, core->type(),
+                                     stuck->where, result.stuck.back().reason};
+                for (TransactionObserver* o : impl.resources.observers) o->on_block_stuck(note);
             }
         }
         for (StuckBlock& b : impl.scheduler.unstarted_blocks()) result.stuck.push_back(std::move(b));

@@ -143,6 +143,8 @@ void ChromeTraceWriter::on_kernel_start(const KernelInfo& kernel, Cycle at) noex
 }
 
 void ChromeTraceWriter::on_transaction(const Transaction& tx) noexcept {
+    // A SyncAll's arrival record is drawn as part of the slice published at release.
+    if ((tx.op == Op::SyncAll || tx.op == Op::SoftSyncAll) && tx.arrival) return;
     if (m_finished || m_failed) return;
     try {
         write_transaction(tx);

@@ -1,0 +1,739 @@
+#include "sync/checker.h"
+
+#include <algorithm>
+#include <deque>
+#include <set>
+#include <sstream>
+
+namespace npusim {
+
+std::string_view to_string(FindingKind kind) {
+    switch (kind) {
+    case FindingKind::RaceRAW: return "RAW";
+    case FindingKind::RaceWAR: return "WAR";
+    case FindingKind::RaceWAW: return "WAW";
+    case FindingKind::UnpairedSetFlag: return "unpaired SetFlag";
+    case FindingKind::DuplicateSetFlag: return "duplicate SetFlag";
+    case FindingKind::UnsatisfiableWait: return "unsatisfiable wait";
+    case FindingKind::CrossCoreOverflow: return "cross-core flag overflow";
+    case FindingKind::OutOfBounds: return "out-of-bounds access";
+    case FindingKind::UseAfterFree: return "use after free";
+    case FindingKind::Leak: return "leak";
+    case FindingKind::UninitializedRead: return "uninitialized read";
+    }
+    return "?";
+}
+
+std::string_view to_string(RaceScope scope) {
+    switch (scope) {
+    case RaceScope::IntraPipe: return "intra-pipe";
+    case RaceScope::InterPipe: return "inter-pipe";
+    case RaceScope::InterCore: return "inter-core";
+    case RaceScope::None: return "";
+    }
+    return "";
+}
+
+bool is_race(FindingKind kind) {
+    return kind == FindingKind::RaceRAW || kind == FindingKind::RaceWAR ||
+           kind == FindingKind::RaceWAW;
+}
+
+namespace {
+
+// Agent slots of one block: the scalar unit, its store buffer, and the pipes.
+enum Slot : std::uint8_t { kS, kStores, kV, kM, kMte1, kMte2, kMte3, kFix, kSlots };
+
+Slot slot_of(Pipe pipe) {
+    switch (pipe) {
+    case Pipe::S: return kS;
+    case Pipe::V: return kV;
+    case Pipe::M: return kM;
+    case Pipe::MTE1: return kMte1;
+    case Pipe::MTE2: return kMte2;
+    case Pipe::MTE3: return kMte3;
+    case Pipe::FIX: return kFix;
+    case Pipe::ALL: return kS;
+    }
+    return kS;
+}
+
+constexpr Pipe kPipeOfSlot[kSlots] = {Pipe::S, Pipe::S, Pipe::V, Pipe::M,
+                                      Pipe::MTE1, Pipe::MTE2, Pipe::MTE3, Pipe::FIX};
+
+std::string short_pipe(Pipe pipe) { return std::string(to_string(pipe).substr(5)); }
+
+// What the shadow memory keeps of one access: enough to order it and to report it.
+struct Site {
+    std::uint32_t kernel_id = 0;
+    std::uint32_t block = 0;
+    CoreType core_type = CoreType::Vector;
+    Pipe pipe = Pipe::S;
+    std::uint64_t serial = 0;
+    std::source_location where;
+    AgentId agent = 0;
+    EpochCount epoch = 0;
+};
+
+struct Interval {
+    std::uint64_t hi = 0;
+    bool written = false;
+    Site write;
+    std::vector<Site> reads;
+};
+
+using Shadow = std::map<std::uint64_t, Interval>;  // keyed by interval start
+
+// "Is `site` ordered before the accessor?" The accessor's clock plus at most one extra
+// (agent, count) pair: the scalar unit's own store buffer when it checks its own accesses.
+struct View {
+    const VectorClock& clock;
+    AgentId extra_agent = ~AgentId{0};
+    EpochCount extra = 0;
+    AgentId self_agent = ~AgentId{0};  // the accessing instruction itself: an in-place op
+    EpochCount self_epoch = 0;         // reads and writes the same bytes without a hazard
+    bool covers(const Site& site) const {
+        if (site.agent == self_agent && site.epoch == self_epoch) return true;
+        if (site.agent == extra_agent && site.epoch <= extra) return true;
+        return clock.get(site.agent) >= site.epoch;
+    }
+};
+
+struct FlagRecord {
+    std::uint64_t serial = 0;
+    std::uint32_t kernel_id = 0;
+    std::uint32_t block = 0;
+    std::source_location where;
+    VectorClock clock;
+    bool reported = false;
+};
+
+}  // namespace
+
+struct Checker::Impl {
+    struct Agent {
+        VectorClock clock;      // what this agent knows; clock[self] is its completed frontier
+        EpochCount counter = 0; // instructions issued on this agent
+        std::uint64_t scalar_version_seen = 0;
+    };
+    struct Block {
+        std::uint32_t kernel_id = 0;
+        std::uint32_t block = 0;
+        CoreType type = CoreType::Vector;
+        std::uint32_t core = 0;
+        AgentId agents[kSlots]{};
+        std::vector<std::pair<MemSpace, std::pair<std::uint64_t, std::uint64_t>>> allocations;
+    };
+    struct KernelState {
+        KernelInfo info;
+        VectorClock start_clock;  // the host's knowledge at launch
+        std::vector<Block*> blocks;
+        bool ended = false;
+    };
+
+    Impl(Checker& owner, const GlobalMemory& memory, CheckerOptions opts)
+        : self(owner), gm(memory), options(opts) {
+        agents.emplace_back();  // agent 0: the host
+    }
+
+    static constexpr AgentId kHost = 0;
+    Checker& self;
+    const GlobalMemory& gm;
+    CheckerOptions options;
+    std::vector<Agent> agents;
+    std::map<std::tuple<std::uint32_t, CoreType, std::uint32_t>, std::unique_ptr<Block>> blocks;
+    std::map<std::pair<CoreType, std::uint32_t>, Block*> on_core;  // block running on a core
+    std::map<std::uint32_t, KernelState> kernels;
+    std::map<std::tuple<MemSpace, CoreType, std::uint32_t>, Shadow> shadows;
+    std::map<std::tuple<std::uint32_t, std::uint64_t, std::uint32_t>, VectorClock> barriers;
+    // Intra-core flags: per (core, src, dst, id), oldest first.
+    std::map<std::tuple<CoreType, std::uint32_t, Pipe, Pipe, std::uint32_t>, std::deque<FlagRecord>>
+        flags;
+    // Cross-core flags, mirroring sync/cross_core_flags.h.
+    std::map<std::tuple<std::uint32_t, CoreType, std::uint32_t, std::uint32_t>,
+             std::deque<VectorClock>>
+        cross_counters;
+    std::map<std::tuple<std::uint32_t, std::uint64_t, std::uint32_t>,
+             std::pair<std::uint32_t, VectorClock>>
+        cross_rounds;
+    std::map<std::tuple<int, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>, std::size_t>
+        dedupe;
+    Block* last_block = nullptr;
+
+    // ---- agents and blocks --------------------------------------------------------------
+    Block& block_of(const Transaction& tx) {
+        if (last_block && last_block->kernel_id == tx.kernel_id && last_block->block == tx.block &&
+            last_block->type == tx.core_type) {
+            return *last_block;
+        }
+        auto& slot = blocks[{tx.kernel_id, tx.core_type, tx.block}];
+        if (!slot) {
+            slot = std::make_unique<Block>();
+            Block& b = *slot;
+            b.kernel_id = tx.kernel_id;
+            b.block = tx.block;
+            b.type = tx.core_type;
+            b.core = tx.core;
+            VectorClock start = kernels[tx.kernel_id].start_clock;
+            // The previous block on this core finished before this one started.
+            Block*& previous = on_core[{tx.core_type, tx.core}];
+            if (previous != nullptr) start.join(drained(*previous));
+            previous = &b;
+            reset_local_shadows(tx.core_type, tx.core);
+            for (int s = 0; s < kSlots; ++s) {
+                b.agents[s] = static_cast<AgentId>(agents.size());
+                agents.emplace_back();
+                agents.back().clock = start;
+            }
+            kernels[tx.kernel_id].blocks.push_back(&b);
+        }
+        last_block = slot.get();
+        return *slot;
+    }
+
+    Agent& agent(const Block& b, Slot s) { return agents[b.agents[s]]; }
+
+    // Everything the block did, complete: its agents' clocks with every frontier at its count.
+    VectorClock drained(const Block& b) {
+        VectorClock c;
+        for (int s = 0; s < kSlots; ++s) {
+            const Agent& a = agents[b.agents[s]];
+            c.join(a.clock);
+            c.raise(b.agents[s], a.counter);
+        }
+        return c;
+    }
+
+    void reset_local_shadows(CoreType type, std::uint32_t core) {
+        for (MemSpace space : {MemSpace::UB, MemSpace::L1, MemSpace::L0A, MemSpace::L0B, MemSpace::L0C}) {
+            shadows.erase({space, type, core});
+        }
+    }
+
+    // The scalar unit's knowledge flows into a pipe when it issues there.
+    void issue_edge(Block& b, Slot pipe) {
+        Agent& scalar = agent(b, kS);
+        Agent& target = agent(b, pipe);
+        if (target.scalar_version_seen == scalar.clock.version()) return;
+        target.clock.join(scalar.clock);
+        target.scalar_version_seen = scalar.clock.version();
+    }
+
+    // Everything `pipe` completed, for a SetFlag or cross-core set fired from it.
+    VectorClock fired(Block& b, Slot pipe) {
+        VectorClock c = agent(b, pipe).clock;
+        c.raise(b.agents[pipe], agent(b, pipe).counter);
+        if (pipe == kS) c.raise(b.agents[kStores], agent(b, kStores).counter);
+        return c;
+    }
+
+    void scalar_learns(Block& b, const VectorClock& c) { agent(b, kS).clock.join(c); }
+
+    // ---- findings -----------------------------------------------------------------------
+    void add(Finding finding, const std::source_location& a, const std::source_location& b,
+             Pipe pa, Pipe pb) {
+        const auto key = std::make_tuple(
+            static_cast<int>(finding.kind) * 16 + static_cast<int>(finding.space),
+            reinterpret_cast<std::uint64_t>(a.file_name()) ^ (std::uint64_t{a.line()} << 20) ^
+                (std::uint64_t{a.column()} << 44),
+            reinterpret_cast<std::uint64_t>(b.file_name()) ^ (std::uint64_t{b.line()} << 20) ^
+                (std::uint64_t{b.column()} << 44),
+            static_cast<std::uint64_t>(pa), static_cast<std::uint64_t>(pb));
+        const auto [it, inserted] = dedupe.emplace(key, self.m_findings.size());
+        if (!inserted) {
+            ++self.m_findings[it->second].count;
+            return;
+        }
+        self.m_findings.push_back(std::move(finding));
+    }
+
+    AccessSite site_of(const Site& s, bool write, MemSpace space, std::uint64_t address,
+                       std::uint64_t bytes) {
+        AccessSite a;
+        a.kernel_id = s.kernel_id;
+        a.kernel = kernels.count(s.kernel_id) ? kernels[s.kernel_id].info.name : "?";
+        a.block = s.block;
+        a.core_type = s.core_type;
+        a.pipe = s.pipe;
+        a.write = write;
+        a.serial = s.serial;
+        a.where = s.where;
+        a.space = space;
+        a.address = address;
+        a.bytes = bytes;
+        if (space == MemSpace::GM) {
+            if (const GmBuffer* buffer = gm.find_buffer(address)) {
+                a.buffer = buffer->name.empty() ? "gm@" + std::to_string(buffer->address) : buffer->name;
+                a.offset = address - buffer->address;
+            } else {
+                a.buffer = "GM";
+                a.offset = address;
+            }
+        } else {
+            a.buffer = std::string(to_string(space));
+            a.offset = address;
+        }
+        return a;
+    }
+
+    void report_race(FindingKind kind, MemSpace space, const Site& prior, bool prior_write,
+                     const Site& now, bool now_write, std::uint64_t lo, std::uint64_t hi) {
+        Finding f;
+        f.kind = kind;
+        f.severity = Severity::Error;
+        f.space = space;
+        const bool same_block = prior.kernel_id == now.kernel_id && prior.block == now.block &&
+                                prior.core_type == now.core_type;
+        const bool same_unit = same_block && prior.pipe == now.pipe;
+        f.scope = same_unit ? RaceScope::IntraPipe
+                            : (same_block ? RaceScope::InterPipe : RaceScope::InterCore);
+        f.sites.push_back(site_of(prior, prior_write, space, lo, hi - lo));
+        f.sites.push_back(site_of(now, now_write, space, lo, hi - lo));
+        const std::string la = std::to_string(prior.where.line());
+        const std::string lb = std::to_string(now.where.line());
+        f.message = "Potential " + std::string(to_string(kind)) + " hazard (" +
+                    std::string(to_string(f.scope)) + ") at " + std::string(to_string(space));
+        if (f.scope == RaceScope::IntraPipe) {
+            f.fix = "PipeBarrier<" + std::string(to_string(now.pipe)) + ">() after line " + la +
+                    " and before line " + lb;
+        } else if (f.scope == RaceScope::InterPipe) {
+            const std::string pair = short_pipe(prior.pipe) + "_" + short_pipe(now.pipe);
+            f.fix = "SetFlag<" + pair + "> after line " + la + " and WaitFlag<" + pair +
+                    "> before line " + lb;
+        } else if (prior.kernel_id != now.kernel_id) {
+            f.fix = "order the two kernels (an event recorded after the first and waited for "
+                    "before the second)";
+        } else {
+            f.fix = "SyncAll (or a cross-core flag set after line " + la + " in block " +
+                    std::to_string(prior.block) + " and waited for before line " + lb +
+                    " in block " + std::to_string(now.block) + ") between line " + la +
+                    " and line " + lb;
+        }
+        add(std::move(f), prior.where, now.where, prior.pipe, now.pipe);
+    }
+
+    void report_single(FindingKind kind, Severity severity, MemSpace space, const Site& s,
+                       bool write, std::uint64_t address, std::uint64_t bytes, std::string message,
+                       std::string fix) {
+        Finding f;
+        f.kind = kind;
+        f.severity = severity;
+        f.space = space;
+        f.sites.push_back(site_of(s, write, space, address, bytes));
+        f.message = std::move(message);
+        f.fix = std::move(fix);
+        add(std::move(f), s.where, s.where, s.pipe, s.pipe);
+    }
+
+    // ---- shadow memory ------------------------------------------------------------------
+    static void split(Shadow& shadow, std::uint64_t at) {
+        auto it = shadow.upper_bound(at);
+        if (it == shadow.begin()) return;
+        --it;
+        if (it->first < at && at < it->second.hi) {
+            Interval right = it->second;
+            it->second.hi = at;
+            shadow.emplace(at, std::move(right));
+        }
+    }
+
+    void access(MemSpace space, Shadow& shadow, const Site& site, const View& view,
+                std::uint64_t lo, std::uint64_t hi, bool write) {
+        if (lo >= hi) return;
+        split(shadow, lo);
+        split(shadow, hi);
+        bool uninitialized = false;
+        std::uint64_t uninit_lo = 0;
+        std::uint64_t cursor = lo;
+        auto it = shadow.lower_bound(lo);
+        while (cursor < hi) {
+            if (it == shadow.end() || it->first > cursor) {
+                const std::uint64_t gap_hi = it == shadow.end() ? hi : std::min(hi, it->first);
+                if (!write && !uninitialized) {
+                    uninitialized = true;
+                    uninit_lo = cursor;
+                }
+                Interval fresh;
+                fresh.hi = gap_hi;
+                if (write) {
+                    fresh.written = true;
+                    fresh.write = site;
+                } else {
+                    fresh.reads.push_back(site);
+                }
+                it = std::next(shadow.emplace(cursor, std::move(fresh)).first);
+                cursor = gap_hi;
+                continue;
+            }
+            Interval& iv = it->second;
+            if (options.racecheck) {
+                if (iv.written && !view.covers(iv.write)) {
+                    report_race(write ? FindingKind::RaceWAW : FindingKind::RaceRAW, space, iv.write,
+                                true, site, write, it->first, iv.hi);
+                }
+                if (write) {
+                    for (const Site& r : iv.reads) {
+                        if (!view.covers(r)) {
+                            report_race(FindingKind::RaceWAR, space, r, false, site, true, it->first,
+                                        iv.hi);
+                        }
+                    }
+                }
+            }
+            if (write) {
+                iv.written = true;
+                iv.write = site;
+                iv.reads.clear();
+            } else {
+                if (!iv.written && !uninitialized) {
+                    uninitialized = true;
+                    uninit_lo = it->first;
+                }
+                std::erase_if(iv.reads, [&](const Site& r) { return view.covers(r); });
+                iv.reads.push_back(site);
+            }
+            cursor = iv.hi;
+            ++it;
+        }
+        if (write) {  // one interval for the whole written range keeps the map small
+            auto first = shadow.find(lo);
+            auto last = shadow.lower_bound(hi);
+            Interval merged;
+            merged.hi = hi;
+            merged.written = true;
+            merged.write = site;
+            shadow.erase(first, last);
+            shadow.emplace(lo, std::move(merged));
+        }
+        if (uninitialized && options.initcheck &&
+            (space == MemSpace::GM || space == MemSpace::UB)) {
+            report_single(FindingKind::UninitializedRead, Severity::Error, space, site, false,
+                          uninit_lo, hi - uninit_lo,
+                          "read of " + std::string(to_string(space)) +
+                              " bytes that were never written",
+                          "write them first (host write, DataCopy or a vector op) or read less");
+        }
+    }
+
+    void check_bounds(const Block& b, const Site& site, const MemAccess& a) {
+        if (!options.memcheck) return;
+        if (a.space == MemSpace::GM) {
+            const GmBuffer* buffer = gm.find_buffer(a.address);
+            if (buffer == nullptr || a.address + a.bytes > buffer->address + buffer->bytes) {
+                std::string what = buffer == nullptr
+                                       ? "outside every allocated GM buffer"
+                                       : std::to_string(a.address + a.bytes - buffer->address - buffer->bytes) +
+                                             " bytes past the end of buffer '" + buffer->name +
+                                             "' (" + std::to_string(buffer->bytes) + " bytes)";
+                report_single(FindingKind::OutOfBounds, Severity::Error, a.space, site, a.write,
+                              a.address, a.bytes,
+                              std::string(a.write ? "write" : "read") + " of " +
+                                  std::to_string(a.bytes) + " bytes " + what,
+                              "shrink the access or allocate a larger buffer");
+            } else if (buffer->freed) {
+                report_single(FindingKind::UseAfterFree, Severity::Error, a.space, site, a.write,
+                              a.address, a.bytes,
+                              "access to GM buffer '" + buffer->name + "' after it was freed",
+                              "free the buffer only after the last kernel that uses it");
+            }
+            return;
+        }
+        bool any = false;
+        for (const auto& [space, range] : b.allocations) {
+            if (space != a.space) continue;
+            any = true;
+            if (a.address >= range.first && a.address + a.bytes <= range.first + range.second) return;
+        }
+        if (!any) return;  // the block lays this space out by hand: only capacity applies
+        report_single(FindingKind::OutOfBounds, Severity::Error, a.space, site, a.write, a.address,
+                      a.bytes,
+                      std::string(a.write ? "write" : "read") + " of " + std::to_string(a.bytes) +
+                          " bytes at " + std::string(to_string(a.space)) + "+" +
+                          std::to_string(a.address) + " is not inside one buffer this block allocated",
+                      "keep the access inside the tensor returned by alloc()");
+    }
+
+    Shadow& shadow_for(MemSpace space, const Block& b) {
+        if (space == MemSpace::GM) return shadows[{MemSpace::GM, CoreType::Vector, 0}];
+        return shadows[{space, b.type, b.core}];
+    }
+
+    // ---- transactions -------------------------------------------------------------------
+    void data_instruction(Block& b, const Transaction& tx) {
+        const Slot slot = slot_of(tx.pipe);
+        Site site{tx.kernel_id, tx.block, tx.core_type, tx.pipe, tx.serial, tx.where, 0, 0};
+        if (tx.pipe == Pipe::S) {
+            Agent& scalar = agent(b, kS);
+            Agent& stores = agent(b, kStores);
+            const bool store = tx.op == Op::ScalarStore;
+            if (store) {
+                site.agent = b.agents[kStores];
+                site.epoch = ++stores.counter;
+            } else {
+                site.agent = b.agents[kS];
+                site.epoch = ++scalar.counter;
+                scalar.clock.set(b.agents[kS], scalar.counter);
+            }
+            const View view{scalar.clock, b.agents[kStores], stores.counter - (store ? 1 : 0),
+                            site.agent, site.epoch};
+            run_accesses(b, tx, site, view);
+            return;
+        }
+        issue_edge(b, slot);
+        Agent& pipe = agent(b, slot);
+        site.agent = b.agents[slot];
+        site.epoch = ++pipe.counter;
+        const View view{pipe.clock, ~AgentId{0}, 0, site.agent, site.epoch};
+        run_accesses(b, tx, site, view);
+    }
+
+    void run_accesses(Block& b, const Transaction& tx, const Site& site, const View& view) {
+        // Reads first: an instruction reads its sources before it writes its destination.
+        for (int pass = 0; pass < 2; ++pass) {
+            for (std::uint8_t i = 0; i < tx.access_count; ++i) {
+                const MemAccess& a = tx.accesses[i];
+                if (a.write != (pass == 1)) continue;
+                check_bounds(b, site, a);
+                access(a.space, shadow_for(a.space, b), site, view, a.address, a.address + a.bytes,
+                       a.write);
+            }
+        }
+    }
+
+    void sync_instruction(Block& b, const Transaction& tx) {
+        switch (tx.op) {
+        case Op::SetFlag: {
+            const Slot src = slot_of(tx.flag_src);
+            if (src != kS) issue_edge(b, src);
+            auto& queue = flags[{b.type, b.core, tx.flag_src, tx.flag_dst, tx.event_id}];
+            if (options.synccheck && !queue.empty()) {
+                const FlagRecord& open = queue.back();
+                Site s{tx.kernel_id, tx.block, tx.core_type, tx.pipe, tx.serial, tx.where, 0, 0};
+                report_single(FindingKind::DuplicateSetFlag, Severity::Error, MemSpace::GM, s, false, 0, 0,
+                              "SetFlag<" + short_pipe(tx.flag_src) + "_" + short_pipe(tx.flag_dst) +
+                                  ">(" + std::to_string(tx.event_id) +
+                                  ") is set again before the WaitFlag of the one at line " +
+                                  std::to_string(open.where.line()),
+                              "wait for the first SetFlag before setting it again, or use "
+                              "another event id");
+            }
+            queue.push_back({tx.serial, tx.kernel_id, tx.block, tx.where, fired(b, src), false});
+            return;
+        }
+        case Op::WaitFlag: {
+            const Slot dst = slot_of(tx.flag_dst);
+            if (dst != kS) issue_edge(b, dst);
+            auto& queue = flags[{b.type, b.core, tx.flag_src, tx.flag_dst, tx.event_id}];
+            auto it = std::find_if(queue.begin(), queue.end(),
+                                   [&](const FlagRecord& r) { return r.serial == tx.partner_serial; });
+            if (it == queue.end()) return;
+            agent(b, dst).clock.join(it->clock);
+            queue.erase(it);
+            return;
+        }
+        case Op::PipeBarrier: {
+            if (tx.pipe == Pipe::ALL) {
+                scalar_learns(b, drained(b));
+                return;
+            }
+            const Slot slot = slot_of(tx.pipe);
+            issue_edge(b, slot);
+            agent(b, slot).clock.raise(b.agents[slot], agent(b, slot).counter);
+            return;
+        }
+        case Op::SyncAll:
+        case Op::SoftSyncAll: {
+            const auto key = std::make_tuple(tx.kernel_id, tx.sync_id,
+                                             static_cast<std::uint32_t>(tx.op));
+            if (tx.arrival) {
+                barriers[key].join(drained(b));
+            } else {
+                scalar_learns(b, barriers[key]);
+            }
+            return;
+        }
+        case Op::CrossCoreSetFlag: {
+            const Slot src = slot_of(tx.pipe);
+            if (src != kS) issue_edge(b, src);
+            cross_set(tx, fired(b, src));
+            return;
+        }
+        case Op::CrossCoreWaitFlag: {
+            auto& queue = cross_counters[{tx.kernel_id, tx.core_type, tx.block, tx.event_id}];
+            if (queue.empty()) return;
+            scalar_learns(b, queue.front());
+            queue.pop_front();
+            return;
+        }
+        default: return;
+        }
+    }
+
+    void cross_set(const Transaction& tx, const VectorClock& clock) {
+        const KernelInfo& k = kernels[tx.kernel_id].info;
+        const std::uint32_t vectors = vector_cores_per_block(k.type);
+        auto post = [&](CoreType type, std::uint32_t block, const VectorClock& c) {
+            auto& q = cross_counters[{tx.kernel_id, type, block, tx.event_id}];
+            if (q.size() >= 16) {
+                if (options.synccheck) {
+                    Site s{tx.kernel_id, tx.block, tx.core_type, tx.pipe, tx.serial, tx.where, 0, 0};
+                    report_single(FindingKind::CrossCoreOverflow, Severity::Error, MemSpace::GM, s,
+                                  false, 0, 0,
+                                  "cross-core flag " + std::to_string(tx.event_id) + " of " +
+                                      std::string(to_string(type)) + " block " +
+                                      std::to_string(block) +
+                                      " is set a 17th time without a CrossCoreWaitFlag",
+                                  "wait for the flag before setting it again (at most 16 pending)");
+                }
+                return;
+            }
+            q.push_back(c);
+        };
+        const std::uint32_t group = tx.core_type == CoreType::Cube ? tx.block
+                                    : (vectors == 2 ? tx.block / 2 : tx.block);
+        if (tx.mode == 2) {
+            if (tx.core_type == CoreType::Cube) {
+                for (std::uint32_t s = 0; s < vectors; ++s) post(CoreType::Vector, vectors * group + s, clock);
+            } else {
+                post(CoreType::Cube, group, clock);
+            }
+            return;
+        }
+        // Modes 0 and 1: a round; every member gets the join of all members' sets.
+        std::vector<std::uint32_t> members;
+        std::uint64_t round = 0;
+        if (tx.mode == 0) {
+            const std::uint32_t n = k.blocks * (tx.core_type == CoreType::Vector ? vectors : 1);
+            for (std::uint32_t m = 0; m < n; ++m) members.push_back(m);
+            round = static_cast<std::uint64_t>(tx.core_type);
+        } else {
+            members = {2 * group, 2 * group + 1};
+            round = (std::uint64_t{1} << 40) | group;
+        }
+        auto& [count, joined] = cross_rounds[{tx.kernel_id, round, tx.event_id}];
+        ++count;
+        joined.join(clock);
+        if (count < members.size()) return;
+        const VectorClock done = joined;
+        count = 0;
+        joined = VectorClock{};
+        for (std::uint32_t m : members) post(tx.core_type, m, done);
+    }
+};
+
+Checker::Checker(const GlobalMemory& gm, CheckerOptions options)
+    : m_impl(std::make_unique<Impl>(*this, gm, options)) {}
+
+Checker::~Checker() = default;
+
+void Checker::on_kernel_start(const KernelInfo& kernel, Cycle /*at*/) {
+    Impl::KernelState& k = m_impl->kernels[kernel.kernel_id];
+    k.info = kernel;
+    k.start_clock = m_impl->agents[Impl::kHost].clock;
+}
+
+void Checker::on_transaction(const Transaction& tx) {
+    if (tx.internal) return;  // a sync primitive's own traffic: checked as the primitive
+    Impl::Block& b = m_impl->block_of(tx);
+    if (!tx.access_count) {
+        m_impl->sync_instruction(b, tx);
+        return;
+    }
+    m_impl->data_instruction(b, tx);
+}
+
+void Checker::on_kernel_end(const KernelInfo& kernel, Cycle /*at*/) {
+    Impl& impl = *m_impl;
+    Impl::KernelState& k = impl.kernels[kernel.kernel_id];
+    k.ended = true;
+    VectorClock done;
+    for (const Impl::Block* b : k.blocks) done.join(impl.drained(*b));
+    impl.agents[Impl::kHost].clock.join(done);
+    if (!impl.options.synccheck) return;
+    for (auto& [key, queue] : impl.flags) {
+        for (FlagRecord& r : queue) {
+            if (r.kernel_id != kernel.kernel_id || r.reported) continue;
+            r.reported = true;
+            const Pipe src = std::get<2>(key), dst = std::get<3>(key);
+            Site s{r.kernel_id, r.block, std::get<0>(key), src, r.serial, r.where, 0, 0};
+            impl.report_single(FindingKind::UnpairedSetFlag, Severity::Error, MemSpace::GM, s, false,
+                               0, 0,
+                               "SetFlag<" + short_pipe(src) + "_" + short_pipe(dst) + ">(" +
+                                   std::to_string(std::get<4>(key)) +
+                                   ") is never waited for by the end of the kernel; it stays set "
+                                   "for the next kernel on this core",
+                               "add the matching WaitFlag<" + short_pipe(src) + "_" +
+                                   short_pipe(dst) + ">(" + std::to_string(std::get<4>(key)) +
+                                   ") before the block ends");
+        }
+    }
+}
+
+void Checker::on_host_write(std::uint64_t address, std::uint64_t bytes) {
+    Impl& impl = *m_impl;
+    Impl::Agent& host = impl.agents[Impl::kHost];
+    Site site;
+    site.agent = Impl::kHost;
+    site.epoch = ++host.counter;
+    site.pipe = Pipe::S;
+    host.clock.set(Impl::kHost, host.counter);
+    const View view{host.clock};
+    impl.access(MemSpace::GM, impl.shadows[{MemSpace::GM, CoreType::Vector, 0}], site, view, address,
+                address + bytes, true);
+}
+
+void Checker::on_local_alloc(const LocalAllocation& a) {
+    Transaction probe;
+    probe.kernel_id = a.kernel_id;
+    probe.block = a.block;
+    probe.core_type = a.core_type;
+    probe.core = a.core;
+    m_impl->block_of(probe).allocations.push_back({a.space, {a.address, a.bytes}});
+}
+
+void Checker::on_block_stuck(const StuckNote& note) {
+    if (!m_impl->options.synccheck) return;
+    const bool flag_wait = note.reason.find("WaitFlag") != std::string::npos ||
+                           note.reason.find("SetFlag that is never issued") != std::string::npos;
+    if (!flag_wait) return;
+    Finding f;
+    f.kind = FindingKind::UnsatisfiableWait;
+    f.severity = Severity::Error;
+    AccessSite s;
+    s.kernel_id = note.kernel_id;
+    s.kernel = note.kernel;
+    s.block = note.block;
+    s.core_type = note.core_type;
+    f.sites.push_back(s);
+    f.message = "at " + note.where + ": " + note.reason;
+    f.fix = "issue the matching SetFlag (or CrossCoreSetFlag) before the block waits";
+    m_findings.push_back(std::move(f));
+}
+
+std::size_t Checker::error_count() const {
+    return static_cast<std::size_t>(std::count_if(m_findings.begin(), m_findings.end(), [](const Finding& f) {
+        return f.severity == Severity::Error;
+    }));
+}
+
+void Checker::check_leaks() {
+    for (const auto& [address, buffer] : m_impl->gm.buffers()) {
+        if (buffer.freed) continue;
+        Finding f;
+        f.kind = FindingKind::Leak;
+        f.severity = Severity::Warning;
+        f.space = MemSpace::GM;
+        AccessSite s;
+        s.space = MemSpace::GM;
+        s.address = address;
+        s.bytes = buffer.bytes;
+        s.buffer = buffer.name;
+        f.sites.push_back(s);
+        f.message = "GM buffer '" + buffer.name + "' (" + std::to_string(buffer.bytes) +
+                    " bytes) is never freed";
+        f.fix = "free it (Simulator::free) after its last use";
+        m_findings.push_back(std::move(f));
+    }
+}
+
+}  // namespace npusim

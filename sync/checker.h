@@ -1,0 +1,75 @@
+// The attached checker: racecheck, synccheck, memcheck and initcheck over the transactions a
+// simulation publishes. It never looks at simulated time: happens-before comes only from
+// synchronization, so it flags every *potential* hazard, whether or not this run's timing
+// corrupted data.
+//
+// Happens-before (vector clocks, one agent per pipe of a block, the scalar unit's store
+// buffer, and the host):
+//   - the scalar unit is sequential; issuing an instruction passes the scalar unit's
+//     knowledge to the pipe (what it waited for before issuing is complete);
+//   - pipes overlap their instructions, so two instructions of one pipe are ordered only
+//     across a PipeBarrier on that pipe or a flag round trip;
+//   - SetFlag carries everything its pipe completed; WaitFlag joins it;
+//   - PipeBarrier<PIPE_ALL>, hard and soft SyncAll (the soft one's own workspace traffic is
+//     not checked), cross-core flags, kernel start (after the host's writes and the previous
+//     block on that core) and kernel end (before the host and later kernels).
+// Accesses are kept per memory space as intervals (not bytes), each with its last write and
+// the reads since, so memory grows with live intervals.
+//
+//   npusim::Checker checker(sim.global_memory());
+//   sim.attach(checker);
+//   sim.run(...);
+//   for (const npusim::Finding& f : checker.findings()) ...   // or format_findings()
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "core/transaction.h"
+#include "memory/global_memory.h"
+#include "sync/findings.h"
+#include "sync/vector_clock.h"
+
+namespace npusim {
+
+struct CheckerOptions {
+    bool racecheck = true;
+    bool synccheck = true;
+    bool memcheck = true;
+    bool initcheck = true;
+};
+
+class Checker final : public TransactionObserver {
+public:
+    explicit Checker(const GlobalMemory& gm, CheckerOptions options = {});
+    ~Checker() override;
+    Checker(const Checker&) = delete;
+    Checker& operator=(const Checker&) = delete;
+
+    void on_kernel_start(const KernelInfo& kernel, Cycle at) override;
+    void on_transaction(const Transaction& tx) override;
+    void on_kernel_end(const KernelInfo& kernel, Cycle at) override;
+    void on_host_write(std::uint64_t address, std::uint64_t bytes) override;
+    void on_local_alloc(const LocalAllocation& allocation) override;
+    void on_block_stuck(const StuckNote& note) override;
+
+    /// Findings, deduplicated by (kind, space, source-location pair) with a count, in the
+    /// order first seen.
+    const std::vector<Finding>& findings() const { return m_findings; }
+    std::size_t error_count() const;
+    bool has_errors() const { return error_count() > 0; }
+    /// memcheck leaks: one warning per GM buffer that is still live. Call when done.
+    void check_leaks();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+    std::vector<Finding> m_findings;
+};
+
+}  // namespace npusim
