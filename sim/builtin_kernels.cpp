@@ -155,6 +155,26 @@ void mix_matmul_postprocess(Block& b, const MixMatmulArgs& args) {
     b.copy(args.out.sub(first, count), tile, count);
 }
 
+void vector_chain(Block& b, const VectorChainArgs& args) {
+    const std::uint64_t n = args.tile;
+    const std::uint64_t per_block = args.x.count / b.block_num();
+    auto in = b.alloc<float>(MemSpace::UB, n);
+    auto tmp = b.alloc<float>(MemSpace::UB, n);
+    for (std::uint64_t at = per_block * b.block_idx(); at < per_block * (b.block_idx() + 1); at += n) {
+        b.copy(in, args.x.sub(at, n), n);
+        b.set_flag(Pipe::MTE2, Pipe::V, 0);
+        b.wait_flag(Pipe::MTE2, Pipe::V, 0);
+        b.add(tmp, in, in, n);
+        if (args.barrier) b.pipe_barrier(Pipe::V);
+        b.muls(tmp, tmp, 2.0F, n);
+        b.set_flag(Pipe::V, Pipe::MTE3, 0);
+        b.wait_flag(Pipe::V, Pipe::MTE3, 0);
+        b.copy(args.out.sub(at, n), tmp, n);
+        b.set_flag(Pipe::MTE3, Pipe::MTE2, 0);  // next tile overwrites `in` and `tmp`
+        b.wait_flag(Pipe::MTE3, Pipe::MTE2, 0);
+    }
+}
+
 }  // namespace kernels
 
 namespace {
@@ -314,6 +334,40 @@ KernelOutcome run_mix_matmul(Simulator& sim, const LaunchSpec& launch,
     return outcome;
 }
 
+KernelOutcome run_vector_chain(Simulator& sim, const LaunchSpec& launch,
+                               const std::map<std::string, std::uint64_t>& params) {
+    kernels::VectorChainArgs args;
+    args.tile = param(params, "tile");
+    args.barrier = param(params, "barrier") != 0;
+    const std::uint64_t elements = param(params, "elements");
+    if (elements % (std::uint64_t{launch.blocks} * args.tile) != 0) {
+        throw UsageError("vector_chain: elements (" + std::to_string(elements) +
+                         ") must be a multiple of blocks x tile");
+    }
+    args.x = sim.allocate<float>(elements, "x");
+    args.out = sim.allocate<float>(elements, "out");
+    std::vector<float> x(elements);
+    for (std::uint64_t i = 0; i < elements; ++i) x[i] = static_cast<float>(i % 100);
+    sim.write(args.x, x);
+    LaunchSpec spec = launch;
+    spec.name = args.barrier ? "vector_chain" : "vector_chain_no_barrier";
+    spec.type = KernelType::AIV_ONLY;
+    KernelOutcome outcome;
+    outcome.run = sim.run(spec, kernels::vector_chain, args);
+    if (!outcome.run.completed()) {
+        outcome.verification = "not checked: the run did not complete";
+        return outcome;
+    }
+    std::vector<float> want(elements);
+    for (std::uint64_t i = 0; i < elements; ++i) want[i] = (x[i] + x[i]) * 2.0F;
+    const std::string wrong = count_wrong(sim.read(args.out), want, "out");
+    outcome.verified = wrong.empty();
+    outcome.verification = wrong.empty() ? "out == (x + x) * 2 for all " + std::to_string(elements) +
+                                               " elements"
+                                         : wrong;
+    return outcome;
+}
+
 }  // namespace
 
 const std::vector<BuiltinKernel>& builtin_kernels() {
@@ -337,6 +391,13 @@ const std::vector<BuiltinKernel>& builtin_kernels() {
           {"n", 32, 16, 128, "columns of B and C (multiple of 16)"},
           {"k", 32, 16, 128, "columns of A, rows of B (multiple of 16)"}},
          run_mix_matmul},
+        {"vector_chain",
+         "out = (x + x) * 2 with both steps on PIPE_V; barrier = 0 drops the PipeBarrier<PIPE_V> "
+         "between them (an intra-pipe RAW hazard)",
+         {{"elements", 8192, 8, std::uint64_t{1} << 30, "elements"},
+          {"tile", 256, 8, 16384, "elements per UB tile (multiple of 8)"},
+          {"barrier", 1, 0, 1, "1 = PipeBarrier<PIPE_V> between the dependent ops, 0 = none"}},
+         run_vector_chain},
     };
     return kernels;
 }

@@ -55,6 +55,16 @@ struct MixMatmulArgs {
 };
 void mix_matmul_postprocess(Block& b, const MixMatmulArgs& args);
 
+/// out = (x + x) * 2 per tile, both steps on PIPE_V. The second op reads what the first
+/// wrote: without PipeBarrier<PIPE_V> between them (barrier = false) it reads stale data.
+struct VectorChainArgs {
+    GlobalTensor<float> x;
+    GlobalTensor<float> out;
+    std::uint64_t tile = 256;
+    bool barrier = true;
+};
+void vector_chain(Block& b, const VectorChainArgs& args);
+
 }  // namespace kernels
 
 /// What running a built-in kernel produced, including whether its output was right.

@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "sim/config_diagnostics.h"
 #include "sim/simulator.h"
+#include "sync/checker.h"
 
 namespace npusim {
 
@@ -141,18 +142,35 @@ Scenario load_scenario(const std::filesystem::path& file) {
     return parse_scenario(text.str(), file.string(), file.parent_path());
 }
 
-KernelOutcome run_scenario(const Scenario& scenario,
-                           const std::vector<TransactionObserver*>& observers) {
+ScenarioOutcome run_scenario(const Scenario& scenario,
+                             const std::vector<TransactionObserver*>& observers, bool check,
+                             std::vector<Finding>* findings_on_error) {
     const BuiltinKernel* kernel = find_builtin_kernel(scenario.kernel);
     if (kernel == nullptr) throw UsageError("unknown built-in kernel '" + scenario.kernel + "'");
     Simulator sim(scenario.chip);
     for (TransactionObserver* o : observers) sim.attach(*o);
+    std::unique_ptr<Checker> checker;
+    if (check) {
+        checker = std::make_unique<Checker>(sim.global_memory());
+        sim.attach(*checker);
+    }
     LaunchSpec launch;
     launch.blocks = scenario.blocks;
     launch.start_offsets = scenario.start_offsets;
     launch.start_jitter_cycles = scenario.start_jitter_cycles;
     launch.jitter_seed = scenario.jitter_seed;
-    return kernel->run(sim, launch, scenario.params);
+    ScenarioOutcome outcome;
+    try {
+        outcome.kernel = kernel->run(sim, launch, scenario.params);
+    } catch (const KernelError&) {
+        if (checker && findings_on_error != nullptr) *findings_on_error = checker->findings();
+        throw;
+    }
+    if (checker) {
+        outcome.findings = checker->findings();
+        outcome.checked = true;
+    }
+    return outcome;
 }
 
 }  // namespace npusim

@@ -18,6 +18,7 @@
 #include "core/transaction.h"
 #include "sim/builtin_kernels.h"
 #include "sim/chip_config.h"
+#include "sync/findings.h"
 
 namespace npusim {
 
@@ -41,8 +42,17 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
                         const std::filesystem::path& base_dir);
 Scenario load_scenario(const std::filesystem::path& file);
 
-/// Builds a simulator for the scenario's chip, attaches `observers`, runs the kernel.
-KernelOutcome run_scenario(const Scenario& scenario,
-                           const std::vector<TransactionObserver*>& observers = {});
+struct ScenarioOutcome {
+    KernelOutcome kernel;
+    std::vector<Finding> findings;  // empty when the checker was off
+    bool checked = false;
+};
+
+/// Builds a simulator for the scenario's chip, attaches `observers` and (when `check`) the
+/// checker, runs the kernel. A KernelError propagates; the checker's findings up to that
+/// point are then in `findings_on_error` if given.
+ScenarioOutcome run_scenario(const Scenario& scenario,
+                             const std::vector<TransactionObserver*>& observers = {},
+                             bool check = true, std::vector<Finding>* findings_on_error = nullptr);
 
 }  // namespace npusim

@@ -1,8 +1,10 @@
 // npusim command line: a thin layer over the library. It parses arguments, calls the
 // library, prints, and maps outcomes to exit codes:
-//   0  ran to completion and the output checked out
-//   1  the simulated program is wrong: deadlock, wrong output, or a kernel rule broken
+//   0  ran to completion, the output checked out, and the checker found no error
+//   1  the simulated program is wrong: deadlock, wrong output, a kernel rule broken, or a
+//      checker error (race, unpaired flag, out-of-bounds, uninitialized read)
 //   2  bad input: unreadable or invalid scenario/chip file, bad arguments
+#include <algorithm>
 #include <exception>
 #include <fstream>
 #include <iostream>
@@ -11,34 +13,61 @@
 #include <CLI/CLI.hpp>
 
 #include "core/errors.h"
+#include "sim/check_report.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/trace_writer.h"
 
 namespace {
 
-int run_command(const std::string& file, const std::string& trace_path,
-                const std::string& report_path) {
+struct RunFlags {
+    std::string trace_path;
+    std::string report_path;
+    bool check = true;
+};
+
+void write_report(const std::string& path, const nlohmann::json& report) {
+    std::ofstream out(path);
+    if (!out) throw npusim::UsageError(path + ": cannot open report file for writing");
+    out << report.dump(2) << "\n";
+    if (!out) throw npusim::UsageError(path + ": cannot write report file");
+}
+
+int run_command(const std::string& file, const RunFlags& flags) {
     const npusim::Scenario scenario = npusim::load_scenario(file);
     std::unique_ptr<npusim::ChromeTraceWriter> trace;
     std::vector<npusim::TransactionObserver*> observers;
-    if (!trace_path.empty()) {
-        trace = std::make_unique<npusim::ChromeTraceWriter>(trace_path, scenario.chip.clock_mhz);
+    if (!flags.trace_path.empty()) {
+        trace = std::make_unique<npusim::ChromeTraceWriter>(flags.trace_path, scenario.chip.clock_mhz);
         observers.push_back(trace.get());
     }
-    const npusim::KernelOutcome outcome = npusim::run_scenario(scenario, observers);
+    std::vector<npusim::Finding> findings_on_error;
+    npusim::ScenarioOutcome outcome;
+    try {
+        outcome = npusim::run_scenario(scenario, observers, flags.check, &findings_on_error);
+    } catch (const npusim::KernelError&) {
+        // The checker's findings up to the failure often explain it: show them first.
+        if (!findings_on_error.empty()) std::cout << npusim::format_findings(findings_on_error);
+        throw;
+    }
     if (trace) trace->finish();
     std::cout << "scenario  " << file << "\n";
     if (!scenario.description.empty()) std::cout << "          " << scenario.description << "\n";
-    std::cout << npusim::format_summary(outcome, scenario.chip);
-    if (!report_path.empty()) {
-        std::ofstream out(report_path);
-        if (!out) throw npusim::UsageError(report_path + ": cannot open report file for writing");
-        out << npusim::to_json(outcome).dump(2) << "\n";
-        if (!out) throw npusim::UsageError(report_path + ": cannot write report file");
+    std::cout << npusim::format_summary(outcome.kernel, scenario.chip);
+    if (outcome.checked) {
+        if (!outcome.findings.empty()) std::cout << "\n" << npusim::format_findings(outcome.findings);
+        std::cout << npusim::format_findings_summary(outcome.findings) << "\n";
     }
-    if (trace) std::cout << "trace     " << trace_path << "\n";
-    return outcome.run.completed() && outcome.verified ? 0 : 1;
+    if (!flags.report_path.empty()) {
+        nlohmann::json report = npusim::to_json(outcome.kernel);
+        if (outcome.checked) report["findings"] = npusim::findings_to_json(outcome.findings);
+        write_report(flags.report_path, report);
+    }
+    if (trace) std::cout << "trace     " << flags.trace_path << "\n";
+    const bool checker_errors =
+        std::any_of(outcome.findings.begin(), outcome.findings.end(),
+                    [](const npusim::Finding& f) { return f.severity == npusim::Severity::Error; });
+    return outcome.kernel.run.completed() && outcome.kernel.verified && !checker_errors ? 0 : 1;
 }
 
 void print_parameters() {
@@ -63,11 +92,16 @@ void print_kernels() {
 int main(int argc, char** argv) {
     CLI::App app{"npusim: cycle-approximate NPU simulator"};
     app.require_subcommand(1);
-    std::string file, trace_path, report_path;
+    std::string file;
+    RunFlags flags;
+    bool no_check = false;
     CLI::App* run = app.add_subcommand("run", "Run a scenario file and print its report");
     run->add_option("file", file, "Scenario JSON (configs/scenarios/*.json)")->required();
-    run->add_option("--trace", trace_path, "Write a Chrome/Perfetto trace to this file");
-    run->add_option("--report", report_path, "Write the report as JSON to this file");
+    run->add_option("--trace", flags.trace_path, "Write a Chrome/Perfetto trace to this file");
+    run->add_option("--report", flags.report_path,
+                    "Write the report (run, output check, checker findings) as JSON");
+    run->add_flag("--no-check", no_check,
+                  "Do not attach the checker (racecheck, synccheck, memcheck, initcheck)");
     app.add_subcommand("params", "List the chip configuration parameters");
     app.add_subcommand("kernels", "List the built-in kernels and their parameters");
     try {
@@ -85,7 +119,8 @@ int main(int argc, char** argv) {
             print_kernels();
             return 0;
         }
-        return run_command(file, trace_path, report_path);
+        flags.check = !no_check;
+        return run_command(file, flags);
     } catch (const npusim::ConfigError& error) {
         for (const std::string& problem : error.problems()) std::cerr << "error: " << problem << "\n";
         return 2;
