@@ -1,6 +1,7 @@
 #include "sync/checker.h"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <set>
 #include <sstream>
@@ -123,6 +124,7 @@ struct Checker::Impl {
         std::uint32_t core = 0;
         AgentId agents[kSlots]{};
         std::vector<std::pair<MemSpace, std::pair<std::uint64_t, std::uint64_t>>> allocations;
+        std::array<Shadow*, kMemSpaces> local_shadows{};  // this core's local spaces
     };
     struct KernelState {
         KernelInfo info;
@@ -144,7 +146,8 @@ struct Checker::Impl {
     std::map<std::tuple<std::uint32_t, CoreType, std::uint32_t>, std::unique_ptr<Block>> blocks;
     std::map<std::pair<CoreType, std::uint32_t>, Block*> on_core;  // block running on a core
     std::map<std::uint32_t, KernelState> kernels;
-    std::map<std::tuple<MemSpace, CoreType, std::uint32_t>, Shadow> shadows;
+    std::map<std::tuple<MemSpace, CoreType, std::uint32_t>, Shadow> shadows;  // local spaces
+    Shadow gm_shadow;
     std::map<std::tuple<std::uint32_t, std::uint64_t, std::uint32_t>, VectorClock> barriers;
     // Intra-core flags: per (core, src, dst, id), oldest first.
     std::map<std::tuple<CoreType, std::uint32_t, Pipe, Pipe, std::uint32_t>, std::deque<FlagRecord>>
@@ -204,9 +207,12 @@ struct Checker::Impl {
         return c;
     }
 
+    // A new block on a core starts with fresh local memories (what the previous block left
+    // there is not this block's data). Cleared, not erased: blocks cache the addresses.
     void reset_local_shadows(CoreType type, std::uint32_t core) {
         for (MemSpace space : {MemSpace::UB, MemSpace::L1, MemSpace::L0A, MemSpace::L0B, MemSpace::L0C}) {
-            shadows.erase({space, type, core});
+            const auto it = shadows.find({space, type, core});
+            if (it != shadows.end()) it->second.clear();
         }
     }
 
@@ -397,13 +403,8 @@ struct Checker::Impl {
         }
         if (write) {  // one interval for the whole written range keeps the map small
             auto first = shadow.find(lo);
-            auto last = shadow.lower_bound(hi);
-            Interval merged;
-            merged.hi = hi;
-            merged.written = true;
-            merged.write = site;
-            shadow.erase(first, last);
-            shadow.emplace(lo, std::move(merged));
+            first->second.hi = hi;  // already holds this write and no reads
+            shadow.erase(std::next(first), shadow.lower_bound(hi));
         }
         if (uninitialized && options.initcheck &&
             (space == MemSpace::GM || space == MemSpace::UB)) {
@@ -453,9 +454,11 @@ struct Checker::Impl {
                       "keep the access inside the tensor returned by alloc()");
     }
 
-    Shadow& shadow_for(MemSpace space, const Block& b) {
-        if (space == MemSpace::GM) return shadows[{MemSpace::GM, CoreType::Vector, 0}];
-        return shadows[{space, b.type, b.core}];
+    Shadow& shadow_for(MemSpace space, Block& b) {
+        if (space == MemSpace::GM) return gm_shadow;
+        Shadow*& cached = b.local_shadows[static_cast<std::size_t>(space)];
+        if (cached == nullptr) cached = &shadows[{space, b.type, b.core}];
+        return *cached;
     }
 
     // ---- transactions -------------------------------------------------------------------
@@ -678,8 +681,7 @@ void Checker::on_host_write(std::uint64_t address, std::uint64_t bytes) {
     site.pipe = Pipe::S;
     host.clock.set(Impl::kHost, host.counter);
     const View view{host.clock};
-    impl.access(MemSpace::GM, impl.shadows[{MemSpace::GM, CoreType::Vector, 0}], site, view, address,
-                address + bytes, true);
+    impl.access(MemSpace::GM, impl.gm_shadow, site, view, address, address + bytes, true);
 }
 
 void Checker::on_local_alloc(const LocalAllocation& a) {

@@ -1,10 +1,11 @@
 // Vector clocks over the checker's agents (one per pipe of a block, plus the scalar unit's
-// store buffer and the host). Entries past the end are zero; clocks grow with the agents a
-// run creates, not with memory.
+// store buffer and the host). Sparse: a sorted list of the non-zero entries, because a
+// block's clock mostly knows its own agents, and flags copy clocks on every SetFlag.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace npusim {
@@ -14,10 +15,17 @@ using EpochCount = std::uint32_t;
 
 class VectorClock final {
 public:
-    EpochCount get(AgentId agent) const { return agent < m_entries.size() ? m_entries[agent] : 0; }
+    EpochCount get(AgentId agent) const {
+        const auto it = find(agent);
+        return it != m_entries.end() && it->first == agent ? it->second : 0;
+    }
     void set(AgentId agent, EpochCount value) {
-        if (agent >= m_entries.size()) m_entries.resize(agent + 1, 0);
-        m_entries[agent] = value;
+        const auto it = find(agent);
+        if (it != m_entries.end() && it->first == agent) {
+            it->second = value;
+        } else {
+            m_entries.insert(it, {agent, value});
+        }
         ++m_version;
     }
     void raise(AgentId agent, EpochCount value) {
@@ -25,21 +33,45 @@ public:
     }
     /// this = max(this, other), elementwise.
     void join(const VectorClock& other) {
-        if (other.m_entries.size() > m_entries.size()) m_entries.resize(other.m_entries.size(), 0);
+        if (other.m_entries.empty() || &other == this) return;
         bool changed = false;
-        for (std::size_t i = 0; i < other.m_entries.size(); ++i) {
-            if (other.m_entries[i] > m_entries[i]) {
-                m_entries[i] = other.m_entries[i];
+        std::vector<Entry> merged;
+        merged.reserve(m_entries.size() + other.m_entries.size());
+        auto a = m_entries.begin();
+        auto b = other.m_entries.begin();
+        while (a != m_entries.end() || b != other.m_entries.end()) {
+            if (b == other.m_entries.end() || (a != m_entries.end() && a->first < b->first)) {
+                merged.push_back(*a++);
+            } else if (a == m_entries.end() || b->first < a->first) {
+                merged.push_back(*b++);
                 changed = true;
+            } else {
+                if (b->second > a->second) changed = true;
+                merged.push_back({a->first, std::max(a->second, b->second)});
+                ++a;
+                ++b;
             }
         }
-        if (changed) ++m_version;
+        if (changed) {
+            m_entries.swap(merged);
+            ++m_version;
+        }
     }
     /// Incremented on every change: lets a consumer skip a join it has already done.
     std::uint64_t version() const { return m_version; }
 
 private:
-    std::vector<EpochCount> m_entries;
+    using Entry = std::pair<AgentId, EpochCount>;
+    std::vector<Entry>::iterator find(AgentId agent) {
+        return std::lower_bound(m_entries.begin(), m_entries.end(), agent,
+                                [](const Entry& e, AgentId id) { return e.first < id; });
+    }
+    std::vector<Entry>::const_iterator find(AgentId agent) const {
+        return std::lower_bound(m_entries.begin(), m_entries.end(), agent,
+                                [](const Entry& e, AgentId id) { return e.first < id; });
+    }
+
+    std::vector<Entry> m_entries;
     std::uint64_t m_version = 1;
 };
 

@@ -6,7 +6,9 @@
 //   c  bare SystemC floor: one SC_THREAD wait + one event notification per activation,
 //      as many activations as case b has instructions, no model work
 //   d  memory: a run that touches 256 MiB of the 64 GiB modelled GM
-// Targets: b reaches >= 50% of c's rate; d peaks <= 2 x touched bytes + 100 MB.
+//   e  case a again with the checker attached (host time and peak RSS compared with a)
+// Targets: b reaches >= 50% of c's rate; d peaks <= 2 x touched bytes + 100 MB; e costs at
+// most 1.5x a's host time and 2x its peak RSS.
 // `--quick` shrinks every case (a smoke run for CI); `--case X` runs one case in-process.
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -26,6 +28,7 @@
 #include "sim/builtin_kernels.h"
 #include "sim/sim_context.h"
 #include "sim/simulator.h"
+#include "sync/checker.h"
 
 namespace {
 
@@ -69,8 +72,13 @@ bool check_chunked(npusim::Simulator& sim, npusim::GlobalTensor<float> z) {
 
 // A GM view with no buffer bookkeeping for host access: sub-views of allocated tensors.
 json run_add(const std::string& preset, std::uint32_t blocks, std::uint64_t elements,
-             std::uint64_t tile) {
+             std::uint64_t tile, bool check = false) {
     npusim::Simulator sim(npusim::builtin_chip_config(preset));
+    std::unique_ptr<npusim::Checker> checker;
+    if (check) {
+        checker = std::make_unique<npusim::Checker>(sim.global_memory());
+        sim.attach(*checker);
+    }
     npusim::kernels::VectorAddArgs args;
     args.x = sim.allocate<float>(elements, "x");
     args.y = sim.allocate<float>(elements, "y");
@@ -97,6 +105,7 @@ json run_add(const std::string& preset, std::uint32_t blocks, std::uint64_t elem
     j["gm_touched_bytes"] = elements * 4 * 3;
     j["gm_resident_bytes"] = sim.global_memory().resident_bytes();
     j["gm_modelled_bytes"] = sim.chip().gm_bytes;
+    if (checker) j["checker_findings"] = checker->findings().size();
     return j;
 }
 
@@ -140,12 +149,15 @@ json run_case(const std::string& name, bool quick, std::uint64_t floor_activatio
         j = run_add("a2", 8, tiles * 8, 8);
     } else if (name == "c") {
         j = run_floor(floor_activations);
+    } else if (name == "e") {
+        const std::uint64_t elements = quick ? (48u * 2048u * 8u) : 171u * 48u * 2048u;
+        j = run_add("a2", 48, elements, 2048, true);
     } else if (name == "d") {
         // 3 operands x 22315008 fp32 = 255.4 MiB touched (multiple of 48 blocks x 2048).
         const std::uint64_t elements = quick ? 48u * 2048u * 16u : 227u * 48u * 2048u;
         j = run_add("a2", 48, elements, 2048);
     } else {
-        throw npusim::UsageError("unknown case '" + name + "' (a, b, c, d)");
+        throw npusim::UsageError("unknown case '" + name + "' (a, b, c, d, e)");
     }
     j["peak_rss_bytes"] = peak_rss_bytes();
     return j;
@@ -194,7 +206,7 @@ int main(int argc, char** argv) {
     bool quick = false;
     std::string only;
     app.add_flag("--quick", quick, "Small sizes (smoke test)");
-    app.add_option("--case", only, "Run one case (a, b, c, d) in-process");
+    app.add_option("--case", only, "Run one case (a, b, c, d, e) in-process");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -213,6 +225,7 @@ int main(int argc, char** argv) {
             out["b_tiny_tiles"].value("instructions", std::uint64_t{1'000'000});
         out["c_systemc_floor"] = run_isolated("c", quick, activations);
         out["d_touch_256MiB"] = run_isolated("d", quick, 0);
+        out["e_add_48core_64MiB_checked"] = run_isolated("e", quick, 0);
 
         const json& b = out["b_tiny_tiles"];
         const json& c = out["c_systemc_floor"];
@@ -230,6 +243,17 @@ int main(int argc, char** argv) {
             targets["memory_peak_rss_bytes"] = d["peak_rss_bytes"];
             targets["memory_limit_bytes"] = limit;
             targets["memory_pass"] = d["peak_rss_bytes"].get<std::uint64_t>() <= limit;
+        }
+        const json& a = out["a_add_48core_64MiB"];
+        const json& e = out["e_add_48core_64MiB_checked"];
+        if (a.contains("host_seconds") && e.contains("host_seconds")) {
+            const double time_ratio = e["host_seconds"].get<double>() / a["host_seconds"].get<double>();
+            const double rss_ratio = e["peak_rss_bytes"].get<double>() / a["peak_rss_bytes"].get<double>();
+            targets["checker_time_ratio"] = time_ratio;
+            targets["checker_time_ratio_target"] = 1.5;
+            targets["checker_rss_ratio"] = rss_ratio;
+            targets["checker_rss_ratio_target"] = 2.0;
+            targets["checker_pass"] = time_ratio <= 1.5 && rss_ratio <= 2.0;
         }
         out["targets"] = targets;
         std::cout << out.dump(2) << "\n";
