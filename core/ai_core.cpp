@@ -266,14 +266,14 @@ void AiCore::block_until(const std::function<bool()>& ready, const Loc& loc,
 // ---- validation -----------------------------------------------------------------------
 
 void AiCore::validate_local(const Transaction& tx, const Operand& operand, std::uint64_t count,
-                            const char* role) const {
+                            const char* role, std::uint64_t align) const {
     const std::uint64_t capacity = m_local.capacity(operand.space);
     const std::string name(to_string(operand.space));
     if (capacity == 0) {
         rule_error(tx, std::string(role) + " is in " + name + ", which an " +
                            std::string(to_string(m_type)) + " core does not have");
     }
-    const std::uint64_t align = alignment_of(operand.space);
+    if (align == 0) align = alignment_of(operand.space);
     if (operand.address % align != 0) {
         rule_error(tx, std::string(role) + " " + name + " address " + hex(operand.address) +
                            " is not " + std::to_string(align) + "-byte aligned");
@@ -388,6 +388,7 @@ void AiCore::prepare_mmad(InFlight& f, const Request& r) {
     tx.add_access(MemSpace::L0B, false, r.src1.address, k * n * 2);
     f.write_access = tx.access_count;
     tx.add_access(MemSpace::L0C, true, r.dst.address, m * n * 4);
+    if (r.accumulate) tx.add_access(MemSpace::L0C, false, r.dst.address, m * n * 4);
 }
 
 // ---- issuing --------------------------------------------------------------------------
@@ -996,7 +997,7 @@ void AiCore::scalar_load(const Operand& where, void* value, const Loc& loc) {
     if (where.space == MemSpace::GM) {
         validate_global(tx, where, 1, "source");
     } else {
-        validate_local(tx, {where.space, where.address, 1, where.dtype}, 1, "source");
+        validate_local(tx, {where.space, where.address, 1, where.dtype}, 1, "source", bytes);
     }
     if (where.address % bytes != 0) {
         rule_error(tx, "scalar load address " + hex(where.address) + " is not " +
@@ -1006,6 +1007,8 @@ void AiCore::scalar_load(const Operand& where, void* value, const Loc& loc) {
     m_local_time += m_chip.cost.scalar_call();
     ++m_scalar_instructions;
     tx.issue = m_local_time;
+    // The scalar unit sees its own earlier stores: a load waits until they are visible.
+    m_local_time = std::max(m_local_time, m_scalar_drained + 1);
     // The value must reflect every effect before this cycle, on every core: synchronize.
     sync_to(m_local_time);
     read_bytes(tx.accesses[0], static_cast<std::byte*>(value));
@@ -1034,7 +1037,7 @@ void AiCore::scalar_store(const Operand& where, const void* value, const Loc& lo
     if (where.space == MemSpace::GM) {
         validate_global(tx, where, 1, "destination");
     } else {
-        validate_local(tx, {where.space, where.address, 1, where.dtype}, 1, "destination");
+        validate_local(tx, {where.space, where.address, 1, where.dtype}, 1, "destination", bytes);
     }
     if (where.address % bytes != 0) {
         rule_error(tx, "scalar store address " + hex(where.address) + " is not " +

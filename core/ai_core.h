@@ -110,8 +110,9 @@ private:
     void post_cross_core(const Transaction& tx, Cycle at);
     void publish_arrival(const Transaction& tx);
 
+    /// align 0: the space's DataCopy alignment (32 bytes, 512 on L0).
     void validate_local(const Transaction& tx, const Operand& operand, std::uint64_t count,
-                        const char* role) const;
+                        const char* role, std::uint64_t align = 0) const;
     void validate_global(const Transaction& tx, const Operand& operand, std::uint64_t count,
                          const char* role) const;
     void prepare_copy(InFlight& f, const Request& request);

@@ -61,7 +61,7 @@ struct Transaction {
     // after pipe_free is latency that overlaps later instructions of the same pipe; traces
     // draw [start, pipe_free) so that one lane never shows overlapping slices.
     Cycle pipe_free = 0;
-    std::array<MemAccess, 3> accesses{};
+    std::array<MemAccess, 4> accesses{};
     std::uint8_t access_count = 0;
     // Synchronization (SetFlag / WaitFlag / PipeBarrier).
     Pipe flag_src = Pipe::S;

@@ -17,18 +17,27 @@ Cycle GmBandwidth::transfer(Cycle start, std::uint64_t bytes, std::uint64_t path
     if (bytes == 0) return start;
     m_total_bytes += bytes;
     // A reservation never reaches into forgotten windows: they are in the simulated past.
-    Cycle t = std::max(start, m_first_window * m_window_cycles);
-    std::uint64_t remaining = bytes;
+    const Cycle begin = std::max(start, m_first_window * m_window_cycles);
+    Cycle t = begin;
+    std::uint64_t moved = 0;
     for (;;) {
         const std::uint64_t window = t / m_window_cycles;
         const Cycle window_end = (window + 1) * m_window_cycles;
         std::uint64_t& taken = used(window);
-        const std::uint64_t path_room = (window_end - t) * path_rate;
+        // The path rate caps the transfer's average since it began, not each window: a
+        // transfer that found the early windows full catches up later, so that many
+        // transfers starting together saturate the chip rate instead of the first ones
+        // taking it all and the rest trickling at their path rate afterwards.
+        const std::uint64_t path_room = (window_end - begin) * path_rate - moved;
         const std::uint64_t chip_room = m_window_capacity - taken;
-        const std::uint64_t take = std::min({remaining, path_room, chip_room});
+        const std::uint64_t take = std::min({bytes - moved, path_room, chip_room});
         taken += take;
-        remaining -= take;
-        if (remaining == 0) return t + (take + path_rate - 1) / path_rate;
+        moved += take;
+        if (moved == bytes) {
+            // Finished inside this window: at the path rate if it was never held back.
+            const Cycle at_path_rate = begin + (bytes + path_rate - 1) / path_rate;
+            return std::max(at_path_rate, std::min(window_end, t + (take + path_rate - 1) / path_rate));
+        }
         t = window_end;
     }
 }

@@ -1,10 +1,11 @@
 // Shared GM bandwidth. Time is cut into windows of `window_cycles`; each window can move
 // chip_bytes_per_cycle * window_cycles bytes in total across all cores. A transfer streams
-// through consecutive windows at no more than its own path rate, taking what earlier
-// reservations left. Many cores copying at once therefore saturate at the chip rate, and a
-// transfer alone runs at exactly its path rate:
+// through consecutive windows, taking what earlier reservations left, with its average rate
+// since it began capped at its own path rate. Many cores copying at once therefore saturate
+// at the chip rate, and a transfer alone runs at exactly its path rate:
 //   alone:      cycles = ceil(bytes / path_bytes_per_cycle)
-//   contended:  the window capacity is shared first come, first served (issue order)
+//   contended:  window capacity goes first come, first served (issue order); a transfer held
+//               back early catches up later, so the aggregate stays at the chip rate
 #pragma once
 
 #include <cstdint>

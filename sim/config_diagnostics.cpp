@@ -316,8 +316,9 @@ std::optional<NotedUnsigned> read_unsigned(const json& value, std::string_view p
 bool check_range(std::uint64_t value, std::uint64_t min, std::uint64_t max,
                  std::string_view unit, std::string_view pointer, Diagnostics& diag) {
     if (value >= min && value <= max) return true;
-    diag.add(pointer, "expected " + std::to_string(min) + ".." + std::to_string(max) + " " +
-                          std::string(unit) + ", got " + std::to_string(value));
+    diag.add(pointer, "expected " + std::to_string(min) + ".." + std::to_string(max) +
+                          (unit.empty() ? "" : " " + std::string(unit)) + ", got " +
+                          std::to_string(value));
     return false;
 }
 

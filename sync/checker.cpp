@@ -74,6 +74,7 @@ struct Site {
     std::source_location where;
     AgentId agent = 0;
     EpochCount epoch = 0;
+    Cycle time = 0;  // simulated start: names which of two unordered accesses came first
 };
 
 struct Interval {
@@ -162,6 +163,25 @@ struct Checker::Impl {
     std::map<std::tuple<int, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>, std::size_t>
         dedupe;
     Block* last_block = nullptr;
+    struct Uninit {
+        MemSpace space;
+        const Shadow* shadow;
+        Site site;
+        std::uint64_t lo, hi;
+    };
+    std::vector<Uninit> uninit_candidates;
+
+    void report_uninitialized(std::uint32_t kernel_id) {
+        std::erase_if(uninit_candidates, [&](const Uninit& u) {
+            if (u.site.kernel_id != kernel_id) return false;
+            report_single(FindingKind::UninitializedRead, Severity::Error, u.space, u.site, false,
+                          u.lo, u.hi - u.lo,
+                          "read of " + std::string(to_string(u.space)) +
+                              " bytes that were never written",
+                          "write them first (host write, DataCopy or a vector op) or read less");
+            return true;
+        });
+    }
 
     // ---- agents and blocks --------------------------------------------------------------
     Block& block_of(const Transaction& tx) {
@@ -282,8 +302,22 @@ struct Checker::Impl {
         return a;
     }
 
-    void report_race(FindingKind kind, MemSpace space, const Site& prior, bool prior_write,
-                     const Site& now, bool now_write, std::uint64_t lo, std::uint64_t hi) {
+    void report_race(const Site& first_seen, bool first_seen_write, const Site& second_seen,
+                     bool second_seen_write, MemSpace space, std::uint64_t lo, std::uint64_t hi) {
+        // Unordered accesses have no "first" by synchronization. Within a block they are named
+        // in issue order (serial numbers, as the vendor's sanitizer does); across blocks in
+        // simulated-time order (what this run did), else in the order the checker saw them.
+        const bool same_block_seen = first_seen.kernel_id == second_seen.kernel_id &&
+                                     first_seen.block == second_seen.block &&
+                                     first_seen.core_type == second_seen.core_type;
+        const bool swap = same_block_seen ? second_seen.serial < first_seen.serial
+                                          : second_seen.time < first_seen.time;
+        const Site& prior = swap ? second_seen : first_seen;
+        const Site& now = swap ? first_seen : second_seen;
+        const bool prior_write = swap ? second_seen_write : first_seen_write;
+        const bool now_write = swap ? first_seen_write : second_seen_write;
+        const FindingKind kind = prior_write ? (now_write ? FindingKind::RaceWAW : FindingKind::RaceRAW)
+                                             : FindingKind::RaceWAR;
         Finding f;
         f.kind = kind;
         f.severity = Severity::Error;
@@ -374,15 +408,11 @@ struct Checker::Impl {
             Interval& iv = it->second;
             if (options.racecheck) {
                 if (iv.written && !view.covers(iv.write)) {
-                    report_race(write ? FindingKind::RaceWAW : FindingKind::RaceRAW, space, iv.write,
-                                true, site, write, it->first, iv.hi);
+                    report_race(iv.write, true, site, write, space, it->first, iv.hi);
                 }
                 if (write) {
                     for (const Site& r : iv.reads) {
-                        if (!view.covers(r)) {
-                            report_race(FindingKind::RaceWAR, space, r, false, site, true, it->first,
-                                        iv.hi);
-                        }
+                        if (!view.covers(r)) report_race(r, false, site, true, space, it->first, iv.hi);
                     }
                 }
             }
@@ -408,11 +438,13 @@ struct Checker::Impl {
         }
         if (uninitialized && options.initcheck &&
             (space == MemSpace::GM || space == MemSpace::UB)) {
-            report_single(FindingKind::UninitializedRead, Severity::Error, space, site, false,
-                          uninit_lo, hi - uninit_lo,
-                          "read of " + std::string(to_string(space)) +
-                              " bytes that were never written",
-                          "write them first (host write, DataCopy or a vector op) or read less");
+            // Decided at kernel end: an unordered write published later may have come earlier
+            // in simulated time (that pair is a race, reported as such).
+            uninit_candidates.push_back({space, &shadow, site, uninit_lo, hi});
+        } else if (write && !uninit_candidates.empty()) {
+            std::erase_if(uninit_candidates, [&](const Uninit& u) {
+                return u.shadow == &shadow && u.lo < hi && lo < u.hi && site.time <= u.site.time;
+            });
         }
     }
 
@@ -464,7 +496,7 @@ struct Checker::Impl {
     // ---- transactions -------------------------------------------------------------------
     void data_instruction(Block& b, const Transaction& tx) {
         const Slot slot = slot_of(tx.pipe);
-        Site site{tx.kernel_id, tx.block, tx.core_type, tx.pipe, tx.serial, tx.where, 0, 0};
+        Site site{tx.kernel_id, tx.block, tx.core_type, tx.pipe, tx.serial, tx.where, 0, 0, tx.start};
         if (tx.pipe == Pipe::S) {
             Agent& scalar = agent(b, kS);
             Agent& stores = agent(b, kStores);
@@ -649,6 +681,7 @@ void Checker::on_kernel_end(const KernelInfo& kernel, Cycle /*at*/) {
     Impl& impl = *m_impl;
     Impl::KernelState& k = impl.kernels[kernel.kernel_id];
     k.ended = true;
+    impl.report_uninitialized(kernel.kernel_id);
     VectorClock done;
     for (const Impl::Block* b : k.blocks) done.join(impl.drained(*b));
     impl.agents[Impl::kHost].clock.join(done);

@@ -57,21 +57,6 @@ public:
                      [&](const Transaction& tx) { return tx.pipe == pipe; });
         return out;
     }
-    std::vector<Transaction> of_block(std::uint32_t block) const {
-        std::vector<Transaction> out;
-        std::copy_if(transactions.begin(), transactions.end(), std::back_inserter(out),
-                     [&](const Transaction& tx) { return tx.block == block; });
-        return out;
-    }
-    /// The transaction with this serial number in `block` (fails the caller's REQUIRE if
-    /// missing: returns a default Transaction with serial 0).
-    Transaction by_serial(std::uint32_t block, std::uint64_t serial) const {
-        for (const Transaction& tx : transactions) {
-            if (tx.block == block && tx.serial == serial) return tx;
-        }
-        return {};
-    }
-
     struct KernelEvent {
         KernelInfo kernel;
         Cycle at = 0;
