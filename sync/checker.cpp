@@ -74,12 +74,14 @@ struct Site {
     std::source_location where;
     AgentId agent = 0;
     EpochCount epoch = 0;
-    Cycle time = 0;  // simulated start: names which of two unordered accesses came first
+    Cycle time = 0;  // when it took effect (read: start, write: end): names which of two
+                     // unordered accesses came first, and whether a read saw a write land
 };
 
 struct Interval {
     std::uint64_t hi = 0;
     bool written = false;
+    Cycle first_landed = ~Cycle{0};  // when the earliest write to these bytes landed
     Site write;
     std::vector<Site> reads;
 };
@@ -384,6 +386,7 @@ struct Checker::Impl {
         split(shadow, hi);
         bool uninitialized = false;
         std::uint64_t uninit_lo = 0;
+        Cycle merged_first_landed = site.time;
         std::uint64_t cursor = lo;
         auto it = shadow.lower_bound(lo);
         while (cursor < hi) {
@@ -398,6 +401,7 @@ struct Checker::Impl {
                 if (write) {
                     fresh.written = true;
                     fresh.write = site;
+                    fresh.first_landed = site.time;
                 } else {
                     fresh.reads.push_back(site);
                 }
@@ -406,9 +410,15 @@ struct Checker::Impl {
                 continue;
             }
             Interval& iv = it->second;
+            bool explained = false;  // a RAW reported here already says why the data is stale
             if (options.racecheck) {
                 if (iv.written && !view.covers(iv.write)) {
                     report_race(iv.write, true, site, write, space, it->first, iv.hi);
+                    const bool same_block = iv.write.kernel_id == site.kernel_id &&
+                                            iv.write.block == site.block &&
+                                            iv.write.core_type == site.core_type;
+                    explained = same_block ? iv.write.serial < site.serial
+                                           : iv.write.time <= site.time;
                 }
                 if (write) {
                     for (const Site& r : iv.reads) {
@@ -419,9 +429,14 @@ struct Checker::Impl {
             if (write) {
                 iv.written = true;
                 iv.write = site;
+                iv.first_landed = std::min(iv.first_landed, site.time);
                 iv.reads.clear();
+                merged_first_landed = std::min(merged_first_landed, iv.first_landed);
             } else {
-                if (!iv.written && !uninitialized) {
+                // Never written, or written only by an unordered write that landed after this
+                // read began: the read saw uninitialized bytes.
+                const bool unset = !iv.written || (!view.covers(iv.write) && site.time < iv.first_landed);
+                if (unset && !explained && !uninitialized) {
                     uninitialized = true;
                     uninit_lo = it->first;
                 }
@@ -434,6 +449,7 @@ struct Checker::Impl {
         if (write) {  // one interval for the whole written range keeps the map small
             auto first = shadow.find(lo);
             first->second.hi = hi;  // already holds this write and no reads
+            first->second.first_landed = merged_first_landed;
             shadow.erase(std::next(first), shadow.lower_bound(hi));
         }
         if (uninitialized && options.initcheck &&
@@ -522,12 +538,14 @@ struct Checker::Impl {
         run_accesses(b, tx, site, view);
     }
 
-    void run_accesses(Block& b, const Transaction& tx, const Site& site, const View& view) {
+    void run_accesses(Block& b, const Transaction& tx, Site site, const View& view) {
         // Reads first: an instruction reads its sources before it writes its destination.
+        // A read takes effect at the instruction's start, a write when its data lands (end).
         for (int pass = 0; pass < 2; ++pass) {
             for (std::uint8_t i = 0; i < tx.access_count; ++i) {
                 const MemAccess& a = tx.accesses[i];
                 if (a.write != (pass == 1)) continue;
+                site.time = a.write ? tx.end : tx.start;
                 check_bounds(b, site, a);
                 access(a.space, shadow_for(a.space, b), site, view, a.address, a.address + a.bytes,
                        a.write);

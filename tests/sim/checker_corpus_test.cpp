@@ -7,12 +7,20 @@
 // entry keeps its true label and fails, so the failure names the checker bug.
 //
 // Conventions of the labels:
-//   - a race's first access is the earlier one (issue order inside a block; simulated time
-//     across blocks, which every inter-core kernel here makes unambiguous by skewing starts
-//     or by a long delay);
+//   - a race's first access is the earlier one: issue order inside a block; across blocks
+//     the order in which the accesses took effect in this run (a read when it starts, a
+//     write when its data lands), which the inter-core kernels make unambiguous by skewed
+//     starts or long delays and check against the run's timing (TimeLog::before);
 //   - one racy pair can be more than one hazard (add(t, ..) then muls(t, t, ..) is a RAW and
 //     a WAW on t): all of them are labelled;
 //   - single-site findings (synccheck, memcheck, initcheck) name their one line as first.
+//
+// Coverage of kind x scope x space. Intra-pipe: RAW on UB (V) and L0C (accumulating mmad),
+// WAR on UB, WAW on UB (V, MTE2), GM (MTE3), L1 (MTE2), L0A / L0B (MTE1), L0C (M); intra-pipe
+// RAW/WAR on GM, L1, L0A, L0B cannot be written (no pipe both reads and writes them, and the
+// scalar unit is sequential). Inter-pipe: RAW on UB, GM, L1, L0A, L0B, L0C; WAR on UB, GM,
+// L1, L0A, L0C; WAW on UB and GM (WAW on L1/L0A/L0B/L0C needs two pipes writing one space:
+// there is one writer each). Inter-core: RAW, WAR, WAW on GM (local memories are per core).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -144,6 +152,7 @@ struct Rig {
     Checker checker;
     TimeLog log;
     std::string problem;
+    bool expect_deadlock = false;
 
     explicit Rig(const char* chip = "small") : sim(builtin_chip_config(chip)), checker(sim.global_memory()) {
         sim.attach(checker);
@@ -172,7 +181,9 @@ struct Rig {
     void run(const LaunchSpec& spec, KernelBody body) {
         sim.launch(spec, std::move(body));
         const RunResult r = sim.run();
-        if (!r.completed()) problem += "kernel '" + spec.name + "' did not complete; ";
+        if (r.completed() == expect_deadlock) {
+            problem += "kernel '" + spec.name + (expect_deadlock ? "' completed" : "' did not complete") + "; ";
+        }
     }
     /// Two kernels queued together: they run at the same time on different cores.
     void run_together(const LaunchSpec& a, KernelBody first, const LaunchSpec& b, KernelBody second) {
@@ -567,6 +578,30 @@ void inter_pipe(std::vector<Entry>& v) {
             b.set_flag(Pipe::MTE3, Pipe::V, 1);
         });
         return r.done({race(WAR, UB, Inter, Pipe::V, L[0], Pipe::MTE2, L[1])});
+    }});
+
+    v.push_back({"inter-pipe WAR UB + uninitialized read: a held vector op reads a tile before its load lands", true, [] {
+        // add is issued before the load into `a` but published after it (held behind
+        // WaitFlag<MTE3_V> until the SetFlag below). It runs at once when released, long
+        // before the load lands: it reads never-written UB (t ends up 0, not 2).
+        Rig r;
+        auto x = r.filled(N, "x", 1.0F);
+        auto z = r.output(N, "z");
+        unsigned L[2]{};
+        r.run(aiv("xp_uninit_held"), [&](Block& b) {
+            auto a = ub(b), t = ub(b);
+            b.wait_flag(Pipe::MTE3, Pipe::V, 1);
+            L[0] = __LINE__ + 1;
+            b.add(t, a, a, N);
+            L[1] = __LINE__ + 1;
+            b.copy(a, x, N);
+            b.set_flag(Pipe::MTE3, Pipe::V, 1);
+            flag(b, Pipe::V, Pipe::MTE3);
+            b.copy(z, t, N);
+        });
+        if (r.sim.read(z)[0] != 0.0F) r.problem += "label check: add saw the loaded data; ";
+        return r.done({race(WAR, UB, Inter, Pipe::V, L[0], Pipe::MTE2, L[1]),
+                       single(FindingKind::UninitializedRead, UB, Pipe::V, L[0])});
     }});
 
     v.push_back({"inter-pipe WAW UB: fill then a load into the same tile", true, [] {
@@ -1023,6 +1058,70 @@ void inter_core(std::vector<Entry>& v) {
         return r.done({race(RAW, GM, Cores, Pipe::FIX, L[0], Pipe::MTE2, L[1])});
     }});
 
+    v.push_back({"inter-core WAR GM + uninitialized read: a load overtakes another block's in-flight store", true, [] {
+        // Block 1's store to g starts at ~109 and lands at ~217; block 0's load of g starts at
+        // ~118, in between: it reads g before the store lands, i.e. never-written bytes (the
+        // value it sees is 0). What this run did is a WAR plus an uninitialized read.
+        Rig r;
+        auto x = r.filled(N, "x", 1.0F);
+        auto g = r.output(N, "g");
+        auto seen = r.output(N, "seen");
+        unsigned L[2]{};
+        r.run(aiv("ic_overtake", 2), [&](Block& b) {
+            auto a = ub(b);
+            b.copy(a, x, N);
+            if (b.block_idx() == 1) {
+                flag(b, Pipe::MTE2, Pipe::MTE3);
+                L[1] = __LINE__ + 1;
+                b.copy(g, a, N);
+                return;
+            }
+            auto c = ub(b);
+            flag(b, Pipe::MTE2, Pipe::V);
+            b.adds(a, a, 0.0F, N);
+            flag(b, Pipe::V, Pipe::MTE2);
+            L[0] = __LINE__ + 1;
+            b.copy(c, g, N);
+            flag(b, Pipe::MTE2, Pipe::MTE3);
+            b.copy(seen, c, N);
+        });
+        // Label check: the load began while the store was in flight, and saw the old bytes.
+        Cycle load = 0, store_start = 0, store_end = 0;
+        for (const TimeLog::Access& a : r.log.accesses) {
+            if (a.gm && a.line == L[0]) load = a.start;
+            if (a.gm && a.line == L[1]) store_start = a.start, store_end = a.end;
+        }
+        if (!(store_start <= load && load < store_end)) r.problem += "label check: the load is not inside the store's flight; ";
+        if (r.sim.read(seen)[0] != 0.0F) r.problem += "label check: the load saw the stored value; ";
+        return r.done({race(WAR, GM, Cores, Pipe::MTE2, L[0], Pipe::MTE3, L[1]),
+                       single(FindingKind::UninitializedRead, GM, Pipe::MTE2, L[0])});
+    }});
+
+    v.push_back({"inter-core RAW GM: SyncAll over vector cores only does not order the cube core", true, [] {
+        Rig r;
+        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+        auto gc = r.output(DD, "c");
+        unsigned L[2]{};
+        r.run(mix("ic_syncall_vector"), [&](Block& b) {
+            if (b.core_type() == CoreType::Cube) {
+                auto c = cube_tiles(b);
+                cube_load(b, c, ga, gb);
+                b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
+                flag(b, Pipe::M, Pipe::FIX);
+                L[0] = __LINE__ + 1;
+                b.copy(gc, c.l0c, DD);
+                return;
+            }
+            auto t = ub(b, DD);
+            delay_loads(b, 120);
+            b.sync_all(SyncAllScope::Vector);  // the AIC takes no part
+            L[1] = __LINE__ + 1;
+            b.copy(t, gc, DD);
+        });
+        r.problem += r.log.before(L[0], L[1]);
+        return r.done({race(RAW, GM, Cores, Pipe::FIX, L[0], Pipe::MTE2, L[1])});
+    }});
+
     v.push_back({"builtin syncall_reduction with sync 0 (no SyncAll)", true, [] {
         Rig r;
         auto args = reduction_args(r, 4, 0);
@@ -1187,6 +1286,33 @@ void sync_mem_init(std::vector<Entry>& v) {
             b.copy(t.sub(32, N), x, N);  // elements [32, 96) of a 64-element tensor
         });
         return r.done({single(FindingKind::OutOfBounds, UB, Pipe::MTE2, L[0])});
+    }});
+
+    v.push_back({"memcheck: load of a GM buffer the host already freed", false, [] {
+        Rig r;
+        auto g = r.input(N, "freed");
+        r.sim.free(g);
+        unsigned L[1]{};
+        r.run(aiv("use_after_free"), [&](Block& b) {
+            auto a = ub(b);
+            L[0] = __LINE__ + 1;
+            b.copy(a, g, N);
+        });
+        return r.done({single(FindingKind::UseAfterFree, GM, Pipe::MTE2, L[0])});
+    }});
+
+    v.push_back({"synccheck: WaitFlag whose SetFlag is never issued (deadlock)", false, [] {
+        Rig r;
+        r.expect_deadlock = true;
+        auto x = r.input(N, "x");
+        r.run(aiv("unsatisfiable"), [&](Block& b) {
+            auto a = ub(b), t = ub(b);
+            b.copy(a, x, N);
+            b.wait_flag(Pipe::MTE2, Pipe::V, 2);  // nobody sets (MTE2, V, 2)
+            b.add(t, a, a, N);
+        });
+        // The stuck report names the wait by text; the finding has no source line to match.
+        return r.done({{.kind = FindingKind::UnsatisfiableWait}});
     }});
 
     v.push_back({"initcheck: load of GM that was allocated but never written", false, [] {
@@ -1647,6 +1773,77 @@ void clean(std::vector<Entry>& v) {
             };
         };
         r.run_together(aiv("first"), body(g), aiv("second"), body(h));
+        return r.done({});
+    }});
+
+    v.push_back({"clean: hard SyncAll (All) in a mixed kernel orders the cube core's store", false, [] {
+        Rig r;
+        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+        auto gc = r.output(DD, "c");
+        r.run(mix("syncall_mix"), [&](Block& b) {
+            if (b.core_type() == CoreType::Cube) {
+                auto c = cube_tiles(b);
+                cube_load(b, c, ga, gb);
+                b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
+                flag(b, Pipe::M, Pipe::FIX);
+                b.copy(gc, c.l0c, DD);
+                b.sync_all();
+                return;
+            }
+            auto t = ub(b, DD);
+            b.sync_all();
+            b.copy(t, gc, DD);
+        });
+        return r.done({});
+    }});
+
+    v.push_back({"clean: cross-core flag mode 1 between the two AIVs of a 1:2 group", false, [] {
+        Rig r;
+        auto x = r.input(N, "x");
+        auto g = r.output(N, "g");
+        r.run(mix("xflag_mode1", KernelType::MIX_AIC_1_2), [&](Block& b) {
+            if (b.core_type() == CoreType::Cube) return;
+            auto a = ub(b);
+            if (b.sub_block_idx() == 0) {
+                b.copy(a, x, N);
+                flag(b, Pipe::MTE2, Pipe::MTE3);
+                b.copy(g, a, N);
+            }
+            b.cross_core_set_flag(1, Pipe::MTE3, 2);
+            b.cross_core_wait_flag(2);
+            if (b.sub_block_idx() == 1) b.copy(a, g, N);
+        });
+        return r.done({});
+    }});
+
+    v.push_back({"clean: scalar store, PipeBarrier<ALL>, then a DataCopy over it", false, [] {
+        Rig r;
+        auto x = r.input(N, "x");
+        auto g = r.output(N, "g");
+        r.run(aiv("store_barrier_all"), [&](Block& b) {
+            auto a = ub(b);
+            b.copy(a, x, N);
+            b.store(g, 0, 1.0F);
+            b.pipe_barrier(Pipe::ALL);
+            b.copy(g, a, N);
+        });
+        return r.done({});
+    }});
+
+    v.push_back({"clean: a V->MTE3->V flag round trip orders V with itself", false, [] {
+        Rig r;
+        auto x = r.input(N, "x");
+        auto z = r.output(N, "z");
+        r.run(aiv("round_trip"), [&](Block& b) {
+            auto a = ub(b), t = ub(b);
+            b.copy(a, x, N);
+            flag(b, Pipe::MTE2, Pipe::V);
+            b.add(t, a, a, N);
+            flag(b, Pipe::V, Pipe::MTE3);
+            b.copy(z, t, N);
+            flag(b, Pipe::MTE3, Pipe::V);
+            b.muls(t, t, 2.0F, N);  // reads and writes t after the round trip
+        });
         return r.done({});
     }});
 
