@@ -1,12 +1,40 @@
 #include "sim/sim_context.h"
 
+#include <pthread.h>
+
+#include <cstddef>
 #include <cstdlib>
 
 #include <systemc>
 
 #include "core/errors.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+extern "C" {
+void __sanitizer_start_switch_fiber(void** fake_stack_save, const void* bottom, std::size_t size);
+void __sanitizer_finish_switch_fiber(void* fake_stack_save, const void** bottom_old,
+                                     std::size_t* size_old);
+}
+#endif
+
 namespace npusim {
+
+void after_simulation_on_main_stack() {
+#if defined(__SANITIZE_ADDRESS__)
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+    void* bottom = nullptr;
+    std::size_t size = 0;
+    const int got = pthread_attr_getstack(&attr, &bottom, &size);
+    pthread_attr_destroy(&attr);
+    if (got != 0) return;
+    // A "switch" from the main stack to itself, with its real bounds.
+    __sanitizer_start_switch_fiber(nullptr, bottom, size);
+    const void* old_bottom = nullptr;
+    std::size_t old_size = 0;
+    __sanitizer_finish_switch_fiber(nullptr, &old_bottom, &old_size);
+#endif
+}
 
 namespace {
 bool g_active = false;  // one Simulator at a time: SystemC's current context is global

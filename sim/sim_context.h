@@ -16,6 +16,12 @@ class sc_simcontext;
 
 namespace npusim {
 
+/// Call on the main thread after sc_start() returns. SystemC's coroutine switches leave
+/// AddressSanitizer believing the main stack is empty (its top at address 0), so exceptions
+/// thrown on the main stack afterwards produce false stack errors. This re-declares the real
+/// main-thread stack to ASan. A no-op in builds without ASan.
+void after_simulation_on_main_stack();
+
 class SimContextScope final {
 public:
     SimContextScope();

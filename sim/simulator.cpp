@@ -48,6 +48,7 @@ struct Simulator::Impl final : WorkSource {
             resources.shutdown = true;
             for (auto& core : cores) core->wake();
             sc_core::sc_start();
+            after_simulation_on_main_stack();
         }
         cores.clear();
     }
@@ -62,6 +63,7 @@ struct Simulator::Impl final : WorkSource {
     void simulate() {
         started = true;
         sc_core::sc_start();
+        after_simulation_on_main_stack();
         resources.effects.apply_all();
         resources.bandwidth.forget_before(now());
     }
