@@ -144,14 +144,15 @@ Scenario load_scenario(const std::filesystem::path& file) {
 
 ScenarioOutcome run_scenario(const Scenario& scenario,
                              const std::vector<TransactionObserver*>& observers, bool check,
-                             std::vector<Finding>* findings_on_error) {
+                             std::vector<Finding>* findings_on_error,
+                             const CheckerOptions& checker_options) {
     const BuiltinKernel* kernel = find_builtin_kernel(scenario.kernel);
     if (kernel == nullptr) throw UsageError("unknown built-in kernel '" + scenario.kernel + "'");
     Simulator sim(scenario.chip);
     for (TransactionObserver* o : observers) sim.attach(*o);
     std::unique_ptr<Checker> checker;
     if (check) {
-        checker = std::make_unique<Checker>(sim.global_memory());
+        checker = std::make_unique<Checker>(sim.global_memory(), checker_options);
         sim.attach(*checker);
     }
     LaunchSpec launch;

@@ -18,6 +18,7 @@
 #include "core/transaction.h"
 #include "sim/builtin_kernels.h"
 #include "sim/chip_config.h"
+#include "sync/checker.h"
 #include "sync/findings.h"
 
 namespace npusim {
@@ -53,6 +54,7 @@ struct ScenarioOutcome {
 /// point are then in `findings_on_error` if given.
 ScenarioOutcome run_scenario(const Scenario& scenario,
                              const std::vector<TransactionObserver*>& observers = {},
-                             bool check = true, std::vector<Finding>* findings_on_error = nullptr);
+                             bool check = true, std::vector<Finding>* findings_on_error = nullptr,
+                             const CheckerOptions& checker_options = {});
 
 }  // namespace npusim

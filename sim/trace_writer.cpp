@@ -262,54 +262,53 @@ void ChromeTraceWriter::write_transaction(const Transaction& tx) {
         m_buf += R"(,"bytes":)";
         append_uint(bytes);
     }
-    append_location(tx.where);
-    m_buf += "}}";
+    append_location(tx.kernel_id, tx.where);
+    m_buf += '}';
 
-    // Flow events follow their slice immediately at the same ts, so a viewer that binds a
-    // flow to the slice open on the lane at that moment picks this one.
+    // Flow arrows (trace-event flow v2): the SetFlag slice starts a flow, the WaitFlag that
+    // consumed it ends it, bound by id. Attributes on the slices themselves instead of
+    // separate "s"/"f" events keep flag-heavy traces about a third smaller.
     if (tx.op == Op::SetFlag) {
         std::vector<PendingSet>& pending = m_pending_sets[flag_key(tx)];
         if (pending.size() >= kMaxPendingPerKey) pending.erase(pending.begin());
         pending.push_back(PendingSet{tx.kernel_id, tx.block, tx.serial});
-        begin_event();
-        m_buf += R"({"ph":"s","pid":)";
-        append_uint(pid);
-        m_buf += R"(,"tid":)";
-        append_uint(static_cast<std::uint64_t>(tx.pipe) + 1);
-        m_buf += R"(,"ts":)";
-        append_time(tx.start);
-        m_buf += R"(,"cat":"flag","name":"flag","id":)";
-        append_uint(flow_id(tx.kernel_id, tx.block, tx.serial, tx.core_type));
-        m_buf += '}';
-    } else if (tx.op == Op::CrossCoreSetFlag || tx.op == Op::CrossCoreWaitFlag) {
-        // Across cores: from the set to the wait that consumed it (the last setter of a
-        // mode 0/1 round). A 1:2 set consumed by two AIVs shows one arrow per AIV.
-        const bool set = tx.op == Op::CrossCoreSetFlag;
-        if (!set && tx.partner_serial == 0) return;
-        begin_event();
-        m_buf += set ? R"({"ph":"s","pid":)" : R"({"ph":"f","bp":"e","pid":)";
-        append_uint(pid);
-        m_buf += R"(,"tid":)";
-        append_uint(static_cast<std::uint64_t>(tx.pipe) + 1);
-        m_buf += R"(,"ts":)";
-        append_time(set ? tx.start : tx.end);
-        m_buf += R"(,"cat":"cross_core","name":"cross-core flag","id":)";
-        append_uint(set ? flow_id(tx.kernel_id, tx.block, tx.serial, tx.core_type)
-                        : flow_id(tx.kernel_id, tx.partner_block, tx.partner_serial,
-                                  tx.partner_core_type));
-        m_buf += '}';
+        append_flow(flow_number(flow_id(tx.kernel_id, tx.block, tx.serial, tx.core_type), false),
+                    true);
+    } else if (tx.op == Op::CrossCoreSetFlag) {
+        append_flow(flow_number(flow_id(tx.kernel_id, tx.block, tx.serial, tx.core_type), false),
+                    true);
+    } else if (tx.op == Op::CrossCoreWaitFlag && tx.partner_serial != 0) {
+        // A 1:2 set consumed by two AIVs shows one arrow per AIV; a mode 0/1 round shows the
+        // arrow from its last setter.
+        append_flow(flow_number(flow_id(tx.kernel_id, tx.partner_block, tx.partner_serial,
+                                         tx.partner_core_type),
+                                 false),
+                    false);
     } else if (tx.op == Op::WaitFlag && tx.partner_serial != 0) {
-        begin_event();
-        m_buf += R"({"ph":"f","bp":"e","pid":)";
-        append_uint(pid);
-        m_buf += R"(,"tid":)";
-        append_uint(static_cast<std::uint64_t>(tx.pipe) + 1);
-        m_buf += R"(,"ts":)";
-        append_time(tx.start);
-        m_buf += R"(,"cat":"flag","name":"flag","id":)";
-        append_uint(flow_id_for_wait(tx));
-        m_buf += '}';
+        append_flow(flow_number(flow_id_for_wait(tx), true), false);
     }
+    m_buf += '}';
+}
+
+// Flow ids in the file are small sequential numbers (shorter than the packed keys): the key
+// of a SetFlag maps to its number until the WaitFlag that consumes it (cross-core sets can
+// have two consumers and stay mapped).
+std::uint64_t ChromeTraceWriter::flow_number(std::uint64_t key, bool consume) {
+    const auto it = m_flow_numbers.find(key);
+    if (it == m_flow_numbers.end()) {
+        const std::uint64_t number = ++m_next_flow_number;
+        if (!consume) m_flow_numbers.emplace(key, number);
+        return number;
+    }
+    const std::uint64_t number = it->second;
+    if (consume) m_flow_numbers.erase(it);
+    return number;
+}
+
+void ChromeTraceWriter::append_flow(std::uint64_t id, bool out) {
+    m_buf += R"(,"bind_id":)";
+    append_uint(id);
+    m_buf += out ? R"(,"flow_out":true)" : R"(,"flow_in":true)";
 }
 
 std::uint64_t ChromeTraceWriter::flow_id_for_wait(const Transaction& tx) {
@@ -394,7 +393,11 @@ void ChromeTraceWriter::write_kernel(const KernelInfo& kernel, Cycle at) {
     m_buf += R"(,"blocks":)";
     append_uint(kernel.blocks);
     m_buf += R"(,"type":")";
-    m_buf += to_string(kernel.core_type);
+    m_buf += to_string(kernel.type);
+    if (const auto home = m_home_files.find(kernel.kernel_id); home != m_home_files.end()) {
+        m_buf += R"(","file":")";  // slices whose "loc" is only line:column are in this file
+        append_escaped(home->second);
+    }
     m_buf += "\"}}";
 }
 
@@ -479,7 +482,8 @@ void ChromeTraceWriter::append_escaped(std::string_view text) {
 }
 
 // Same text as format_location(), built in place so a slice costs no allocation.
-void ChromeTraceWriter::append_location(const std::source_location& where) {
+void ChromeTraceWriter::append_location(std::uint32_t kernel_id,
+                                        const std::source_location& where) {
     const char* file_name = where.file_name();
     std::string_view file =
         file_name == nullptr ? std::string_view() : std::string_view(file_name);
@@ -487,7 +491,17 @@ void ChromeTraceWriter::append_location(const std::source_location& where) {
     if (const auto slash = file.find_last_of('/'); slash != std::string_view::npos) {
         file.remove_prefix(slash + 1);
     }
+    // Most calls of a kernel come from one file (its "home file", the first one seen, named
+    // in the kernel's slice): those slices say only "line:column", which keeps traces small.
+    const auto [home, first] = m_home_files.try_emplace(kernel_id, file);
     m_buf += R"(,"loc":")";
+    if (!first && home->second == file) {
+        append_uint(where.line());
+        m_buf += ':';
+        append_uint(where.column());
+        m_buf += '"';
+        return;
+    }
     append_escaped(file);
     m_buf += ':';
     append_uint(where.line());

@@ -74,12 +74,17 @@ private:
     void write_transaction(const Transaction& tx);
     void write_kernel(const KernelInfo& kernel, Cycle at);
     std::uint64_t flow_id_for_wait(const Transaction& tx);
+    void append_flow(std::uint64_t id, bool out);
+    std::uint64_t flow_number(std::uint64_t key, bool consume);
+    std::unordered_map<std::uint64_t, std::uint64_t> m_flow_numbers;
+    std::unordered_map<std::uint32_t, std::string> m_home_files;  // kernel id -> file name
+    std::uint64_t m_next_flow_number = 0;
     void ensure_lane_metadata(std::uint32_t pid, CoreType type, std::uint32_t core, Pipe pipe);
     void begin_event();
     void append_time(Cycle cycles);
     void append_uint(std::uint64_t value);
     void append_escaped(std::string_view text);
-    void append_location(const std::source_location& where);
+    void append_location(std::uint32_t kernel_id, const std::source_location& where);
     void flush_if_large();
     void write_buffer();
 

@@ -267,6 +267,10 @@ struct Checker::Impl {
             reinterpret_cast<std::uint64_t>(b.file_name()) ^ (std::uint64_t{b.line()} << 20) ^
                 (std::uint64_t{b.column()} << 44),
             static_cast<std::uint64_t>(pa), static_cast<std::uint64_t>(pb));
+        if (!options.deduplicate) {
+            self.m_findings.push_back(std::move(finding));
+            return;
+        }
         const auto [it, inserted] = dedupe.emplace(key, self.m_findings.size());
         if (!inserted) {
             ++self.m_findings[it->second].count;

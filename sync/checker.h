@@ -42,6 +42,9 @@ struct CheckerOptions {
     bool synccheck = true;
     bool memcheck = true;
     bool initcheck = true;
+    /// true: one finding per (kind, space, source-location pair) with a count (analysis
+    /// mode); false: one finding per instance (hazard mode).
+    bool deduplicate = true;
 };
 
 class Checker final : public TransactionObserver {

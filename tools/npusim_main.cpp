@@ -24,6 +24,7 @@ struct RunFlags {
     std::string trace_path;
     std::string report_path;
     bool check = true;
+    npusim::CheckerOptions checker;
 };
 
 void write_report(const std::string& path, const nlohmann::json& report) {
@@ -44,7 +45,8 @@ int run_command(const std::string& file, const RunFlags& flags) {
     std::vector<npusim::Finding> findings_on_error;
     npusim::ScenarioOutcome outcome;
     try {
-        outcome = npusim::run_scenario(scenario, observers, flags.check, &findings_on_error);
+        outcome = npusim::run_scenario(scenario, observers, flags.check, &findings_on_error,
+                                       flags.checker);
     } catch (const npusim::KernelError&) {
         // The checker's findings up to the failure often explain it: show them first.
         if (!findings_on_error.empty()) std::cout << npusim::format_findings(findings_on_error);
@@ -102,6 +104,9 @@ int main(int argc, char** argv) {
                     "Write the report (run, output check, checker findings) as JSON");
     run->add_flag("--no-check", no_check,
                   "Do not attach the checker (racecheck, synccheck, memcheck, initcheck)");
+    bool all_instances = false;
+    run->add_flag("--all-instances", all_instances,
+                  "Report every hazard instance instead of one per source-location pair");
     app.add_subcommand("params", "List the chip configuration parameters");
     app.add_subcommand("kernels", "List the built-in kernels and their parameters");
     try {
@@ -120,6 +125,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         flags.check = !no_check;
+        flags.checker.deduplicate = !all_instances;
         return run_command(file, flags);
     } catch (const npusim::ConfigError& error) {
         for (const std::string& problem : error.problems()) std::cerr << "error: " << problem << "\n";

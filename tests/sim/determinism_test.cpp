@@ -179,13 +179,11 @@ TEST_CASE("a trace of a run is valid JSON with a lane per pipe and flag flows", 
             slice_lanes[e.at("pid").get<std::uint64_t>()].insert(e.at("tid").get<std::uint64_t>());
             CHECK(e.at("args").contains("serial"));
             CHECK(e.at("args").contains("loc"));
+            if (e.value("flow_out", false)) flow_starts.insert(e.at("bind_id").get<std::uint64_t>());
+            if (e.value("flow_in", false)) flow_ends.insert(e.at("bind_id").get<std::uint64_t>());
         } else if (ph == "M" && e.at("name") == "thread_name") {
             thread_names[{e.at("pid").get<std::uint64_t>(), e.at("tid").get<std::uint64_t>()}] =
                 e.at("args").at("name").get<std::string>();
-        } else if (ph == "s") {
-            flow_starts.insert(e.at("id").get<std::uint64_t>());
-        } else if (ph == "f") {
-            flow_ends.insert(e.at("id").get<std::uint64_t>());
         }
     }
     // One process per vector core (pid = core + 1), a lane for each pipe the kernel used.

@@ -9,7 +9,11 @@
 #include "core/errors.h"
 #include "core/transaction.h"
 #include "sim/builtin_kernels.h"
+#include "sim/catch_matchers.h"
 #include "sim/simulator.h"
+#include "sync/checker.h"
+
+#include <map>
 
 using namespace npusim;
 
@@ -368,4 +372,51 @@ TEST_CASE("soft SyncAll polling slows another kernel's GM copies", "[multicore][
     const Cycle contended = copy_kernel_end(true);
     INFO("copier alone " << alone << " cycles, with pollers " << contended);
     CHECK(contended > alone);
+}
+
+TEST_CASE("the checker reports nothing on the correct built-in kernels", "[multicore][checker]") {
+    struct Case {
+        const char* kernel;
+        std::uint32_t blocks;
+        std::map<std::string, std::uint64_t> params;
+    };
+    const Case cases[] = {
+        {"vector_add", 8, {{"elements", 8 * 2048 * 4}, {"tile", 2048}, {"buffers", 2}}},
+        {"vector_add", 4, {{"elements", 4 * 2048 * 2}, {"tile", 2048}, {"buffers", 1}}},
+        {"syncall_reduction", 8, {{"elements", 32}, {"sync", 1}}},
+        {"syncall_reduction", 8, {{"elements", 32}, {"sync", 2}}},
+        {"mix_matmul", 1, {{"m", 32}, {"n", 32}, {"k", 32}}},
+        {"vector_chain", 4, {{"elements", 8192}, {"tile", 256}, {"barrier", 1}}},
+    };
+    for (const Case& c : cases) {
+        Simulator sim(builtin_chip_config("a2"));
+        Checker checker(sim.global_memory());
+        sim.attach(checker);
+        LaunchSpec launch;
+        launch.blocks = c.blocks;
+        const KernelOutcome out = find_builtin_kernel(c.kernel)->run(sim, launch, c.params);
+        INFO(c.kernel << " " << out.verification);
+        CHECK(out.verified);
+        CHECK_THAT(checker.findings(), NoFindings());
+    }
+}
+
+TEST_CASE("hazard mode reports every instance, analysis mode folds them", "[multicore][checker]") {
+    auto findings = [](bool deduplicate) {
+        Simulator sim(builtin_chip_config("a2"));
+        CheckerOptions options;
+        options.deduplicate = deduplicate;
+        Checker checker(sim.global_memory(), options);
+        sim.attach(checker);
+        LaunchSpec launch;
+        launch.blocks = 4;
+        find_builtin_kernel("vector_chain")
+            ->run(sim, launch, {{"elements", 8192}, {"tile", 256}, {"barrier", 0}});
+        return checker.findings();
+    };
+    const auto folded = findings(true);
+    const auto all = findings(false);
+    REQUIRE(folded.size() == 2);  // RAW and WAW between the same two lines
+    CHECK(folded[0].count == 32);  // 8 tiles x 4 blocks
+    CHECK(all.size() == 64);
 }
