@@ -988,22 +988,33 @@ std::uint64_t AiCore::allocate_local(MemSpace space, std::uint64_t bytes, const 
     return address;
 }
 
-void AiCore::scalar_load(const Operand& where, void* value, const Loc& loc) {
-    InFlight* f = begin(Pipe::S, Op::ScalarLoad, loc);
+AiCore::InFlight* AiCore::begin_scalar_access(Op op, const Operand& where, const Loc& loc) {
+    const bool store = op == Op::ScalarStore;
+    InFlight* f = begin(Pipe::S, op, loc);
     Transaction& tx = f->tx;
     tx.dtype = tx.src_dtype = where.dtype;
     tx.count = 1;
     const std::uint64_t bytes = size_of(where.dtype);
+    const char* role = store ? "destination" : "source";
     if (where.space == MemSpace::GM) {
-        validate_global(tx, where, 1, "source");
+        validate_global(tx, where, 1, role);
     } else {
-        validate_local(tx, {where.space, where.address, 1, where.dtype}, 1, "source", bytes);
+        // The scalar unit addresses single elements: element alignment, not DataCopy's.
+        validate_local(tx, {where.space, where.address, 1, where.dtype}, 1, role, bytes);
     }
     if (where.address % bytes != 0) {
-        rule_error(tx, "scalar load address " + hex(where.address) + " is not " +
-                           std::to_string(bytes) + "-byte aligned");
+        rule_error(tx, std::string("scalar ") + (store ? "store" : "load") + " address " +
+                           hex(where.address) + " is not " + std::to_string(bytes) +
+                           "-byte aligned");
     }
-    tx.add_access(where.space, false, where.address, bytes);
+    if (store) f->write_access = 0;
+    tx.add_access(where.space, store, where.address, bytes);
+    return f;
+}
+
+void AiCore::scalar_load(const Operand& where, void* value, const Loc& loc) {
+    InFlight* f = begin_scalar_access(Op::ScalarLoad, where, loc);
+    Transaction& tx = f->tx;
     m_local_time += m_chip.cost.scalar_call();
     ++m_scalar_instructions;
     tx.issue = m_local_time;
@@ -1029,22 +1040,9 @@ void AiCore::scalar_load(const Operand& where, void* value, const Loc& loc) {
 }
 
 void AiCore::scalar_store(const Operand& where, const void* value, const Loc& loc) {
-    InFlight* f = begin(Pipe::S, Op::ScalarStore, loc);
+    InFlight* f = begin_scalar_access(Op::ScalarStore, where, loc);
     Transaction& tx = f->tx;
-    tx.dtype = tx.src_dtype = where.dtype;
-    tx.count = 1;
     const std::uint64_t bytes = size_of(where.dtype);
-    if (where.space == MemSpace::GM) {
-        validate_global(tx, where, 1, "destination");
-    } else {
-        validate_local(tx, {where.space, where.address, 1, where.dtype}, 1, "destination", bytes);
-    }
-    if (where.address % bytes != 0) {
-        rule_error(tx, "scalar store address " + hex(where.address) + " is not " +
-                           std::to_string(bytes) + "-byte aligned");
-    }
-    f->write_access = 0;
-    tx.add_access(where.space, true, where.address, bytes);
     m_local_time += m_chip.cost.scalar_call();
     ++m_scalar_instructions;
     tx.issue = tx.start = m_local_time;

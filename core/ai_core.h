@@ -100,6 +100,7 @@ private:
     InFlight* acquire();
     void release(InFlight* item);
     InFlight* begin(Pipe pipe, Op op, const Loc& loc);
+    InFlight* begin_scalar_access(Op op, const Operand& where, const Loc& loc);
     [[noreturn]] void rule_error(const Transaction& tx, const std::string& what) const;
     [[noreturn]] void block_stuck(const Loc& loc, std::string reason);
     /// Blocks until `ready()` holds, waking on the kernel's sync event; while blocked the core

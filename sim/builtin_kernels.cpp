@@ -247,6 +247,23 @@ std::string count_wrong(const std::vector<float>& got, const std::vector<float>&
            std::to_string(got[first]) + ", want " + std::to_string(want[first]) + ")";
 }
 
+// Runs the kernel and, if the run completed, checks `output` against `want`.
+template <class Kernel, class Args>
+KernelOutcome run_and_check(Simulator& sim, const LaunchSpec& spec, Kernel kernel, const Args& args,
+                            GlobalTensor<float> output, const std::vector<float>& want,
+                            const std::string& what_right) {
+    KernelOutcome outcome;
+    outcome.run = sim.run(spec, kernel, args);
+    if (!outcome.run.completed()) {
+        outcome.verification = "not checked: the run did not complete";
+        return outcome;
+    }
+    const std::string wrong = count_wrong(sim.read(output), want, "the output");
+    outcome.verified = wrong.empty();
+    outcome.verification = wrong.empty() ? what_right : wrong;
+    return outcome;
+}
+
 KernelOutcome run_syncall_reduction(Simulator& sim, const LaunchSpec& launch,
                                     const std::map<std::string, std::uint64_t>& params) {
     kernels::ReductionArgs args;
@@ -267,21 +284,10 @@ KernelOutcome run_syncall_reduction(Simulator& sim, const LaunchSpec& launch,
     spec.name = args.sync == 0 ? "syncall_reduction_nosync"
                                : (args.sync == 1 ? "syncall_reduction_hard" : "syncall_reduction_soft");
     spec.type = KernelType::AIV_ONLY;
-    KernelOutcome outcome;
-    outcome.run = sim.run(spec, kernels::syncall_reduction, args);
-    if (!outcome.run.completed()) {
-        outcome.verification = "not checked: the run did not complete";
-        return outcome;
-    }
-    const std::string wrong = count_wrong(sim.read(args.output),
-                                          std::vector<float>(total, 2.0F * static_cast<float>(blocks)),
-                                          "output");
-    outcome.verified = wrong.empty();
-    outcome.verification = wrong.empty() ? "every output element is " +
-                                               std::to_string(2 * blocks) + ".0 (" +
-                                               std::to_string(total) + " elements)"
-                                         : wrong;
-    return outcome;
+    return run_and_check(sim, spec, kernels::syncall_reduction, args, args.output,
+                         std::vector<float>(total, 2.0F * static_cast<float>(blocks)),
+                         "every output element is " + std::to_string(2 * blocks) + ".0 (" +
+                             std::to_string(total) + " elements)");
 }
 
 KernelOutcome run_mix_matmul(Simulator& sim, const LaunchSpec& launch,
@@ -310,12 +316,6 @@ KernelOutcome run_mix_matmul(Simulator& sim, const LaunchSpec& launch,
     LaunchSpec spec = launch;
     spec.name = "mix_matmul_postprocess";
     spec.type = KernelType::MIX_AIC_1_2;
-    KernelOutcome outcome;
-    outcome.run = sim.run(spec, kernels::mix_matmul_postprocess, args);
-    if (!outcome.run.completed()) {
-        outcome.verification = "not checked: the run did not complete";
-        return outcome;
-    }
     std::vector<float> want(m * n);
     for (std::uint64_t r = 0; r < m; ++r) {
         for (std::uint64_t c = 0; c < n; ++c) {
@@ -326,12 +326,9 @@ KernelOutcome run_mix_matmul(Simulator& sim, const LaunchSpec& launch,
             want[r * n + c] = std::max(acc, 0.0F) * 0.5F;
         }
     }
-    const std::string wrong = count_wrong(sim.read(args.out), want, "out");
-    outcome.verified = wrong.empty();
-    outcome.verification = wrong.empty() ? "out == relu(A x B) * 0.5 (" + std::to_string(m) + "x" +
-                                               std::to_string(n) + ", fp16 in, fp32 out)"
-                                         : wrong;
-    return outcome;
+    return run_and_check(sim, spec, kernels::mix_matmul_postprocess, args, args.out, want,
+                         "out == relu(A x B) * 0.5 (" + std::to_string(m) + "x" +
+                             std::to_string(n) + ", fp16 in, fp32 out)");
 }
 
 KernelOutcome run_vector_chain(Simulator& sim, const LaunchSpec& launch,
@@ -352,20 +349,10 @@ KernelOutcome run_vector_chain(Simulator& sim, const LaunchSpec& launch,
     LaunchSpec spec = launch;
     spec.name = args.barrier ? "vector_chain" : "vector_chain_no_barrier";
     spec.type = KernelType::AIV_ONLY;
-    KernelOutcome outcome;
-    outcome.run = sim.run(spec, kernels::vector_chain, args);
-    if (!outcome.run.completed()) {
-        outcome.verification = "not checked: the run did not complete";
-        return outcome;
-    }
     std::vector<float> want(elements);
     for (std::uint64_t i = 0; i < elements; ++i) want[i] = (x[i] + x[i]) * 2.0F;
-    const std::string wrong = count_wrong(sim.read(args.out), want, "out");
-    outcome.verified = wrong.empty();
-    outcome.verification = wrong.empty() ? "out == (x + x) * 2 for all " + std::to_string(elements) +
-                                               " elements"
-                                         : wrong;
-    return outcome;
+    return run_and_check(sim, spec, kernels::vector_chain, args, args.out, want,
+                         "out == (x + x) * 2 for all " + std::to_string(elements) + " elements");
 }
 
 }  // namespace
