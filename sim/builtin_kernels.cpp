@@ -357,6 +357,38 @@ KernelOutcome run_vector_chain(Simulator& sim, const LaunchSpec& launch,
 
 }  // namespace
 
+using Problems = std::vector<std::pair<std::string, std::string>>;
+
+void multiple_of(Problems& out, const std::map<std::string, std::uint64_t>& params,
+                 const std::string& name, std::uint64_t factor, const std::string& what) {
+    if (params.at(name) % factor != 0) {
+        out.push_back({"/params/" + name, "must be a multiple of " + what + " (" +
+                                              std::to_string(factor) + "), got " +
+                                              std::to_string(params.at(name))});
+    }
+}
+
+Problems check_tiled(std::uint32_t blocks, const std::map<std::string, std::uint64_t>& params) {
+    Problems out;
+    multiple_of(out, params, "tile", 8, "8 (32-byte copies)");
+    if (out.empty()) multiple_of(out, params, "elements", blocks * params.at("tile"), "blocks x tile");
+    return out;
+}
+
+Problems check_reduction(std::uint32_t, const std::map<std::string, std::uint64_t>& params) {
+    Problems out;
+    multiple_of(out, params, "elements", 8, "8 (32-byte copies)");
+    return out;
+}
+
+Problems check_matmul(std::uint32_t blocks, const std::map<std::string, std::uint64_t>& params) {
+    Problems out;
+    for (const char* dim : {"m", "n", "k"}) multiple_of(out, params, dim, 16, "16 (cube fractal)");
+    if (blocks != 1) out.push_back({"/blocks", "mix_matmul runs one group: must be 1, got " +
+                                                   std::to_string(blocks)});
+    return out;
+}
+
 const std::vector<BuiltinKernel>& builtin_kernels() {
     static const std::vector<BuiltinKernel> kernels{
         {"vector_add",
@@ -364,27 +396,27 @@ const std::vector<BuiltinKernel>& builtin_kernels() {
          {{"elements", 1u << 20, 1, std::uint64_t{1} << 34, "elements per vector"},
           {"tile", 2048, 8, 16384, "elements per UB tile (multiple of 8)"},
           {"buffers", 2, 1, 2, "1 = single-buffered, 2 = double-buffered (ping-pong)"}},
-         run_vector_add},
+         check_tiled, run_vector_add},
         {"syncall_reduction",
          "each block doubles its slice, writes it to GM, SyncAlls, then sums all slices; "
          "every output element must be 2 x blocks",
          {{"elements", 32, 8, 16384, "fp32 elements per block (multiple of 8)"},
           {"sync", 1, 0, 2, "0 = no SyncAll (racy), 1 = hard SyncAll, 2 = soft SyncAll"}},
-         run_syncall_reduction},
+         check_reduction, run_syncall_reduction},
         {"mix_matmul",
          "MIX_AIC_1_2: the cube core computes C = A x B, signals its two vector cores with a "
          "cross-core flag, each post-processes half: out = relu(C) * 0.5",
          {{"m", 32, 16, 128, "rows of A and C (multiple of 16)"},
           {"n", 32, 16, 128, "columns of B and C (multiple of 16)"},
           {"k", 32, 16, 128, "columns of A, rows of B (multiple of 16)"}},
-         run_mix_matmul},
+         check_matmul, run_mix_matmul},
         {"vector_chain",
          "out = (x + x) * 2 with both steps on PIPE_V; barrier = 0 drops the PipeBarrier<PIPE_V> "
          "between them (an intra-pipe RAW hazard)",
          {{"elements", 8192, 8, std::uint64_t{1} << 30, "elements"},
           {"tile", 256, 8, 16384, "elements per UB tile (multiple of 8)"},
           {"barrier", 1, 0, 1, "1 = PipeBarrier<PIPE_V> between the dependent ops, 0 = none"}},
-         run_vector_chain},
+         check_tiled, run_vector_chain},
     };
     return kernels;
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,6 +87,11 @@ struct BuiltinKernel {
     std::string name;
     std::string description;
     std::vector<KernelParameter> parameters;
+    /// Problems with a parameter combination, as (JSON pointer under the scenario, message);
+    /// the scenario loader reports them with the file name. Empty when fine.
+    std::function<std::vector<std::pair<std::string, std::string>>(
+        std::uint32_t blocks, const std::map<std::string, std::uint64_t>& params)>
+        check;
     /// Sets up GM, launches with `launch` (its blocks and timing skew; the kernel fills in
     /// its name and type), runs, and checks the output.
     std::function<KernelOutcome(Simulator&, const LaunchSpec& launch,

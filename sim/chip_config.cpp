@@ -333,20 +333,7 @@ ChipConfig parse_chip_config(std::string_view json_text, const std::string& orig
 
 ChipConfig load_chip_config(const std::filesystem::path& file) {
     const std::string origin = file.string();
-    std::error_code error;
-    // exists() also fails on a permission problem, which is not "no such file".
-    if (!std::filesystem::exists(file, error) && !error)
-        throw ConfigError({origin + ": cannot read file (no such file)"});
-    if (std::filesystem::is_directory(file, error))
-        throw ConfigError({origin + ": cannot read file (it is a directory)"});
-
-    std::ifstream in(file, std::ios::binary);
-    std::string text;
-    std::array<char, 64 * 1024> buffer{};
-    while (in && (in.read(buffer.data(), buffer.size()) || in.gcount() > 0))
-        text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
-    if (!in.is_open() || in.bad()) throw ConfigError({origin + ": cannot read file"});
-
+    const std::string text = read_config_file(file);
     ChipConfig config = parse_chip_config(text, origin);
     config.source = origin;
     return config;

@@ -1,5 +1,8 @@
 #include "sim/config_diagnostics.h"
 
+#include <array>
+#include <fstream>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -311,6 +314,26 @@ std::optional<NotedUnsigned> read_unsigned(const json& value, std::string_view p
         if (result && text) result->note = std::move(*text);
     }
     return result;
+}
+
+std::string read_config_file(const std::filesystem::path& file) {
+    const std::string origin = file.string();
+    std::error_code error;
+    // exists() also fails on a permission problem, which is not "no such file".
+    if (!std::filesystem::exists(file, error) && !error) {
+        throw ConfigError({origin + ": cannot read file (no such file)"});
+    }
+    if (std::filesystem::is_directory(file, error)) {
+        throw ConfigError({origin + ": cannot read file (it is a directory)"});
+    }
+    std::ifstream in(file, std::ios::binary);
+    std::string text;
+    std::array<char, 64 * 1024> buffer{};
+    while (in && (in.read(buffer.data(), buffer.size()) || in.gcount() > 0)) {
+        text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
+    }
+    if (!in.is_open() || in.bad()) throw ConfigError({origin + ": cannot read file"});
+    return text;
 }
 
 bool check_range(std::uint64_t value, std::uint64_t min, std::uint64_t max,

@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <initializer_list>
 #include <optional>
 #include <span>
@@ -76,6 +77,10 @@ std::string describe_json(const nlohmann::json& value);
 /// length beyond. Ties go to the earlier candidate so suggestions are deterministic.
 std::optional<std::string> nearest_name(std::string_view word,
                                         std::span<const std::string_view> candidates);
+
+/// The whole file as text. Throws ConfigError "<path>: cannot read file (no such file)",
+/// "(it is a directory)" or plain "cannot read file".
+std::string read_config_file(const std::filesystem::path& file);
 
 /// Parses `text`. A syntax error is reported as "<origin>: invalid JSON: <parser message with
 /// line and column>" and yields nullopt. Duplicate keys (which JSON parsers silently resolve

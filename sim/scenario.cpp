@@ -126,6 +126,13 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
             }
         }
     }
+    if (diag.empty()) {
+        if (const BuiltinKernel* kernel = find_builtin_kernel(s.kernel); kernel && kernel->check) {
+            for (const auto& [pointer, message] : kernel->check(s.blocks, s.params)) {
+                diag.add(pointer, message);
+            }
+        }
+    }
     if (s.start_offsets.size() > s.blocks && diag.empty()) {
         diag.add("/skew/offsets", "has " + std::to_string(s.start_offsets.size()) +
                                       " entries for " + std::to_string(s.blocks) + " blocks");
@@ -135,11 +142,7 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
 }
 
 Scenario load_scenario(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw ConfigError({file.string() + ": cannot read file"});
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_scenario(text.str(), file.string(), file.parent_path());
+    return parse_scenario(read_config_file(file), file.string(), file.parent_path());
 }
 
 ScenarioOutcome run_scenario(const Scenario& scenario,

@@ -201,12 +201,13 @@ TEST_CASE("a scenario file that does not exist is a ConfigError naming the file"
     }
 }
 
-TEST_CASE("a scenario whose elements do not split into blocks x tile is a UsageError",
+TEST_CASE("a scenario whose elements do not split into blocks x tile names the parameter",
           "[scenario]") {
-    const Scenario s = parse_scenario(
-        small_scenario(R"("small")", R"({ "elements": 65536, "tile": 2048 })", "3"),
-        "test.json", kScenarioDir);
-    CHECK_THROWS_AS(run_scenario(s), UsageError);
+    const auto problems =
+        problems_of(small_scenario(R"("small")", R"({ "elements": 65536, "tile": 2048 })", "3"));
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0] ==
+          "test.json:/params/elements: must be a multiple of blocks x tile (6144), got 65536");
 }
 
 // check_range() writes "expected <min>..<max> <unit>, got <value>"; a parameter without a
