@@ -64,7 +64,6 @@ public:
     PipeStatistics pipe_statistics(Pipe pipe) const;
     std::uint64_t blocks_run() const { return m_blocks_run; }
     const std::optional<StuckInfo>& stuck() const { return m_stuck; }
-    bool busy() const { return m_current.kernel != nullptr || m_next.has_value(); }
     void reset_statistics();
     /// Gives an idle core its next block (the scheduler's call) and wakes it.
     void assign(const BlockAssignment& work);
@@ -72,7 +71,6 @@ public:
     void wake() { m_wake.notify(sc_core::SC_ZERO_TIME); }
     /// After an aborted run: drop stalled instructions and pipe state.
     void reset_after_abort();
-    LocalMemory& local_memory() { return m_local; }
 
     // ---- backend of the kernel API (core/block.h); called on this core's thread --------
     void issue(const Request& request, const Loc& loc);

@@ -1,8 +1,5 @@
 #include "sim/scenario.h"
 
-#include <fstream>
-#include <sstream>
-
 #include "core/errors.h"
 #include "sim/config_diagnostics.h"
 #include "sim/simulator.h"

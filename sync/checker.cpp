@@ -59,9 +59,6 @@ Slot slot_of(Pipe pipe) {
     return kS;
 }
 
-constexpr Pipe kPipeOfSlot[kSlots] = {Pipe::S, Pipe::S, Pipe::V, Pipe::M,
-                                      Pipe::MTE1, Pipe::MTE2, Pipe::MTE3, Pipe::FIX};
-
 std::string short_pipe(Pipe pipe) { return std::string(to_string(pipe).substr(5)); }
 
 // What the shadow memory keeps of one access: enough to order it and to report it.
@@ -133,7 +130,6 @@ struct Checker::Impl {
         KernelInfo info;
         VectorClock start_clock;  // the host's knowledge at launch
         std::vector<Block*> blocks;
-        bool ended = false;
     };
 
     Impl(Checker& owner, const GlobalMemory& memory, CheckerOptions opts)
@@ -702,7 +698,6 @@ void Checker::on_transaction(const Transaction& tx) {
 void Checker::on_kernel_end(const KernelInfo& kernel, Cycle /*at*/) {
     Impl& impl = *m_impl;
     Impl::KernelState& k = impl.kernels[kernel.kernel_id];
-    k.ended = true;
     impl.report_uninitialized(kernel.kernel_id);
     VectorClock done;
     for (const Impl::Block* b : k.blocks) done.join(impl.drained(*b));

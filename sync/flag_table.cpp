@@ -37,13 +37,11 @@ void FlagTable::set(Pipe src, Pipe dst, std::uint32_t id, const FlagSet& set) {
         fifo.head = 0;
     }
     fifo.items.push_back(set);
-    ++m_outstanding;
 }
 
 std::optional<FlagSet> FlagTable::consume(Pipe src, Pipe dst, std::uint32_t id) {
     Fifo& fifo = m_fifos[key(src, dst, id)];
     if (fifo.head == fifo.items.size()) return std::nullopt;
-    --m_outstanding;
     return fifo.items[fifo.head++];
 }
 
@@ -57,7 +55,6 @@ void FlagTable::clear() {
         fifo.items.clear();
         fifo.head = 0;
     }
-    m_outstanding = 0;
 }
 
 }  // namespace npusim

@@ -31,8 +31,6 @@ public:
     /// Removes and returns the oldest unconsumed SetFlag, if any.
     std::optional<FlagSet> consume(Pipe src, Pipe dst, std::uint32_t id);
     std::size_t outstanding(Pipe src, Pipe dst, std::uint32_t id) const;
-    /// Total SetFlags not consumed, over all keys.
-    std::size_t outstanding_total() const { return m_outstanding; }
     void clear();
 
 private:
@@ -44,7 +42,6 @@ private:
 
     std::uint32_t m_event_ids;
     std::vector<Fifo> m_fifos;
-    std::size_t m_outstanding = 0;
 };
 
 }  // namespace npusim

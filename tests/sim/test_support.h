@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/block.h"
+#include "temp_dir.h"
 #include "core/tensor.h"
 #include "core/transaction.h"
 #include "core/types.h"
@@ -86,29 +87,6 @@ inline std::string location_prefix(const char* file, int line) {
     return name + ":" + std::to_string(line) + ":";
 }
 
-/// A fresh directory under the system temp dir, removed again at scope end.
-class TempDir {
-public:
-    TempDir() {
-        static std::atomic<int> counter{0};
-        const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-        m_path = std::filesystem::temp_directory_path() /
-                 ("npusim_sim_test_" + std::to_string(stamp) + "_" +
-                  std::to_string(counter.fetch_add(1)));
-        std::filesystem::create_directories(m_path);
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(m_path, ignored);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    std::filesystem::path file(const std::string& name) const { return m_path / name; }
-    const std::filesystem::path& path() const { return m_path; }
-
-private:
-    std::filesystem::path m_path;
-};
 
 inline std::string read_text(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "temp_dir.h"
 #include "core/transaction.h"
 
 namespace {
@@ -29,29 +30,8 @@ using npusim::Transaction;
 using nlohmann::json;
 
 constexpr std::uint64_t kMhz = 1800;
+using npusim::test::TempDir;
 
-// A fresh directory per test under the system temp dir, removed again at the end.
-class TempDir {
-public:
-    TempDir() {
-        static std::atomic<int> counter{0};
-        const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-        m_path = std::filesystem::temp_directory_path() /
-                 ("npusim_trace_test_" + std::to_string(stamp) + "_" +
-                  std::to_string(counter.fetch_add(1)));
-        std::filesystem::create_directories(m_path);
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(m_path, ignored);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    std::filesystem::path file(const std::string& name) const { return m_path / name; }
-
-private:
-    std::filesystem::path m_path;
-};
 
 std::string read_text(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
