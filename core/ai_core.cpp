@@ -31,7 +31,9 @@ bool is_l0(MemSpace space) {
     return space == MemSpace::L0A || space == MemSpace::L0B || space == MemSpace::L0C;
 }
 
-std::uint64_t alignment_of(MemSpace space) { return is_l0(space) ? 512 : 32; }
+std::uint64_t alignment_of(MemSpace space) {
+    return is_l0(space) ? 512 : 32;
+}
 
 std::string hex(std::uint64_t value) {
     std::ostringstream out;
@@ -39,7 +41,9 @@ std::string hex(std::uint64_t value) {
     return out.str();
 }
 
-std::string_view short_name(Pipe pipe) { return to_string(pipe).substr(5); }
+std::string_view short_name(Pipe pipe) {
+    return to_string(pipe).substr(5);
+}
 
 std::string flag_name(const Transaction& tx) {
     std::string text(to_string(tx.op));
@@ -57,10 +61,10 @@ std::string flag_name(const Transaction& tx) {
 struct AiCore::InFlight final : DeferredEffect {
     AiCore* core = nullptr;
     Transaction tx;
-    std::vector<std::byte> scratch;   // source bytes or computed result, start -> end
+    std::vector<std::byte> scratch;  // source bytes or computed result, start -> end
     std::uint64_t queue_index = 0;
     CopyPath path;
-    int write_access = -1;            // index into tx.accesses written at commit
+    int write_access = -1;  // index into tx.accesses written at commit
 
     void apply(std::uint32_t phase) override { core->apply_effect(*this, phase); }
 };
@@ -89,8 +93,7 @@ bool AiCore::has_pipe(CoreType type, Pipe pipe) {
 
 const std::vector<Pipe>& AiCore::pipes_of(CoreType type) {
     static const std::vector<Pipe> vector_pipes{Pipe::S, Pipe::MTE2, Pipe::V, Pipe::MTE3};
-    static const std::vector<Pipe> cube_pipes{Pipe::S, Pipe::MTE2, Pipe::MTE1, Pipe::M,
-                                              Pipe::FIX};
+    static const std::vector<Pipe> cube_pipes{Pipe::S, Pipe::MTE2, Pipe::MTE1, Pipe::M, Pipe::FIX};
     return type == CoreType::Vector ? vector_pipes : cube_pipes;
 }
 
@@ -180,8 +183,8 @@ void AiCore::finish_block() {
         if (!stalled(pipe).empty()) {
             const Transaction& wait = stalled(pipe).front()->tx;
             block_stuck(wait.where, "block ended while " + std::string(to_string(pipe)) +
-                                        " waits at " + flag_name(wait) +
-                                        " (serial " + std::to_string(wait.serial) +
+                                        " waits at " + flag_name(wait) + " (serial " +
+                                        std::to_string(wait.serial) +
                                         "): the matching SetFlag is never issued");
         }
         done = std::max(done, timeline(pipe).drained_at());
@@ -203,7 +206,9 @@ AiCore::InFlight* AiCore::acquire() {
     return f;
 }
 
-void AiCore::release(InFlight* item) { m_free.push_back(item); }
+void AiCore::release(InFlight* item) {
+    m_free.push_back(item);
+}
 
 AiCore::InFlight* AiCore::begin(Pipe pipe, Op op, const Loc& loc) {
     check_abort();
@@ -225,16 +230,16 @@ AiCore::InFlight* AiCore::begin(Pipe pipe, Op op, const Loc& loc) {
 }
 
 void AiCore::rule_error(const Transaction& tx, const std::string& what) const {
-    std::string text = "kernel '" + m_current.kernel->name + "' block " +
-                       std::to_string(tx.block) + " (" + std::string(to_string(m_type)) + ") " +
+    std::string text = "kernel '" + m_current.kernel->name + "' block " + std::to_string(tx.block) +
+                       " (" + std::string(to_string(m_type)) + ") " +
                        std::string(to_string(tx.pipe)) + " serial " + std::to_string(tx.serial) +
                        " at " + format_location(tx.where) + ": " + what;
     throw KernelError(text);
 }
 
 void AiCore::block_stuck(const Loc& loc, std::string reason) {
-    m_stuck = StuckInfo{m_current.kernel->id, m_current.kernel->name, m_current.block_idx, format_location(loc),
-                        [text = std::move(reason)] { return text; }};
+    m_stuck = StuckInfo{m_current.kernel->id, m_current.kernel->name, m_current.block_idx,
+                        format_location(loc), [text = std::move(reason)] { return text; }};
     ++m_chip.blocked_cores;
     for (;;) {
         wait(m_chip.abort_event);
@@ -248,8 +253,8 @@ void AiCore::block_stuck(const Loc& loc, std::string reason) {
 void AiCore::block_until(const std::function<bool()>& ready, const Loc& loc,
                          std::function<std::string()> reason) {
     if (ready()) return;
-    m_stuck = StuckInfo{m_current.kernel->id, m_current.kernel->name, m_current.block_idx, format_location(loc),
-                        std::move(reason)};
+    m_stuck = StuckInfo{m_current.kernel->id, m_current.kernel->name, m_current.block_idx,
+                        format_location(loc), std::move(reason)};
     ++m_chip.blocked_cores;
     do {
         wait(m_current.runtime->sync_event | m_chip.abort_event);
@@ -309,8 +314,8 @@ void AiCore::prepare_copy(InFlight& f, const Request& r) {
     Transaction& tx = f.tx;
     tx.dtype = tx.src_dtype = r.src0.dtype;
     tx.count = r.count;
-    const std::string route = std::string(to_string(r.src0.space)) + "->" +
-                              std::string(to_string(r.dst.space));
+    const std::string route =
+        std::string(to_string(r.src0.space)) + "->" + std::string(to_string(r.dst.space));
     if (r.count == 0) rule_error(tx, "DataCopy " + route + " of 0 elements");
     const std::uint64_t bytes = r.count * size_of(r.src0.dtype);
     if (bytes % 32 != 0) {
@@ -343,8 +348,8 @@ void AiCore::prepare_vector(InFlight& f, const Request& r) {
     const std::uint64_t out_count = r.op == Op::ReduceSum ? 1 : r.count;
     auto check_ub = [&](const Operand& op, std::uint64_t count, const char* role) {
         if (op.space != MemSpace::UB) {
-            rule_error(tx, std::string(role) + " must be in UB, not " +
-                               std::string(to_string(op.space)));
+            rule_error(
+                tx, std::string(role) + " must be in UB, not " + std::string(to_string(op.space)));
         }
         validate_local(tx, op, count, role);
     };
@@ -352,8 +357,8 @@ void AiCore::prepare_vector(InFlight& f, const Request& r) {
         check_ub(r.src0, r.count, "source");
         tx.add_access(MemSpace::UB, false, r.src0.address, r.count * size_of(r.src0.dtype));
     }
-    const bool binary = r.op == Op::Add || r.op == Op::Sub || r.op == Op::Mul ||
-                        r.op == Op::Max || r.op == Op::Min;
+    const bool binary =
+        r.op == Op::Add || r.op == Op::Sub || r.op == Op::Mul || r.op == Op::Max || r.op == Op::Min;
     if (binary) {
         check_ub(r.src1, r.count, "second source");
         tx.add_access(MemSpace::UB, false, r.src1.address, r.count * size_of(r.src1.dtype));
@@ -395,77 +400,79 @@ void AiCore::prepare_mmad(InFlight& f, const Request& r) {
 
 void AiCore::issue(const Request& r, const Loc& loc) {
     switch (r.op) {
-    case Op::Copy: {
-        const auto path = m_chip.cost.copy_path(r.src0.space, r.dst.space);
-        InFlight* f = begin(path ? path->pipe : Pipe::S, Op::Copy, loc);
-        if (!path) {
-            rule_error(f->tx, "no DataCopy path from " + std::string(to_string(r.src0.space)) +
-                                  " to " + std::string(to_string(r.dst.space)));
-        }
-        f->path = *path;
-        prepare_copy(*f, r);
-        issue_to_pipe(f, loc);
-        return;
-    }
-    case Op::Mmad: {
-        InFlight* f = begin(Pipe::M, Op::Mmad, loc);
-        prepare_mmad(*f, r);
-        issue_to_pipe(f, loc);
-        return;
-    }
-    case Op::SetFlag:
-    case Op::WaitFlag: {
-        InFlight* f = begin(r.op == Op::SetFlag ? r.flag_src : r.flag_dst, r.op, loc);
-        Transaction& tx = f->tx;
-        tx.flag_src = r.flag_src;
-        tx.flag_dst = r.flag_dst;
-        tx.event_id = r.event_id;
-        for (Pipe p : {r.flag_src, r.flag_dst}) {
-            if (!has_pipe(m_type, p)) {
-                rule_error(tx, flag_name(tx) + ": " + std::string(to_string(p)) +
-                                   " does not exist on an " + std::string(to_string(m_type)) +
-                                   " core");
+        case Op::Copy: {
+            const auto path = m_chip.cost.copy_path(r.src0.space, r.dst.space);
+            InFlight* f = begin(path ? path->pipe : Pipe::S, Op::Copy, loc);
+            if (!path) {
+                rule_error(f->tx, "no DataCopy path from " + std::string(to_string(r.src0.space)) +
+                                      " to " + std::string(to_string(r.dst.space)));
             }
-        }
-        if (r.flag_src == r.flag_dst) rule_error(tx, flag_name(tx) + ": source and destination pipe are the same");
-        if (r.event_id >= m_chip.config.event_ids) {
-            rule_error(tx, flag_name(tx) + ": event id " + std::to_string(r.event_id) +
-                               " is out of range (this chip has event ids 0-" +
-                               std::to_string(m_chip.config.event_ids - 1) + ")");
-        }
-        if (r.op == Op::SetFlag && r.flag_src == Pipe::S) {
-            scalar_set_flag(f);
-        } else if (r.op == Op::WaitFlag && r.flag_dst == Pipe::S) {
-            scalar_wait_flag(f, loc);
-        } else {
+            f->path = *path;
+            prepare_copy(*f, r);
             issue_to_pipe(f, loc);
-        }
-        return;
-    }
-    case Op::PipeBarrier: {
-        InFlight* f = begin(r.barrier_pipe, Op::PipeBarrier, loc);
-        if (r.barrier_pipe == Pipe::S) {
-            rule_error(f->tx, "PipeBarrier<PIPE_S> is a hardware error: the scalar unit cannot "
-                              "wait for itself");
-        }
-        if (r.barrier_pipe == Pipe::ALL) {
-            barrier_all(f, loc);
             return;
         }
-        if (!has_pipe(m_type, r.barrier_pipe)) {
-            rule_error(f->tx, "PipeBarrier: " + std::string(to_string(r.barrier_pipe)) +
-                                  " does not exist on an " + std::string(to_string(m_type)) +
-                                  " core");
+        case Op::Mmad: {
+            InFlight* f = begin(Pipe::M, Op::Mmad, loc);
+            prepare_mmad(*f, r);
+            issue_to_pipe(f, loc);
+            return;
         }
-        issue_to_pipe(f, loc);
-        return;
-    }
-    default: {
-        InFlight* f = begin(Pipe::V, r.op, loc);
-        prepare_vector(*f, r);
-        issue_to_pipe(f, loc);
-        return;
-    }
+        case Op::SetFlag:
+        case Op::WaitFlag: {
+            InFlight* f = begin(r.op == Op::SetFlag ? r.flag_src : r.flag_dst, r.op, loc);
+            Transaction& tx = f->tx;
+            tx.flag_src = r.flag_src;
+            tx.flag_dst = r.flag_dst;
+            tx.event_id = r.event_id;
+            for (Pipe p : {r.flag_src, r.flag_dst}) {
+                if (!has_pipe(m_type, p)) {
+                    rule_error(tx, flag_name(tx) + ": " + std::string(to_string(p)) +
+                                       " does not exist on an " + std::string(to_string(m_type)) +
+                                       " core");
+                }
+            }
+            if (r.flag_src == r.flag_dst)
+                rule_error(tx, flag_name(tx) + ": source and destination pipe are the same");
+            if (r.event_id >= m_chip.config.event_ids) {
+                rule_error(tx, flag_name(tx) + ": event id " + std::to_string(r.event_id) +
+                                   " is out of range (this chip has event ids 0-" +
+                                   std::to_string(m_chip.config.event_ids - 1) + ")");
+            }
+            if (r.op == Op::SetFlag && r.flag_src == Pipe::S) {
+                scalar_set_flag(f);
+            } else if (r.op == Op::WaitFlag && r.flag_dst == Pipe::S) {
+                scalar_wait_flag(f, loc);
+            } else {
+                issue_to_pipe(f, loc);
+            }
+            return;
+        }
+        case Op::PipeBarrier: {
+            InFlight* f = begin(r.barrier_pipe, Op::PipeBarrier, loc);
+            if (r.barrier_pipe == Pipe::S) {
+                rule_error(f->tx,
+                           "PipeBarrier<PIPE_S> is a hardware error: the scalar unit cannot "
+                           "wait for itself");
+            }
+            if (r.barrier_pipe == Pipe::ALL) {
+                barrier_all(f, loc);
+                return;
+            }
+            if (!has_pipe(m_type, r.barrier_pipe)) {
+                rule_error(f->tx, "PipeBarrier: " + std::string(to_string(r.barrier_pipe)) +
+                                      " does not exist on an " + std::string(to_string(m_type)) +
+                                      " core");
+            }
+            issue_to_pipe(f, loc);
+            return;
+        }
+        default: {
+            InFlight* f = begin(Pipe::V, r.op, loc);
+            prepare_vector(*f, r);
+            issue_to_pipe(f, loc);
+            return;
+        }
     }
 }
 
@@ -477,9 +484,10 @@ void AiCore::issue_to_pipe(InFlight* f, const Loc& loc) {
     if (slot == PipeTimeline::kNotStarted) {
         const Transaction& head = stalled(tx.pipe).front()->tx;
         release(f);
-        block_stuck(loc, "the queue of " + std::string(to_string(tx.pipe)) + " is full while it waits at " +
-                             flag_name(head) + " (serial " + std::to_string(head.serial) + ", " +
-                             format_location(head.where) + ") for a SetFlag that is never issued");
+        block_stuck(loc, "the queue of " + std::string(to_string(tx.pipe)) +
+                             " is full while it waits at " + flag_name(head) + " (serial " +
+                             std::to_string(head.serial) + ", " + format_location(head.where) +
+                             ") for a SetFlag that is never issued");
     }
     m_local_time = std::max(m_local_time, slot);  // scalar stalls until a queue slot frees
     tx.issue = m_local_time;
@@ -494,36 +502,37 @@ bool AiCore::try_schedule(InFlight* f) {
     PipeTimeline& pipe = timeline(tx.pipe);
     Cycle start = std::max(tx.issue, pipe.free_at());
     switch (tx.op) {
-    case Op::WaitFlag: {
-        const auto set = m_flags.consume(tx.flag_src, tx.flag_dst, tx.event_id);
-        if (!set) return false;
-        tx.partner_serial = set->serial;
-        complete_zero_length(f, std::max(start, set->time));
-        return true;
-    }
-    case Op::SetFlag: {
-        // Fires once everything issued earlier to this pipe has completed.
-        start = std::max(start, pipe.drained_at());
-        const Pipe src = tx.flag_src, dst = tx.flag_dst;
-        const std::uint32_t id = tx.event_id;
-        const FlagSet set{start, tx.serial, tx.block};
-        complete_zero_length(f, start);
-        m_flags.set(src, dst, id, set);
-        resolve(dst);
-        return true;
-    }
-    case Op::CrossCoreSetFlag: {
-        start = std::max(start, pipe.drained_at());
-        const Transaction copy = tx;
-        complete_zero_length(f, start);
-        post_cross_core(copy, start);
-        return true;
-    }
-    case Op::PipeBarrier:
-        pipe.barrier();
-        complete_zero_length(f, std::max(tx.issue, pipe.free_at()));
-        return true;
-    default: break;
+        case Op::WaitFlag: {
+            const auto set = m_flags.consume(tx.flag_src, tx.flag_dst, tx.event_id);
+            if (!set) return false;
+            tx.partner_serial = set->serial;
+            complete_zero_length(f, std::max(start, set->time));
+            return true;
+        }
+        case Op::SetFlag: {
+            // Fires once everything issued earlier to this pipe has completed.
+            start = std::max(start, pipe.drained_at());
+            const Pipe src = tx.flag_src, dst = tx.flag_dst;
+            const std::uint32_t id = tx.event_id;
+            const FlagSet set{start, tx.serial, tx.block};
+            complete_zero_length(f, start);
+            m_flags.set(src, dst, id, set);
+            resolve(dst);
+            return true;
+        }
+        case Op::CrossCoreSetFlag: {
+            start = std::max(start, pipe.drained_at());
+            const Transaction copy = tx;
+            complete_zero_length(f, start);
+            post_cross_core(copy, start);
+            return true;
+        }
+        case Op::PipeBarrier:
+            pipe.barrier();
+            complete_zero_length(f, std::max(tx.issue, pipe.free_at()));
+            return true;
+        default:
+            break;
     }
 
     Cycle pipe_free = start;
@@ -710,8 +719,9 @@ void AiCore::soft_sync_all(const Operand& gm_ws, const Operand& ub_ws, std::uint
     KernelRuntime& rt = *m_current.runtime;
     const std::uint64_t need = std::uint64_t{used} * 32;
     if (m_type != CoreType::Vector) {
-        rule_error(tx, "soft SyncAll(gm, ub, usedCores) runs on vector cores only; use the "
-                       "hard SyncAll on cube cores");
+        rule_error(tx,
+                   "soft SyncAll(gm, ub, usedCores) runs on vector cores only; use the "
+                   "hard SyncAll on cube cores");
     }
     if (used == 0 || used > block_num()) {
         rule_error(tx, "soft SyncAll: usedCores " + std::to_string(used) +
@@ -760,7 +770,8 @@ void AiCore::soft_sync_all(const Operand& gm_ws, const Operand& ub_ws, std::uint
     drain.op = Op::PipeBarrier;
     drain.barrier_pipe = Pipe::ALL;
 
-    tx.sync_id = (std::uint64_t{2} << 56) | (gm_ws.address << 16) | static_cast<std::uint32_t>(epoch);
+    tx.sync_id =
+        (std::uint64_t{2} << 56) | (gm_ws.address << 16) | static_cast<std::uint32_t>(epoch);
     m_internal = true;
     // Everything this block did before must be complete before its slot says "arrived".
     issue(drain, loc);
@@ -797,8 +808,8 @@ void AiCore::soft_sync_all(const Operand& gm_ws, const Operand& ub_ws, std::uint
         behind.clear();
         for (std::uint32_t i = 0; i < used; ++i) {
             std::int32_t value = 0;
-            scalar_load({MemSpace::UB, ub_ws.address + std::uint64_t{i} * 32, 1, DType::I32}, &value,
-                        loc);
+            scalar_load({MemSpace::UB, ub_ws.address + std::uint64_t{i} * 32, 1, DType::I32},
+                        &value, loc);
             if (value < epoch) behind.push_back(i);
         }
         if (behind.empty()) break;
@@ -817,7 +828,8 @@ void AiCore::soft_sync_all(const Operand& gm_ws, const Operand& ub_ws, std::uint
         }
         const bool everyone_stuck =
             counted_quiet && m_chip.quiet_spinners + m_chip.blocked_cores >= m_chip.busy_cores;
-        if (everyone_stuck || m_local_time - quiet_since > m_chip.idle_limit) m_chip.deadlock = true;
+        if (everyone_stuck || m_local_time - quiet_since > m_chip.idle_limit)
+            m_chip.deadlock = true;
         if (m_chip.deadlock) {
             if (counted_quiet) --m_chip.quiet_spinners;
             m_internal = false;
@@ -865,14 +877,16 @@ void AiCore::cross_core_set_flag(std::uint32_t mode, Pipe pipe, std::uint32_t fl
                            std::string(to_string(m_type)) + " core");
     }
     if (mode == 1 && (m_type != CoreType::Vector || type != KernelType::MIX_AIC_1_2)) {
-        rule_error(tx, name + ": mode 1 syncs the two AIVs of a group and needs a MIX_AIC_1_2 "
-                              "kernel on a vector core (this is " +
+        rule_error(tx, name +
+                           ": mode 1 syncs the two AIVs of a group and needs a MIX_AIC_1_2 "
+                           "kernel on a vector core (this is " +
                            std::string(to_string(type)) + " on an " +
                            std::string(to_string(m_type)) + " core)");
     }
     if (mode == 2 && (vector_cores_per_block(type) == 0 || cube_cores_per_block(type) == 0)) {
-        rule_error(tx, name + ": mode 2 syncs the AIC and AIV(s) of a group and needs a "
-                              "MIX_AIC_1_1 or MIX_AIC_1_2 kernel (this is " +
+        rule_error(tx, name +
+                           ": mode 2 syncs the AIC and AIV(s) of a group and needs a "
+                           "MIX_AIC_1_1 or MIX_AIC_1_2 kernel (this is " +
                            std::string(to_string(type)) + ")");
     }
     if (pipe == Pipe::S) {
@@ -966,13 +980,13 @@ std::uint64_t AiCore::allocate_local(MemSpace space, std::uint64_t bytes, const 
     const std::uint64_t capacity = m_local.capacity(space);
     const std::string name(to_string(space));
     auto fail = [&](const std::string& what) {
-        throw KernelError("kernel '" + m_current.kernel->name + "' block " +
-                          std::to_string(m_current.block_idx) + " (" +
-                          std::string(to_string(m_type)) + ") at " + format_location(loc) +
-                          ": " + what);
+        throw KernelError(
+            "kernel '" + m_current.kernel->name + "' block " + std::to_string(m_current.block_idx) +
+            " (" + std::string(to_string(m_type)) + ") at " + format_location(loc) + ": " + what);
     };
     if (space == MemSpace::GM) fail("alloc() is for local memories; GM buffers come from the host");
-    if (capacity == 0) fail(name + " does not exist on an " + std::string(to_string(m_type)) + " core");
+    if (capacity == 0)
+        fail(name + " does not exist on an " + std::string(to_string(m_type)) + " core");
     const std::uint64_t align = alignment_of(space);
     std::uint64_t& top = m_alloc_top[static_cast<std::size_t>(space)];
     const std::uint64_t rounded = (bytes + align - 1) / align * align;
@@ -982,8 +996,8 @@ std::uint64_t AiCore::allocate_local(MemSpace space, std::uint64_t bytes, const 
     }
     const std::uint64_t address = top;
     top += rounded;
-    const LocalAllocation allocation{m_current.kernel->id, m_current.block_idx, m_type, m_index,
-                                     space, address, bytes, loc};
+    const LocalAllocation allocation{
+        m_current.kernel->id, m_current.block_idx, m_type, m_index, space, address, bytes, loc};
     for (TransactionObserver* o : m_chip.observers) o->on_local_alloc(allocation);
     return address;
 }
@@ -1028,10 +1042,14 @@ void AiCore::scalar_load(const Operand& where, void* value, const Loc& loc) {
     tx.end = tx.pipe_free = m_local_time;
     tx.scalar = [&] {
         switch (where.dtype) {
-        case DType::F16: return as_double(*static_cast<half*>(value));
-        case DType::F32: return as_double(*static_cast<float*>(value));
-        case DType::I32: return as_double(*static_cast<std::int32_t*>(value));
-        case DType::I8: return as_double(*static_cast<std::int8_t*>(value));
+            case DType::F16:
+                return as_double(*static_cast<half*>(value));
+            case DType::F32:
+                return as_double(*static_cast<float*>(value));
+            case DType::I32:
+                return as_double(*static_cast<std::int32_t*>(value));
+            case DType::I8:
+                return as_double(*static_cast<std::int8_t*>(value));
         }
         return 0.0;
     }();
@@ -1081,32 +1099,34 @@ void AiCore::apply_effect(InFlight& f, std::uint32_t phase) {
         return;
     }
     switch (tx.op) {
-    case Op::Copy:
-        read_bytes(tx.accesses[0], f.scratch.data());
-        break;
-    case Op::Mmad: {
-        std::byte* base_a = m_local.data(MemSpace::L0A);
-        std::byte* base_b = m_local.data(MemSpace::L0B);
-        std::byte* base_c = m_local.data(MemSpace::L0C);
-        compute_mmad(tx, base_a + tx.accesses[0].address, base_b + tx.accesses[1].address,
-                     base_c + tx.accesses[2].address, f.scratch.data());
-        break;
-    }
-    default: {
-        std::byte* ub = m_local.data(MemSpace::UB);
-        const std::byte* src0 = nullptr;
-        const std::byte* src1 = nullptr;
-        if (f.write_access >= 1) src0 = ub + tx.accesses[0].address;
-        if (f.write_access >= 2) src1 = ub + tx.accesses[1].address;
-        compute_vector(tx, src0, src1, f.scratch.data());
-        break;
-    }
+        case Op::Copy:
+            read_bytes(tx.accesses[0], f.scratch.data());
+            break;
+        case Op::Mmad: {
+            std::byte* base_a = m_local.data(MemSpace::L0A);
+            std::byte* base_b = m_local.data(MemSpace::L0B);
+            std::byte* base_c = m_local.data(MemSpace::L0C);
+            compute_mmad(tx, base_a + tx.accesses[0].address, base_b + tx.accesses[1].address,
+                         base_c + tx.accesses[2].address, f.scratch.data());
+            break;
+        }
+        default: {
+            std::byte* ub = m_local.data(MemSpace::UB);
+            const std::byte* src0 = nullptr;
+            const std::byte* src1 = nullptr;
+            if (f.write_access >= 1) src0 = ub + tx.accesses[0].address;
+            if (f.write_access >= 2) src1 = ub + tx.accesses[1].address;
+            compute_vector(tx, src0, src1, f.scratch.data());
+            break;
+        }
     }
 }
 
 // ---- time -------------------------------------------------------------------------------
 
-Cycle AiCore::now_cycles() const { return sc_core::sc_time_stamp().value(); }
+Cycle AiCore::now_cycles() const {
+    return sc_core::sc_time_stamp().value();
+}
 
 void AiCore::sync_to(Cycle t) {
     const Cycle now = now_cycles();
@@ -1125,15 +1145,31 @@ void AiCore::sync_to(Cycle t) {
 
 Block::Block(AiCore& core, const BlockAssignment& work) : m_core(core), m_work(work) {}
 
-std::uint32_t Block::block_idx() const { return m_work.block_idx; }
-std::uint32_t Block::block_num() const { return m_core.block_num(); }
-std::uint32_t Block::sub_block_idx() const { return m_work.sub_block_idx; }
-std::uint32_t Block::group_idx() const { return m_work.group; }
-KernelType Block::kernel_type() const { return m_work.kernel->type; }
-CoreType Block::core_type() const { return m_core.type(); }
-std::string_view Block::kernel_name() const { return m_work.kernel->name; }
+std::uint32_t Block::block_idx() const {
+    return m_work.block_idx;
+}
+std::uint32_t Block::block_num() const {
+    return m_core.block_num();
+}
+std::uint32_t Block::sub_block_idx() const {
+    return m_work.sub_block_idx;
+}
+std::uint32_t Block::group_idx() const {
+    return m_work.group;
+}
+KernelType Block::kernel_type() const {
+    return m_work.kernel->type;
+}
+CoreType Block::core_type() const {
+    return m_core.type();
+}
+std::string_view Block::kernel_name() const {
+    return m_work.kernel->name;
+}
 
-void Block::sync_all(SyncAllScope scope, Loc loc) { m_core.hard_sync_all(scope, loc); }
+void Block::sync_all(SyncAllScope scope, Loc loc) {
+    m_core.hard_sync_all(scope, loc);
+}
 
 void Block::sync_all(GlobalTensor<std::int32_t> gm_workspace,
                      LocalTensor<std::int32_t> ub_workspace, std::uint32_t used_cores, Loc loc) {
@@ -1148,7 +1184,9 @@ void Block::cross_core_set_flag(std::uint32_t mode, Pipe pipe, std::uint32_t fla
 void Block::cross_core_wait_flag(std::uint32_t flag_id, Loc loc) {
     m_core.cross_core_wait_flag(flag_id, loc);
 }
-Cycle Block::now() const { return m_core.local_time(); }
+Cycle Block::now() const {
+    return m_core.local_time();
+}
 
 void Block::mmad(LocalTensor<float> c, LocalTensor<half> a, LocalTensor<half> b, std::uint32_t m,
                  std::uint32_t n, std::uint32_t k, bool accumulate, Loc loc) {
@@ -1198,7 +1236,9 @@ void Block::issue_copy(const Operand& dst, const Operand& src, std::uint64_t cou
     issue(r, loc);
 }
 
-void Block::issue(const Request& request, Loc loc) { m_core.issue(request, loc); }
+void Block::issue(const Request& request, Loc loc) {
+    m_core.issue(request, loc);
+}
 
 std::uint64_t Block::allocate_local(MemSpace space, std::uint64_t bytes, Loc loc) {
     return m_core.allocate_local(space, bytes, loc);

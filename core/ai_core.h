@@ -39,7 +39,7 @@ struct StuckInfo {
     std::uint32_t kernel_id = 0;
     std::string kernel;
     std::uint32_t block = 0;
-    std::string where;   // kernel source location of the blocking call
+    std::string where;  // kernel source location of the blocking call
     // Computed when the report is made (a barrier's missing blocks change while it waits).
     std::function<std::string()> reason;
 };
@@ -147,7 +147,7 @@ private:
     std::uint32_t m_index;
     LocalMemory m_local;
     FlagTable m_flags;
-    std::vector<PipeTimeline> m_pipes;                      // indexed by pipe id
+    std::vector<PipeTimeline> m_pipes;                        // indexed by pipe id
     std::array<std::deque<InFlight*>, kPipeSlots> m_stalled;  // behind an unresolved WaitFlag
     std::vector<std::unique_ptr<InFlight>> m_pool;
     std::vector<InFlight*> m_free;

@@ -90,47 +90,57 @@ public:
     // ---- data movement (DataCopy) ------------------------------------------------------
     /// GM -> UB or GM -> L1 (PIPE_MTE2).
     template <Element T>
-    void copy(LocalTensor<T> dst, GlobalTensor<T> src, std::uint64_t count, Loc loc = Loc::current()) {
+    void copy(LocalTensor<T> dst, GlobalTensor<T> src, std::uint64_t count,
+              Loc loc = Loc::current()) {
         issue_copy(local_operand(dst), global_operand(src), count, loc);
     }
     /// UB -> GM (PIPE_MTE3) or L0C -> GM (PIPE_FIX).
     template <Element T>
-    void copy(GlobalTensor<T> dst, LocalTensor<T> src, std::uint64_t count, Loc loc = Loc::current()) {
+    void copy(GlobalTensor<T> dst, LocalTensor<T> src, std::uint64_t count,
+              Loc loc = Loc::current()) {
         issue_copy(global_operand(dst), local_operand(src), count, loc);
     }
     /// UB -> UB (PIPE_V) or L1 -> L0A / L0B (PIPE_MTE1).
     template <Element T>
-    void copy(LocalTensor<T> dst, LocalTensor<T> src, std::uint64_t count, Loc loc = Loc::current()) {
+    void copy(LocalTensor<T> dst, LocalTensor<T> src, std::uint64_t count,
+              Loc loc = Loc::current()) {
         issue_copy(local_operand(dst), local_operand(src), count, loc);
     }
 
     // ---- vector unit (PIPE_V, operands in UB) -------------------------------------------
     template <Element T>
-    void add(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n, Loc loc = Loc::current()) {
+    void add(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n,
+             Loc loc = Loc::current()) {
         binary(Op::Add, d, a, b, n, loc);
     }
     template <Element T>
-    void sub(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n, Loc loc = Loc::current()) {
+    void sub(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n,
+             Loc loc = Loc::current()) {
         binary(Op::Sub, d, a, b, n, loc);
     }
     template <Element T>
-    void mul(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n, Loc loc = Loc::current()) {
+    void mul(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n,
+             Loc loc = Loc::current()) {
         binary(Op::Mul, d, a, b, n, loc);
     }
     template <Element T>
-    void max(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n, Loc loc = Loc::current()) {
+    void max(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n,
+             Loc loc = Loc::current()) {
         binary(Op::Max, d, a, b, n, loc);
     }
     template <Element T>
-    void min(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n, Loc loc = Loc::current()) {
+    void min(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n,
+             Loc loc = Loc::current()) {
         binary(Op::Min, d, a, b, n, loc);
     }
     template <Element T>
-    void adds(LocalTensor<T> d, LocalTensor<T> a, T value, std::uint64_t n, Loc loc = Loc::current()) {
+    void adds(LocalTensor<T> d, LocalTensor<T> a, T value, std::uint64_t n,
+              Loc loc = Loc::current()) {
         with_scalar(Op::Adds, d, a, as_double(value), n, loc);
     }
     template <Element T>
-    void muls(LocalTensor<T> d, LocalTensor<T> a, T value, std::uint64_t n, Loc loc = Loc::current()) {
+    void muls(LocalTensor<T> d, LocalTensor<T> a, T value, std::uint64_t n,
+              Loc loc = Loc::current()) {
         with_scalar(Op::Muls, d, a, as_double(value), n, loc);
     }
     template <FloatElement T>
@@ -177,22 +187,26 @@ public:
     template <Element T>
     T load(GlobalTensor<T> src, std::uint64_t index, Loc loc = Loc::current()) {
         T value{};
-        scalar_load(Operand{MemSpace::GM, src.address + index * sizeof(T), 1, dtype_of<T>}, &value, loc);
+        scalar_load(Operand{MemSpace::GM, src.address + index * sizeof(T), 1, dtype_of<T>}, &value,
+                    loc);
         return value;
     }
     template <Element T>
     T load(LocalTensor<T> src, std::uint64_t index, Loc loc = Loc::current()) {
         T value{};
-        scalar_load(Operand{src.space, src.address + index * sizeof(T), 1, dtype_of<T>}, &value, loc);
+        scalar_load(Operand{src.space, src.address + index * sizeof(T), 1, dtype_of<T>}, &value,
+                    loc);
         return value;
     }
     template <Element T>
     void store(GlobalTensor<T> dst, std::uint64_t index, T value, Loc loc = Loc::current()) {
-        scalar_store(Operand{MemSpace::GM, dst.address + index * sizeof(T), 1, dtype_of<T>}, &value, loc);
+        scalar_store(Operand{MemSpace::GM, dst.address + index * sizeof(T), 1, dtype_of<T>}, &value,
+                     loc);
     }
     template <Element T>
     void store(LocalTensor<T> dst, std::uint64_t index, T value, Loc loc = Loc::current()) {
-        scalar_store(Operand{dst.space, dst.address + index * sizeof(T), 1, dtype_of<T>}, &value, loc);
+        scalar_store(Operand{dst.space, dst.address + index * sizeof(T), 1, dtype_of<T>}, &value,
+                     loc);
     }
 
     // ---- synchronization across blocks -------------------------------------------------
@@ -234,7 +248,8 @@ private:
         return {MemSpace::GM, t.address, t.count, dtype_of<T>};
     }
     template <Element T>
-    void binary(Op op, LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n, Loc loc) {
+    void binary(Op op, LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n,
+                Loc loc) {
         Request r;
         r.op = op;
         r.dst = local_operand(d);
@@ -244,7 +259,8 @@ private:
         issue(r, loc);
     }
     template <Element T>
-    void with_scalar(Op op, LocalTensor<T> d, LocalTensor<T> a, double value, std::uint64_t n, Loc loc) {
+    void with_scalar(Op op, LocalTensor<T> d, LocalTensor<T> a, double value, std::uint64_t n,
+                     Loc loc) {
         Request r;
         r.op = op;
         r.dst = local_operand(d);

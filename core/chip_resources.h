@@ -10,8 +10,8 @@
 
 #include "core/transaction.h"
 #include "memory/effect_queue.h"
-#include "memory/gm_bandwidth.h"
 #include "memory/global_memory.h"
+#include "memory/gm_bandwidth.h"
 #include "pipes/cost_model.h"
 #include "sim/chip_config.h"
 

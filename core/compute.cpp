@@ -22,8 +22,14 @@ void store_at(std::byte* base, std::uint64_t i, T value) {
 }
 
 // The arithmetic type each element type computes in.
-template <class T> struct Arith { using type = T; };
-template <> struct Arith<half> { using type = float; };
+template <class T>
+struct Arith {
+    using type = T;
+};
+template <>
+struct Arith<half> {
+    using type = float;
+};
 
 template <class T>
 T wrap_int(std::int64_t value) {
@@ -58,16 +64,26 @@ T combine(Op op, T a, T b, double scalar) {
         const std::int64_t y = b;
         const auto s = static_cast<std::int64_t>(scalar);
         switch (op) {
-        case Op::Add: return wrap_int<T>(x + y);
-        case Op::Sub: return wrap_int<T>(x - y);
-        case Op::Mul: return wrap_int<T>(x * y);
-        case Op::Max: return x > y ? a : b;
-        case Op::Min: return x < y ? a : b;
-        case Op::Adds: return wrap_int<T>(x + s);
-        case Op::Muls: return wrap_int<T>(x * s);
-        case Op::Relu: return x > 0 ? a : T{0};
-        case Op::Fill: return static_cast<T>(s);
-        default: return a;
+            case Op::Add:
+                return wrap_int<T>(x + y);
+            case Op::Sub:
+                return wrap_int<T>(x - y);
+            case Op::Mul:
+                return wrap_int<T>(x * y);
+            case Op::Max:
+                return x > y ? a : b;
+            case Op::Min:
+                return x < y ? a : b;
+            case Op::Adds:
+                return wrap_int<T>(x + s);
+            case Op::Muls:
+                return wrap_int<T>(x * s);
+            case Op::Relu:
+                return x > 0 ? a : T{0};
+            case Op::Fill:
+                return static_cast<T>(s);
+            default:
+                return a;
         }
     } else {
         using A = typename Arith<T>::type;
@@ -75,17 +91,28 @@ T combine(Op op, T a, T b, double scalar) {
         const A y = static_cast<A>(b);
         const A s = static_cast<A>(scalar);
         switch (op) {
-        case Op::Add: return T(x + y);
-        case Op::Sub: return T(x - y);
-        case Op::Mul: return T(x * y);
-        case Op::Max: return T(x > y ? x : y);
-        case Op::Min: return T(x < y ? x : y);
-        case Op::Adds: return T(x + s);
-        case Op::Muls: return T(x * s);
-        case Op::Exp: return T(std::exp(x));
-        case Op::Relu: return T(x > A{0} ? x : A{0});
-        case Op::Fill: return T(s);
-        default: return a;
+            case Op::Add:
+                return T(x + y);
+            case Op::Sub:
+                return T(x - y);
+            case Op::Mul:
+                return T(x * y);
+            case Op::Max:
+                return T(x > y ? x : y);
+            case Op::Min:
+                return T(x < y ? x : y);
+            case Op::Adds:
+                return T(x + s);
+            case Op::Muls:
+                return T(x * s);
+            case Op::Exp:
+                return T(std::exp(x));
+            case Op::Relu:
+                return T(x > A{0} ? x : A{0});
+            case Op::Fill:
+                return T(s);
+            default:
+                return a;
         }
     }
 }
@@ -125,10 +152,18 @@ void cast(const Transaction& tx, const std::byte* src, std::byte* out) {
 template <class F>
 void with_dtype(DType dtype, F&& f) {
     switch (dtype) {
-    case DType::F16: f(half{}); break;
-    case DType::F32: f(float{}); break;
-    case DType::I32: f(std::int32_t{}); break;
-    case DType::I8: f(std::int8_t{}); break;
+        case DType::F16:
+            f(half{});
+            break;
+        case DType::F32:
+            f(float{});
+            break;
+        case DType::I32:
+            f(std::int32_t{});
+            break;
+        case DType::I8:
+            f(std::int8_t{});
+            break;
     }
 }
 
@@ -138,9 +173,8 @@ void compute_vector(const Transaction& tx, const std::byte* src0, const std::byt
                     std::byte* out) {
     if (tx.op == Op::Cast) {
         with_dtype(tx.dtype, [&](auto to) {
-            with_dtype(tx.src_dtype, [&](auto from) {
-                cast<decltype(to), decltype(from)>(tx, src0, out);
-            });
+            with_dtype(tx.src_dtype,
+                       [&](auto from) { cast<decltype(to), decltype(from)>(tx, src0, out); });
         });
         return;
     }

@@ -45,8 +45,8 @@ std::uint32_t vector_cores_per_block(KernelType type);
 std::uint32_t cube_cores_per_block(KernelType type);
 /// Blocks on cores of `core` type for a launch of `groups` blocks (block_num() there).
 inline std::uint32_t blocks_on(KernelType type, CoreType core, std::uint32_t groups) {
-    return groups * (core == CoreType::Vector ? vector_cores_per_block(type)
-                                              : cube_cores_per_block(type));
+    return groups *
+           (core == CoreType::Vector ? vector_cores_per_block(type) : cube_cores_per_block(type));
 }
 
 }  // namespace npusim

@@ -14,20 +14,29 @@
 namespace npusim {
 
 enum class Op : std::uint8_t {
-    Copy,        // DataCopy between two spaces; the pipe follows from the spaces
-    Add, Sub, Mul, Max, Min,       // binary vector ops
-    Adds, Muls,                    // vector op with a scalar operand
-    Exp, Relu,                     // unary vector ops
-    Fill,                          // broadcast a scalar
-    ReduceSum,                     // sum of count elements into dst[0]
-    Cast,                          // dtype conversion
-    Mmad,                          // cube: L0A x L0B -> L0C
-    ScalarLoad, ScalarStore,       // PIPE_S access to GM or UB
-    SetFlag, WaitFlag,             // intra-core event flags
-    PipeBarrier,                   // order one pipe (or all)
-    SyncAll,                       // hard SyncAll: start = arrival, end = release
-    SoftSyncAll,                   // soft SyncAll: start = call, end = every slot seen
-    CrossCoreSetFlag, CrossCoreWaitFlag,
+    Copy,  // DataCopy between two spaces; the pipe follows from the spaces
+    Add,
+    Sub,
+    Mul,
+    Max,
+    Min,  // binary vector ops
+    Adds,
+    Muls,  // vector op with a scalar operand
+    Exp,
+    Relu,       // unary vector ops
+    Fill,       // broadcast a scalar
+    ReduceSum,  // sum of count elements into dst[0]
+    Cast,       // dtype conversion
+    Mmad,       // cube: L0A x L0B -> L0C
+    ScalarLoad,
+    ScalarStore,  // PIPE_S access to GM or UB
+    SetFlag,
+    WaitFlag,     // intra-core event flags
+    PipeBarrier,  // order one pipe (or all)
+    SyncAll,      // hard SyncAll: start = arrival, end = release
+    SoftSyncAll,  // soft SyncAll: start = call, end = every slot seen
+    CrossCoreSetFlag,
+    CrossCoreWaitFlag,
 };
 std::string_view to_string(Op op);
 
@@ -46,12 +55,12 @@ struct MemAccess {
 struct Transaction {
     std::uint32_t kernel_id = 0;
     std::uint32_t block = 0;
-    std::uint32_t core = 0;       // physical core index within its type
+    std::uint32_t core = 0;  // physical core index within its type
     CoreType core_type = CoreType::Vector;
     Pipe pipe = Pipe::S;
     Op op = Op::Copy;
-    DType dtype = DType::F32;     // element type (destination type for Cast)
-    DType src_dtype = DType::F32; // source type for Cast, otherwise equal to dtype
+    DType dtype = DType::F32;      // element type (destination type for Cast)
+    DType src_dtype = DType::F32;  // source type for Cast, otherwise equal to dtype
     std::uint64_t serial = 0;
     std::source_location where;
     Cycle issue = 0;  // when the scalar unit issued it
@@ -101,7 +110,7 @@ std::string format_location(const std::source_location& where);
 struct KernelInfo {
     std::uint32_t kernel_id = 0;
     std::string name;
-    std::uint32_t blocks = 0;  // N (groups, for mixed kernels)
+    std::uint32_t blocks = 0;               // N (groups, for mixed kernels)
     CoreType core_type = CoreType::Vector;  // Cube for kernels with a cube part
     KernelType type = KernelType::AIV_ONLY;
 };

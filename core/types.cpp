@@ -6,48 +6,72 @@ namespace npusim {
 
 std::string_view to_string(Pipe pipe) {
     switch (pipe) {
-    case Pipe::S: return "PIPE_S";
-    case Pipe::V: return "PIPE_V";
-    case Pipe::M: return "PIPE_M";
-    case Pipe::MTE1: return "PIPE_MTE1";
-    case Pipe::MTE2: return "PIPE_MTE2";
-    case Pipe::MTE3: return "PIPE_MTE3";
-    case Pipe::ALL: return "PIPE_ALL";
-    case Pipe::FIX: return "PIPE_FIX";
+        case Pipe::S:
+            return "PIPE_S";
+        case Pipe::V:
+            return "PIPE_V";
+        case Pipe::M:
+            return "PIPE_M";
+        case Pipe::MTE1:
+            return "PIPE_MTE1";
+        case Pipe::MTE2:
+            return "PIPE_MTE2";
+        case Pipe::MTE3:
+            return "PIPE_MTE3";
+        case Pipe::ALL:
+            return "PIPE_ALL";
+        case Pipe::FIX:
+            return "PIPE_FIX";
     }
     return "PIPE_?";
 }
 
-std::string_view to_string(CoreType type) { return type == CoreType::Vector ? "aiv" : "aic"; }
+std::string_view to_string(CoreType type) {
+    return type == CoreType::Vector ? "aiv" : "aic";
+}
 
 std::string_view to_string(MemSpace space) {
     switch (space) {
-    case MemSpace::GM: return "GM";
-    case MemSpace::UB: return "UB";
-    case MemSpace::L1: return "L1";
-    case MemSpace::L0A: return "L0A";
-    case MemSpace::L0B: return "L0B";
-    case MemSpace::L0C: return "L0C";
+        case MemSpace::GM:
+            return "GM";
+        case MemSpace::UB:
+            return "UB";
+        case MemSpace::L1:
+            return "L1";
+        case MemSpace::L0A:
+            return "L0A";
+        case MemSpace::L0B:
+            return "L0B";
+        case MemSpace::L0C:
+            return "L0C";
     }
     return "?";
 }
 
 std::string_view to_string(DType dtype) {
     switch (dtype) {
-    case DType::F16: return "fp16";
-    case DType::F32: return "fp32";
-    case DType::I32: return "int32";
-    case DType::I8: return "int8";
+        case DType::F16:
+            return "fp16";
+        case DType::F32:
+            return "fp32";
+        case DType::I32:
+            return "int32";
+        case DType::I8:
+            return "int8";
     }
     return "?";
 }
 
 std::size_t size_of(DType dtype) {
     switch (dtype) {
-    case DType::F16: return 2;
-    case DType::F32: return 4;
-    case DType::I32: return 4;
-    case DType::I8: return 1;
+        case DType::F16:
+            return 2;
+        case DType::F32:
+            return 4;
+        case DType::I32:
+            return 4;
+        case DType::I8:
+            return 1;
     }
     return 1;
 }
@@ -66,7 +90,7 @@ half::half(float value) {
         bits = static_cast<std::uint16_t>(sign | 0x7c00u);
         return;
     }
-    if (abs < 0x38800000u) {  // below the smallest normal half: subnormal or zero
+    if (abs < 0x38800000u) {      // below the smallest normal half: subnormal or zero
         if (abs < 0x33000000u) {  // < 2^-25 rounds to zero
             bits = static_cast<std::uint16_t>(sign);
             return;

@@ -11,7 +11,16 @@ namespace npusim {
 using Cycle = std::uint64_t;
 
 /// Hardware pipes, numbered as the vendor's pipe_t so reports match what developers read.
-enum class Pipe : std::uint8_t { S = 0, V = 1, M = 2, MTE1 = 3, MTE2 = 4, MTE3 = 5, ALL = 6, FIX = 10 };
+enum class Pipe : std::uint8_t {
+    S = 0,
+    V = 1,
+    M = 2,
+    MTE1 = 3,
+    MTE2 = 4,
+    MTE3 = 5,
+    ALL = 6,
+    FIX = 10
+};
 inline constexpr int kPipeSlots = 11;  // array size when indexing by pipe id
 
 enum class CoreType : std::uint8_t { Vector, Cube };  // AIV, AIC
@@ -22,7 +31,7 @@ inline constexpr int kMemSpaces = 6;
 enum class DType : std::uint8_t { F16, F32, I32, I8 };
 
 std::string_view to_string(Pipe pipe);
-std::string_view to_string(CoreType type);      // "aiv" / "aic"
+std::string_view to_string(CoreType type);  // "aiv" / "aic"
 std::string_view to_string(MemSpace space);
 std::string_view to_string(DType dtype);
 std::size_t size_of(DType dtype);
@@ -31,27 +40,45 @@ std::size_t size_of(DType dtype);
 struct half {
     std::uint16_t bits = 0;
     half() = default;
-    half(float value);  // NOLINT(google-explicit-constructor): behaves like a number
+    half(float value);       // NOLINT(google-explicit-constructor): behaves like a number
     operator float() const;  // NOLINT(google-explicit-constructor)
     friend bool operator==(half a, half b) { return a.bits == b.bits; }
 };
 static_assert(sizeof(half) == 2);
 
-template <class T> struct DTypeOf;
-template <> struct DTypeOf<half> { static constexpr DType value = DType::F16; };
-template <> struct DTypeOf<float> { static constexpr DType value = DType::F32; };
-template <> struct DTypeOf<std::int32_t> { static constexpr DType value = DType::I32; };
-template <> struct DTypeOf<std::int8_t> { static constexpr DType value = DType::I8; };
+template <class T>
+struct DTypeOf;
+template <>
+struct DTypeOf<half> {
+    static constexpr DType value = DType::F16;
+};
+template <>
+struct DTypeOf<float> {
+    static constexpr DType value = DType::F32;
+};
+template <>
+struct DTypeOf<std::int32_t> {
+    static constexpr DType value = DType::I32;
+};
+template <>
+struct DTypeOf<std::int8_t> {
+    static constexpr DType value = DType::I8;
+};
 
 template <class T>
-concept Element = requires { DTypeOf<T>::value; };
+concept Element = requires {
+    DTypeOf<T>::value;
+};
 template <class T>
-concept FloatElement = Element<T> && (DTypeOf<T>::value == DType::F16 || DTypeOf<T>::value == DType::F32);
+concept FloatElement = Element<T> &&
+    (DTypeOf<T>::value == DType::F16 || DTypeOf<T>::value == DType::F32);
 
-template <Element T> inline constexpr DType dtype_of = DTypeOf<T>::value;
+template <Element T>
+inline constexpr DType dtype_of = DTypeOf<T>::value;
 
 /// Exact for every element type (half goes through float).
-template <Element T> double as_double(T value) {
+template <Element T>
+double as_double(T value) {
     if constexpr (DTypeOf<T>::value == DType::F16) {
         return static_cast<double>(static_cast<float>(value));
     } else {

@@ -20,8 +20,8 @@ std::uint64_t GlobalMemory::allocate(std::uint64_t bytes, std::string name) {
     if (rounded > m_capacity || m_next_free > m_capacity - rounded) {
         throw UsageError("GM allocation '" + name + "' of " + std::to_string(bytes) +
                          " bytes exceeds the remaining GM (" +
-                         std::to_string(m_capacity - std::min(m_capacity, m_next_free)) +
-                         " of " + std::to_string(m_capacity) + " bytes left)");
+                         std::to_string(m_capacity - std::min(m_capacity, m_next_free)) + " of " +
+                         std::to_string(m_capacity) + " bytes left)");
     }
     const std::uint64_t address = m_next_free;
     m_next_free += rounded;

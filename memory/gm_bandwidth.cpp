@@ -36,7 +36,8 @@ Cycle GmBandwidth::transfer(Cycle start, std::uint64_t bytes, std::uint64_t path
         if (moved == bytes) {
             // Finished inside this window: at the path rate if it was never held back.
             const Cycle at_path_rate = begin + (bytes + path_rate - 1) / path_rate;
-            return std::max(at_path_rate, std::min(window_end, t + (take + path_rate - 1) / path_rate));
+            return std::max(at_path_rate,
+                            std::min(window_end, t + (take + path_rate - 1) / path_rate));
         }
         t = window_end;
     }

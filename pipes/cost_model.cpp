@@ -3,7 +3,9 @@
 namespace npusim {
 
 namespace {
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
+    return (a + b - 1) / b;
+}
 }  // namespace
 
 std::optional<CopyPath> CostModel::copy_path(MemSpace src, MemSpace dst) const {

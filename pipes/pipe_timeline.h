@@ -37,8 +37,8 @@ public:
         if (index + m_started.size() >= m_issued) m_started[index % m_started.size()] = start;
     }
 
-    Cycle free_at() const { return m_free_at; }         // earliest start of the next one
-    Cycle drained_at() const { return m_drained_at; }   // all issued work complete
+    Cycle free_at() const { return m_free_at; }        // earliest start of the next one
+    Cycle drained_at() const { return m_drained_at; }  // all issued work complete
 
     /// Books an instruction that runs [start, end) and frees the pipe at `pipe_free`.
     void occupy(Cycle start, Cycle pipe_free, Cycle end) {

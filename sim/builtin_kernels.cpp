@@ -160,7 +160,8 @@ void vector_chain(Block& b, const VectorChainArgs& args) {
     const std::uint64_t per_block = args.x.count / b.block_num();
     auto in = b.alloc<float>(MemSpace::UB, n);
     auto tmp = b.alloc<float>(MemSpace::UB, n);
-    for (std::uint64_t at = per_block * b.block_idx(); at < per_block * (b.block_idx() + 1); at += n) {
+    for (std::uint64_t at = per_block * b.block_idx(); at < per_block * (b.block_idx() + 1);
+         at += n) {
         b.copy(in, args.x.sub(at, n), n);
         b.set_flag(Pipe::MTE2, Pipe::V, 0);
         b.wait_flag(Pipe::MTE2, Pipe::V, 0);
@@ -225,11 +226,11 @@ KernelOutcome run_vector_add(Simulator& sim, const LaunchSpec& launch,
         }
     }
     outcome.verified = wrong == 0;
-    outcome.verification =
-        wrong == 0 ? "z == x + y for all " + std::to_string(elements) + " elements"
-                   : std::to_string(wrong) + " of " + std::to_string(elements) +
-                         " elements of z are wrong (first at index " +
-                         std::to_string(first_wrong) + ")";
+    outcome.verification = wrong == 0
+                               ? "z == x + y for all " + std::to_string(elements) + " elements"
+                               : std::to_string(wrong) + " of " + std::to_string(elements) +
+                                     " elements of z are wrong (first at index " +
+                                     std::to_string(first_wrong) + ")";
     return outcome;
 }
 
@@ -281,8 +282,9 @@ KernelOutcome run_syncall_reduction(Simulator& sim, const LaunchSpec& launch,
     args.sync_workspace = sim.allocate<std::int32_t>(std::uint64_t{blocks} * 8, "sync_workspace");
     sim.write(args.input, std::vector<float>(total, 1.0F));
     LaunchSpec spec = launch;
-    spec.name = args.sync == 0 ? "syncall_reduction_nosync"
-                               : (args.sync == 1 ? "syncall_reduction_hard" : "syncall_reduction_soft");
+    spec.name = args.sync == 0
+                    ? "syncall_reduction_nosync"
+                    : (args.sync == 1 ? "syncall_reduction_hard" : "syncall_reduction_soft");
     spec.type = KernelType::AIV_ONLY;
     return run_and_check(sim, spec, kernels::syncall_reduction, args, args.output,
                          std::vector<float>(total, 2.0F * static_cast<float>(blocks)),
@@ -306,7 +308,8 @@ KernelOutcome run_mix_matmul(Simulator& sim, const LaunchSpec& launch,
     const std::uint64_t m = args.m, n = args.n, k = args.k;
     std::vector<half> a(m * k), b(k * n);
     for (std::uint64_t i = 0; i < a.size(); ++i) a[i] = half(static_cast<float>(i % 7) - 3.0F);
-    for (std::uint64_t i = 0; i < b.size(); ++i) b[i] = half(static_cast<float>(i % 5) * 0.25F - 0.5F);
+    for (std::uint64_t i = 0; i < b.size(); ++i)
+        b[i] = half(static_cast<float>(i % 5) * 0.25F - 0.5F);
     args.a = sim.allocate<half>(m * k, "a");
     args.b = sim.allocate<half>(k * n, "b");
     args.c = sim.allocate<float>(m * n, "c");
@@ -371,7 +374,8 @@ void multiple_of(Problems& out, const std::map<std::string, std::uint64_t>& para
 Problems check_tiled(std::uint32_t blocks, const std::map<std::string, std::uint64_t>& params) {
     Problems out;
     multiple_of(out, params, "tile", 8, "8 (32-byte copies)");
-    if (out.empty()) multiple_of(out, params, "elements", blocks * params.at("tile"), "blocks x tile");
+    if (out.empty())
+        multiple_of(out, params, "elements", blocks * params.at("tile"), "blocks x tile");
     return out;
 }
 
@@ -384,8 +388,9 @@ Problems check_reduction(std::uint32_t, const std::map<std::string, std::uint64_
 Problems check_matmul(std::uint32_t blocks, const std::map<std::string, std::uint64_t>& params) {
     Problems out;
     for (const char* dim : {"m", "n", "k"}) multiple_of(out, params, dim, 16, "16 (cube fractal)");
-    if (blocks != 1) out.push_back({"/blocks", "mix_matmul runs one group: must be 1, got " +
-                                                   std::to_string(blocks)});
+    if (blocks != 1)
+        out.push_back(
+            {"/blocks", "mix_matmul runs one group: must be 1, got " + std::to_string(blocks)});
     return out;
 }
 
@@ -396,27 +401,31 @@ const std::vector<BuiltinKernel>& builtin_kernels() {
          {{"elements", 1u << 20, 1, std::uint64_t{1} << 34, "elements per vector"},
           {"tile", 2048, 8, 16384, "elements per UB tile (multiple of 8)"},
           {"buffers", 2, 1, 2, "1 = single-buffered, 2 = double-buffered (ping-pong)"}},
-         check_tiled, run_vector_add},
+         check_tiled,
+         run_vector_add},
         {"syncall_reduction",
          "each block doubles its slice, writes it to GM, SyncAlls, then sums all slices; "
          "every output element must be 2 x blocks",
          {{"elements", 32, 8, 16384, "fp32 elements per block (multiple of 8)"},
           {"sync", 1, 0, 2, "0 = no SyncAll (racy), 1 = hard SyncAll, 2 = soft SyncAll"}},
-         check_reduction, run_syncall_reduction},
+         check_reduction,
+         run_syncall_reduction},
         {"mix_matmul",
          "MIX_AIC_1_2: the cube core computes C = A x B, signals its two vector cores with a "
          "cross-core flag, each post-processes half: out = relu(C) * 0.5",
          {{"m", 32, 16, 128, "rows of A and C (multiple of 16)"},
           {"n", 32, 16, 128, "columns of B and C (multiple of 16)"},
           {"k", 32, 16, 128, "columns of A, rows of B (multiple of 16)"}},
-         check_matmul, run_mix_matmul},
+         check_matmul,
+         run_mix_matmul},
         {"vector_chain",
          "out = (x + x) * 2 with both steps on PIPE_V; barrier = 0 drops the PipeBarrier<PIPE_V> "
          "between them (an intra-pipe RAW hazard)",
          {{"elements", 8192, 8, std::uint64_t{1} << 30, "elements"},
           {"tile", 256, 8, 16384, "elements per UB tile (multiple of 8)"},
           {"barrier", 1, 0, 1, "1 = PipeBarrier<PIPE_V> between the dependent ops, 0 = none"}},
-         check_tiled, run_vector_chain},
+         check_tiled,
+         run_vector_chain},
     };
     return kernels;
 }

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <utility>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/block.h"
@@ -35,11 +35,11 @@ void vector_add_double_buffered(Block& b, const VectorAddArgs& args);
 /// barrier, then adds every other block's slice from GM into its own result. With inputs all
 /// 1.0 every output element is 2 x blocks. sync: 0 none (racy), 1 hard, 2 soft SyncAll.
 struct ReductionArgs {
-    GlobalTensor<float> input;   // blocks x elements
-    GlobalTensor<float> work;    // blocks x elements
-    GlobalTensor<float> output;  // blocks x elements
+    GlobalTensor<float> input;                  // blocks x elements
+    GlobalTensor<float> work;                   // blocks x elements
+    GlobalTensor<float> output;                 // blocks x elements
     GlobalTensor<std::int32_t> sync_workspace;  // soft SyncAll: blocks x 8, zeroed
-    std::uint64_t elements = 32;  // per block, multiple of 8
+    std::uint64_t elements = 32;                // per block, multiple of 8
     std::uint32_t sync = 1;
 };
 void syncall_reduction(Block& b, const ReductionArgs& args);

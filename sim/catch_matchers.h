@@ -34,7 +34,9 @@ private:
     mutable std::string m_last;
 };
 
-inline FindingsMatcher NoFindings() { return FindingsMatcher({}); }
+inline FindingsMatcher NoFindings() {
+    return FindingsMatcher({});
+}
 inline FindingsMatcher ExactlyFindings(std::vector<Expected> expected) {
     return FindingsMatcher(std::move(expected));
 }

@@ -41,8 +41,8 @@ std::string format_findings(const std::vector<Finding>& findings) {
             for (const AccessSite& s : f.sites) out << "    " << describe(s) << "\n";
             out << "    scope: " << to_string(f.scope);
         } else {
-            out << level << ": " << to_string(f.kind) << " in kernel " << kernel << ": " << f.message
-                << "\n";
+            out << level << ": " << to_string(f.kind) << " in kernel " << kernel << ": "
+                << f.message << "\n";
             for (const AccessSite& s : f.sites) {
                 if (s.serial != 0) out << "    " << describe(s) << "\n";
             }
@@ -55,8 +55,9 @@ std::string format_findings(const std::vector<Finding>& findings) {
 }
 
 std::string format_findings_summary(const std::vector<Finding>& findings) {
-    const auto errors = std::count_if(findings.begin(), findings.end(),
-                                      [](const Finding& f) { return f.severity == Severity::Error; });
+    const auto errors = std::count_if(findings.begin(), findings.end(), [](const Finding& f) {
+        return f.severity == Severity::Error;
+    });
     const auto warnings = static_cast<std::ptrdiff_t>(findings.size()) - errors;
     if (findings.empty()) return "checker: no findings";
     return "checker: " + std::to_string(errors) + (errors == 1 ? " error, " : " errors, ") +

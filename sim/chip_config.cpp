@@ -65,34 +65,34 @@ constexpr std::array kParameters{
                   "scalar read or write of one GM element"},
     ChipParameter{"/copy/mte2/latency", &ChipConfig::mte2_latency, "cycles", 0, kMaxCycles,
                   "fixed cost of a GM -> UB / L1 copy (MTE2)"},
-    ChipParameter{"/copy/mte2/bytes_per_cycle", &ChipConfig::mte2_bytes_per_cycle,
-                  "bytes/cycle", 1, kMaxBytesPerCycle, "GM -> UB / L1 copy rate of one core"},
+    ChipParameter{"/copy/mte2/bytes_per_cycle", &ChipConfig::mte2_bytes_per_cycle, "bytes/cycle", 1,
+                  kMaxBytesPerCycle, "GM -> UB / L1 copy rate of one core"},
     ChipParameter{"/copy/mte3/latency", &ChipConfig::mte3_latency, "cycles", 0, kMaxCycles,
                   "fixed cost of a UB -> GM copy (MTE3)"},
-    ChipParameter{"/copy/mte3/bytes_per_cycle", &ChipConfig::mte3_bytes_per_cycle,
-                  "bytes/cycle", 1, kMaxBytesPerCycle, "UB -> GM copy rate of one core"},
+    ChipParameter{"/copy/mte3/bytes_per_cycle", &ChipConfig::mte3_bytes_per_cycle, "bytes/cycle", 1,
+                  kMaxBytesPerCycle, "UB -> GM copy rate of one core"},
     ChipParameter{"/copy/v/latency", &ChipConfig::v_copy_latency, "cycles", 0, kMaxCycles,
                   "fixed cost of a UB -> UB copy (PIPE_V)"},
-    ChipParameter{"/copy/v/bytes_per_cycle", &ChipConfig::v_copy_bytes_per_cycle,
-                  "bytes/cycle", 1, kMaxBytesPerCycle, "UB -> UB copy rate"},
+    ChipParameter{"/copy/v/bytes_per_cycle", &ChipConfig::v_copy_bytes_per_cycle, "bytes/cycle", 1,
+                  kMaxBytesPerCycle, "UB -> UB copy rate"},
     ChipParameter{"/copy/mte1/latency", &ChipConfig::mte1_latency, "cycles", 0, kMaxCycles,
                   "fixed cost of an L1 -> L0A / L0B copy (MTE1)"},
-    ChipParameter{"/copy/mte1/bytes_per_cycle", &ChipConfig::mte1_bytes_per_cycle,
-                  "bytes/cycle", 1, kMaxBytesPerCycle, "L1 -> L0A / L0B copy rate"},
+    ChipParameter{"/copy/mte1/bytes_per_cycle", &ChipConfig::mte1_bytes_per_cycle, "bytes/cycle", 1,
+                  kMaxBytesPerCycle, "L1 -> L0A / L0B copy rate"},
     ChipParameter{"/copy/fix/latency", &ChipConfig::fix_latency, "cycles", 0, kMaxCycles,
                   "fixed cost of an L0C -> GM copy (fixpipe)"},
-    ChipParameter{"/copy/fix/bytes_per_cycle", &ChipConfig::fix_bytes_per_cycle,
-                  "bytes/cycle", 1, kMaxBytesPerCycle, "L0C -> GM copy rate of one core"},
+    ChipParameter{"/copy/fix/bytes_per_cycle", &ChipConfig::fix_bytes_per_cycle, "bytes/cycle", 1,
+                  kMaxBytesPerCycle, "L0C -> GM copy rate of one core"},
     ChipParameter{"/vector/startup_cycles", &ChipConfig::vector_startup_cycles, "cycles", 0,
                   kMaxCycles, "fixed cost of one vector instruction"},
     ChipParameter{"/vector/repeat_bytes", &ChipConfig::vector_repeat_bytes, "bytes", 32, 4096,
                   "bytes one vector repeat processes in one cycle; multiple of 32"},
-    ChipParameter{"/cube/startup_cycles", &ChipConfig::cube_startup_cycles, "cycles", 0,
-                  kMaxCycles, "fixed cost of one cube (Mmad) instruction"},
-    ChipParameter{"/sync/syncall_latency", &ChipConfig::syncall_latency, "cycles", 0,
-                  kMaxCycles, "hard SyncAll: release after the last block arrived"},
-    ChipParameter{"/sync/cross_core_flag_latency", &ChipConfig::cross_core_flag_latency,
-                  "cycles", 0, kMaxCycles, "CrossCoreSetFlag -> visible to the waiting core"},
+    ChipParameter{"/cube/startup_cycles", &ChipConfig::cube_startup_cycles, "cycles", 0, kMaxCycles,
+                  "fixed cost of one cube (Mmad) instruction"},
+    ChipParameter{"/sync/syncall_latency", &ChipConfig::syncall_latency, "cycles", 0, kMaxCycles,
+                  "hard SyncAll: release after the last block arrived"},
+    ChipParameter{"/sync/cross_core_flag_latency", &ChipConfig::cross_core_flag_latency, "cycles",
+                  0, kMaxCycles, "CrossCoreSetFlag -> visible to the waiting core"},
 };
 
 /// Alignment rules: hardware addresses buffers in 32-byte blocks (L0 in 512-byte fractals),
@@ -233,10 +233,9 @@ private:
                                  parameter.pointer, m_diag);
         for (const MultipleRule& rule : kMultiples) {
             if (rule.field != parameter.field || read->value % rule.multiple == 0) continue;
-            m_diag.add(parameter.pointer, "expected a multiple of " +
-                                              std::to_string(rule.multiple) + " " +
-                                              std::string(parameter.unit) + ", got " +
-                                              std::to_string(read->value));
+            m_diag.add(parameter.pointer,
+                       "expected a multiple of " + std::to_string(rule.multiple) + " " +
+                           std::string(parameter.unit) + ", got " + std::to_string(read->value));
             valid = false;
         }
         m_config.*parameter.field = read->value;
@@ -263,9 +262,9 @@ private:
 
         // These paths draw on the chip's GM bandwidth: one core cannot outrun the whole chip.
         const ChipParameter& gm = parameter_of(&ChipConfig::gm_bytes_per_cycle);
-        for (const Field field : {&ChipConfig::mte2_bytes_per_cycle,
-                                  &ChipConfig::mte3_bytes_per_cycle,
-                                  &ChipConfig::fix_bytes_per_cycle}) {
+        for (const Field field :
+             {&ChipConfig::mte2_bytes_per_cycle, &ChipConfig::mte3_bytes_per_cycle,
+              &ChipConfig::fix_bytes_per_cycle}) {
             if (!is_valid(field) || !is_valid(gm.field) || m_config.*field <= m_config.*gm.field)
                 continue;
             m_diag.add(parameter_of(field).pointer,
@@ -279,8 +278,8 @@ private:
         const ChipParameter& repeat = parameter_of(&ChipConfig::vector_repeat_bytes);
         if (is_valid(ub.field) && is_valid(repeat.field) &&
             m_config.*repeat.field > m_config.*ub.field)
-            m_diag.add(repeat.pointer, std::to_string(m_config.*repeat.field) +
-                                           " bytes exceeds " + std::string(ub.pointer) + " (" +
+            m_diag.add(repeat.pointer, std::to_string(m_config.*repeat.field) + " bytes exceeds " +
+                                           std::string(ub.pointer) + " (" +
                                            std::to_string(m_config.*ub.field) + ")");
     }
 
@@ -293,18 +292,26 @@ private:
     std::vector<Field> m_valid;  // parameters that passed their own range checks
 };
 
-std::string preset_origin(const std::string& preset) { return "configs/chips/" + preset + ".json"; }
+std::string preset_origin(const std::string& preset) {
+    return "configs/chips/" + preset + ".json";
+}
 
 }  // namespace
 
 std::uint64_t ChipConfig::capacity_of(MemSpace space) const {
     switch (space) {
-    case MemSpace::GM: return gm_bytes;
-    case MemSpace::UB: return ub_bytes;
-    case MemSpace::L1: return l1_bytes;
-    case MemSpace::L0A: return l0a_bytes;
-    case MemSpace::L0B: return l0b_bytes;
-    case MemSpace::L0C: return l0c_bytes;
+        case MemSpace::GM:
+            return gm_bytes;
+        case MemSpace::UB:
+            return ub_bytes;
+        case MemSpace::L1:
+            return l1_bytes;
+        case MemSpace::L0A:
+            return l0a_bytes;
+        case MemSpace::L0B:
+            return l0b_bytes;
+        case MemSpace::L0C:
+            return l0c_bytes;
     }
     return 0;
 }

@@ -37,34 +37,34 @@ struct ChipConfig {
     std::uint64_t l0b_bytes = 0;
     std::uint64_t l0c_bytes = 0;
 
-    std::uint64_t gm_bytes_per_cycle = 0;        // whole chip, shared by all transfers
-    std::uint64_t gm_window_cycles = 0;          // bandwidth accounting slot
+    std::uint64_t gm_bytes_per_cycle = 0;  // whole chip, shared by all transfers
+    std::uint64_t gm_window_cycles = 0;    // bandwidth accounting slot
 
-    std::uint64_t queue_depth = 0;               // per pipe, instructions not yet started
-    std::uint64_t event_ids = 0;                 // SetFlag/WaitFlag ids per pipe pair
+    std::uint64_t queue_depth = 0;  // per pipe, instructions not yet started
+    std::uint64_t event_ids = 0;    // SetFlag/WaitFlag ids per pipe pair
 
     std::uint64_t scalar_cycles_per_call = 0;
     std::uint64_t scalar_ub_latency = 0;
     std::uint64_t scalar_gm_latency = 0;
 
     // Copy paths: fixed latency plus bytes / bytes_per_cycle.
-    std::uint64_t mte2_latency = 0;              // GM -> UB / L1
+    std::uint64_t mte2_latency = 0;  // GM -> UB / L1
     std::uint64_t mte2_bytes_per_cycle = 0;
-    std::uint64_t mte3_latency = 0;              // UB -> GM
+    std::uint64_t mte3_latency = 0;  // UB -> GM
     std::uint64_t mte3_bytes_per_cycle = 0;
-    std::uint64_t v_copy_latency = 0;            // UB -> UB
+    std::uint64_t v_copy_latency = 0;  // UB -> UB
     std::uint64_t v_copy_bytes_per_cycle = 0;
-    std::uint64_t mte1_latency = 0;              // L1 -> L0A / L0B
+    std::uint64_t mte1_latency = 0;  // L1 -> L0A / L0B
     std::uint64_t mte1_bytes_per_cycle = 0;
-    std::uint64_t fix_latency = 0;               // L0C -> GM
+    std::uint64_t fix_latency = 0;  // L0C -> GM
     std::uint64_t fix_bytes_per_cycle = 0;
 
     std::uint64_t vector_startup_cycles = 0;
-    std::uint64_t vector_repeat_bytes = 0;       // bytes one repeat processes (one cycle)
+    std::uint64_t vector_repeat_bytes = 0;  // bytes one repeat processes (one cycle)
     std::uint64_t cube_startup_cycles = 0;
 
-    std::uint64_t syncall_latency = 0;           // hard SyncAll release after last arrival
-    std::uint64_t cross_core_flag_latency = 0;   // cross-core flag set -> visible
+    std::uint64_t syncall_latency = 0;          // hard SyncAll release after last arrival
+    std::uint64_t cross_core_flag_latency = 0;  // cross-core flag set -> visible
 
     /// JSON pointer -> the note written beside the value in the file.
     std::map<std::string, std::string> notes;

@@ -1,11 +1,10 @@
 #include "sim/config_diagnostics.h"
 
-#include <array>
-#include <fstream>
-
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
+#include <fstream>
 #include <set>
 #include <utility>
 
@@ -38,9 +37,12 @@ std::string child_pointer(std::string_view parent, std::string_view key) {
     pointer.reserve(parent.size() + key.size() + 1);
     pointer += '/';
     for (const char c : key) {
-        if (c == '~') pointer += "~0";
-        else if (c == '/') pointer += "~1";
-        else pointer += c;
+        if (c == '~')
+            pointer += "~0";
+        else if (c == '/')
+            pointer += "~1";
+        else
+            pointer += c;
     }
     return pointer;
 }
@@ -65,7 +67,9 @@ std::string_view shorten(std::string_view text, std::size_t limit, bool& cut) {
     return text.substr(0, end);
 }
 
-char fold(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+char fold(char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+}
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
     std::vector<std::size_t> previous(b.size() + 1);
@@ -75,8 +79,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
         current[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j) {
             const std::size_t substitution = fold(a[i - 1]) == fold(b[j - 1]) ? 0 : 1;
-            current[j] = std::min({previous[j] + 1, current[j - 1] + 1,
-                                   previous[j - 1] + substitution});
+            current[j] =
+                std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + substitution});
         }
         std::swap(previous, current);
     }
@@ -100,27 +104,30 @@ public:
 
     bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
         switch (event) {
-        case json::parse_event_t::object_start:
-        case json::parse_event_t::array_start:
-            m_frames.push_back(
-                {event == json::parse_event_t::array_start, pointer_of_next_value(), {}, {}, 0});
-            break;
-        case json::parse_event_t::key: {
-            Frame& frame = m_frames.back();
-            const std::string& key = parsed.get_ref<const std::string&>();
-            frame.key_pointer = child_pointer(frame.pointer, key);
-            if (!frame.keys.insert(key).second)
-                m_diag.add(frame.key_pointer, "duplicate key " + single_quoted(key));
-            break;
-        }
-        case json::parse_event_t::object_end:
-        case json::parse_event_t::array_end:
-            m_frames.pop_back();
-            value_done();
-            break;
-        case json::parse_event_t::value:
-            value_done();
-            break;
+            case json::parse_event_t::object_start:
+            case json::parse_event_t::array_start:
+                m_frames.push_back({event == json::parse_event_t::array_start,
+                                    pointer_of_next_value(),
+                                    {},
+                                    {},
+                                    0});
+                break;
+            case json::parse_event_t::key: {
+                Frame& frame = m_frames.back();
+                const std::string& key = parsed.get_ref<const std::string&>();
+                frame.key_pointer = child_pointer(frame.pointer, key);
+                if (!frame.keys.insert(key).second)
+                    m_diag.add(frame.key_pointer, "duplicate key " + single_quoted(key));
+                break;
+            }
+            case json::parse_event_t::object_end:
+            case json::parse_event_t::array_end:
+                m_frames.pop_back();
+                value_done();
+                break;
+            case json::parse_event_t::value:
+                value_done();
+                break;
         }
         return true;  // keep everything: we only observe
     }
@@ -151,22 +158,22 @@ private:
 std::optional<std::uint64_t> read_plain_unsigned(const json& value, std::string_view pointer,
                                                  Diagnostics& diag) {
     switch (value.type()) {
-    case json::value_t::number_unsigned:
-        return value.get<std::uint64_t>();
-    case json::value_t::number_integer:
-        if (const auto number = value.get<std::int64_t>(); number >= 0)
-            return static_cast<std::uint64_t>(number);
-        break;
-    case json::value_t::number_float: {
-        // Numbers past 2^64 arrive as floats too; 2^64 itself is exactly representable.
-        const double number = value.get<double>();
-        if (std::isfinite(number) && number >= 0 && number < 18446744073709551616.0 &&
-            std::trunc(number) == number)
-            return static_cast<std::uint64_t>(number);
-        break;
-    }
-    default:
-        break;
+        case json::value_t::number_unsigned:
+            return value.get<std::uint64_t>();
+        case json::value_t::number_integer:
+            if (const auto number = value.get<std::int64_t>(); number >= 0)
+                return static_cast<std::uint64_t>(number);
+            break;
+        case json::value_t::number_float: {
+            // Numbers past 2^64 arrive as floats too; 2^64 itself is exactly representable.
+            const double number = value.get<double>();
+            if (std::isfinite(number) && number >= 0 && number < 18446744073709551616.0 &&
+                std::trunc(number) == number)
+                return static_cast<std::uint64_t>(number);
+            break;
+        }
+        default:
+            break;
     }
     diag.add(pointer, "expected an unsigned integer, got " + describe_json(value));
     return std::nullopt;
@@ -181,20 +188,30 @@ std::string single_quoted(std::string_view text) {
     for (const char c : shown) {
         const auto byte = static_cast<unsigned char>(c);
         switch (c) {
-        case '\'': result += "\\'"; break;
-        case '\\': result += "\\\\"; break;
-        case '\n': result += "\\n"; break;
-        case '\t': result += "\\t"; break;
-        case '\r': result += "\\r"; break;
-        default:
-            if (byte < 0x20 || byte == 0x7F) {
-                constexpr std::string_view kHex = "0123456789abcdef";
-                result += "\\x";
-                result += kHex[byte >> 4];
-                result += kHex[byte & 0xF];
-            } else {
-                result += c;
-            }
+            case '\'':
+                result += "\\'";
+                break;
+            case '\\':
+                result += "\\\\";
+                break;
+            case '\n':
+                result += "\\n";
+                break;
+            case '\t':
+                result += "\\t";
+                break;
+            case '\r':
+                result += "\\r";
+                break;
+            default:
+                if (byte < 0x20 || byte == 0x7F) {
+                    constexpr std::string_view kHex = "0123456789abcdef";
+                    result += "\\x";
+                    result += kHex[byte >> 4];
+                    result += kHex[byte & 0xF];
+                } else {
+                    result += c;
+                }
         }
     }
     result += cut ? "...'" : "'";
@@ -203,24 +220,30 @@ std::string single_quoted(std::string_view text) {
 
 std::string describe_json(const json& value) {
     switch (value.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return value.get<bool>() ? "boolean true" : "boolean false";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-    case json::value_t::number_float: return value.dump();
-    case json::value_t::string: {
-        bool cut = false;
-        const std::string_view shown =
-            shorten(value.get_ref<const std::string&>(), kMaxQuoted, cut);
-        // dump() escapes quotes and control characters; replace keeps it from throwing.
-        std::string text = json(std::string(shown)).dump(-1, ' ', false,
-                                                         json::error_handler_t::replace);
-        if (cut) text.insert(text.size() - 1, "...");
-        return "string " + text;
-    }
-    case json::value_t::array: return "array";
-    case json::value_t::object: return "object";
-    default: return "unsupported value";
+        case json::value_t::null:
+            return "null";
+        case json::value_t::boolean:
+            return value.get<bool>() ? "boolean true" : "boolean false";
+        case json::value_t::number_integer:
+        case json::value_t::number_unsigned:
+        case json::value_t::number_float:
+            return value.dump();
+        case json::value_t::string: {
+            bool cut = false;
+            const std::string_view shown =
+                shorten(value.get_ref<const std::string&>(), kMaxQuoted, cut);
+            // dump() escapes quotes and control characters; replace keeps it from throwing.
+            std::string text =
+                json(std::string(shown)).dump(-1, ' ', false, json::error_handler_t::replace);
+            if (cut) text.insert(text.size() - 1, "...");
+            return "string " + text;
+        }
+        case json::value_t::array:
+            return "array";
+        case json::value_t::object:
+            return "object";
+        default:
+            return "unsupported value";
     }
 }
 
@@ -336,8 +359,8 @@ std::string read_config_file(const std::filesystem::path& file) {
     return text;
 }
 
-bool check_range(std::uint64_t value, std::uint64_t min, std::uint64_t max,
-                 std::string_view unit, std::string_view pointer, Diagnostics& diag) {
+bool check_range(std::uint64_t value, std::uint64_t min, std::uint64_t max, std::string_view unit,
+                 std::string_view pointer, Diagnostics& diag) {
     if (value >= min && value <= max) return true;
     diag.add(pointer, "expected " + std::to_string(min) + ".." + std::to_string(max) +
                           (unit.empty() ? "" : " " + std::string(unit)) + ", got " +

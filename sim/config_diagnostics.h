@@ -119,7 +119,7 @@ std::optional<NotedUnsigned> read_unsigned(const nlohmann::json& value, std::str
                                            Diagnostics& diag);
 
 /// Reports "expected <min>..<max> <unit>, got <value>" unless min <= value <= max.
-bool check_range(std::uint64_t value, std::uint64_t min, std::uint64_t max,
-                 std::string_view unit, std::string_view pointer, Diagnostics& diag);
+bool check_range(std::uint64_t value, std::uint64_t min, std::uint64_t max, std::string_view unit,
+                 std::string_view pointer, Diagnostics& diag);
 
 }  // namespace npusim

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <vector>
 #include <sstream>
+#include <vector>
 
 namespace npusim {
 
@@ -18,7 +18,9 @@ std::string fixed(double value, int decimals) {
 
 constexpr std::size_t kMaxCoreLines = 8;
 
-std::string short_pipe(Pipe pipe) { return std::string(to_string(pipe).substr(5)); }
+std::string short_pipe(Pipe pipe) {
+    return std::string(to_string(pipe).substr(5));
+}
 
 }  // namespace
 
@@ -44,7 +46,8 @@ std::string format_summary(const RunResult& run, const ChipConfig& chip) {
                 << (core.blocks == 1 ? " block)" : " blocks)");
             for (const PipeUsage& p : core.pipes) {
                 out << "  " << short_pipe(p.pipe) << ' ';
-                if (p.pipe != Pipe::S) out << p.busy_cycles << '/' << fixed(p.utilization * 100, 1) << "%/";
+                if (p.pipe != Pipe::S)
+                    out << p.busy_cycles << '/' << fixed(p.utilization * 100, 1) << "%/";
                 out << p.instructions;
             }
             out << "\n";
@@ -133,27 +136,36 @@ nlohmann::json to_json(const RunResult& run) {
     j["gm_bytes"] = run.gm_bytes;
     j["kernels"] = nlohmann::json::array();
     for (const KernelResult& k : run.kernels) {
-        j["kernels"].push_back({{"id", k.id}, {"name", k.name}, {"blocks", k.blocks},
+        j["kernels"].push_back({{"id", k.id},
+                                {"name", k.name},
+                                {"blocks", k.blocks},
                                 {"core_type", to_string(k.core_type)},
-                                {"blocks_finished", k.blocks_finished}, {"start", k.start},
+                                {"blocks_finished", k.blocks_finished},
+                                {"start", k.start},
                                 {"end", k.end}});
     }
     j["cores"] = nlohmann::json::array();
     for (const CoreUsage& core : run.cores) {
         nlohmann::json pipes = nlohmann::json::object();
         for (const PipeUsage& p : core.pipes) {
-            pipes[std::string(to_string(p.pipe))] = {{"busy_cycles", p.busy_cycles},
-                                                     {"utilization", std::round(p.utilization * 1e4) / 1e4},
-                                                     {"instructions", p.instructions}};
+            pipes[std::string(to_string(p.pipe))] = {
+                {"busy_cycles", p.busy_cycles},
+                {"utilization", std::round(p.utilization * 1e4) / 1e4},
+                {"instructions", p.instructions}};
         }
-        j["cores"].push_back({{"type", to_string(core.type)}, {"index", core.index},
-                              {"blocks", core.blocks}, {"pipes", pipes}});
+        j["cores"].push_back({{"type", to_string(core.type)},
+                              {"index", core.index},
+                              {"blocks", core.blocks},
+                              {"pipes", pipes}});
     }
     j["stuck"] = nlohmann::json::array();
     for (const StuckBlock& s : run.stuck) {
-        j["stuck"].push_back({{"kernel", s.kernel}, {"block", s.block},
-                              {"core_type", to_string(s.core_type)}, {"core", s.core},
-                              {"where", s.where}, {"reason", s.reason}});
+        j["stuck"].push_back({{"kernel", s.kernel},
+                              {"block", s.block},
+                              {"core_type", to_string(s.core_type)},
+                              {"core", s.core},
+                              {"where", s.where},
+                              {"reason", s.reason}});
     }
     return j;
 }

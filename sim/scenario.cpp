@@ -71,7 +71,8 @@ void read_skew(const nlohmann::json& skew, Scenario& s, Diagnostics& diag) {
     if (skew.contains("offsets")) {
         const nlohmann::json& offsets = skew.at("offsets");
         if (!offsets.is_array()) {
-            diag.add("/skew/offsets", "expected an array of cycle counts, got " + describe_json(offsets));
+            diag.add("/skew/offsets",
+                     "expected an array of cycle counts, got " + describe_json(offsets));
         } else {
             for (std::size_t i = 0; i < offsets.size(); ++i) {
                 const std::string pointer = child_pointer("/skew/offsets", i);
@@ -107,7 +108,8 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
         check_keys(*doc, "", {"description", "chip", "kernel", "blocks", "params", "skew"}, diag);
         if (doc->contains("skew")) read_skew(doc->at("skew"), s, diag);
         if (doc->contains("description")) {
-            if (auto d = read_string(doc->at("description"), "/description", diag)) s.description = *d;
+            if (auto d = read_string(doc->at("description"), "/description", diag))
+                s.description = *d;
         }
         if (!doc->contains("chip")) {
             diag.add("/chip", "missing: a chip preset name (e.g. \"a2\") or a .json path");

@@ -24,10 +24,10 @@
 namespace npusim {
 
 struct Scenario {
-    std::string source;       // file it came from
+    std::string source;  // file it came from
     std::string description;
     ChipConfig chip;
-    std::string kernel;       // a name from builtin_kernels()
+    std::string kernel;  // a name from builtin_kernels()
     std::uint32_t blocks = 1;
     std::map<std::string, std::uint64_t> params;  // every parameter, defaults filled in
     // "skew": {"offsets": [0, 0, 5000], "jitter_cycles": 200, "seed": 7}: block start delays

@@ -6,8 +6,7 @@ namespace npusim {
 
 namespace {
 KernelInfo info_of(const KernelLaunch& k) {
-    const CoreType primary =
-        cube_cores_per_block(k.type) > 0 ? CoreType::Cube : CoreType::Vector;
+    const CoreType primary = cube_cores_per_block(k.type) > 0 ? CoreType::Cube : CoreType::Vector;
     return {k.id, k.name, k.blocks, primary, k.type};
 }
 std::uint32_t cores_per_block(KernelType type) {

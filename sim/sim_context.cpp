@@ -1,9 +1,8 @@
 #include "sim/sim_context.h"
 
-#include <pthread.h>
-
 #include <cstddef>
 #include <cstdlib>
+#include <pthread.h>
 
 #include <systemc>
 
@@ -51,8 +50,9 @@ void quiet_systemc_once() {
 
 SimContextScope::SimContextScope() {
     if (g_active) {
-        throw UsageError("only one npusim::Simulator can exist at a time in a process "
-                         "(SystemC has a single current simulation context)");
+        throw UsageError(
+            "only one npusim::Simulator can exist at a time in a process "
+            "(SystemC has a single current simulation context)");
     }
     quiet_systemc_once();
     // Make sure the default context exists, so it is never one of ours.
@@ -75,4 +75,6 @@ SimContextScope::~SimContextScope() {
 // The SystemC library's own main() refers to sc_main; programs that link npusim have their
 // own main(), so this weak definition only satisfies the linker. A user program that
 // defines sc_main itself overrides it.
-extern "C" __attribute__((weak)) int sc_main(int /*argc*/, char* /*argv*/[]) { return 1; }
+extern "C" __attribute__((weak)) int sc_main(int /*argc*/, char* /*argv*/[]) {
+    return 1;
+}

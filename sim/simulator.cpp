@@ -53,7 +53,6 @@ struct Simulator::Impl final : WorkSource {
         cores.clear();
     }
 
-
     void block_finished(AiCore& core, const BlockAssignment& work, Cycle end) override {
         scheduler.block_finished(core, work, end);
     }
@@ -82,14 +81,19 @@ struct Simulator::Impl final : WorkSource {
 
 Simulator::Simulator(ChipConfig chip, SimOptions options) {
     if (options.quantum == 0) throw UsageError("SimOptions::quantum must be > 0");
-    if (options.stack_bytes < 16 * 1024) throw UsageError("SimOptions::stack_bytes must be >= 16 KiB");
+    if (options.stack_bytes < 16 * 1024)
+        throw UsageError("SimOptions::stack_bytes must be >= 16 KiB");
     m_impl = std::make_unique<Impl>(std::move(chip), options);
 }
 
 Simulator::~Simulator() = default;
 
-const ChipConfig& Simulator::chip() const { return m_impl->config; }
-GlobalMemory& Simulator::global_memory() { return m_impl->resources.gm; }
+const ChipConfig& Simulator::chip() const {
+    return m_impl->config;
+}
+GlobalMemory& Simulator::global_memory() {
+    return m_impl->resources.gm;
+}
 
 std::uint64_t Simulator::allocate_bytes(std::uint64_t bytes, std::string name) {
     return m_impl->resources.gm.allocate(bytes, std::move(name));
@@ -104,7 +108,9 @@ void Simulator::read_bytes(std::uint64_t address, void* data, std::uint64_t byte
     m_impl->resources.gm.read(address, data, bytes);
 }
 
-void Simulator::free_bytes(std::uint64_t address) { m_impl->resources.gm.free(address); }
+void Simulator::free_bytes(std::uint64_t address) {
+    m_impl->resources.gm.free(address);
+}
 
 void Simulator::check_host_access(std::uint64_t address, std::uint64_t buffer_bytes,
                                   std::uint64_t bytes, const char* what) const {
@@ -156,8 +162,8 @@ void Simulator::launch(const LaunchSpec& spec, KernelBody body) {
                          std::to_string(chip.cube_cores));
     }
     if (spec.start_offsets.size() > spec.blocks) {
-        throw UsageError("launch of kernel '" + spec.name + "': " +
-                         std::to_string(spec.start_offsets.size()) + " start offsets for " +
+        throw UsageError("launch of kernel '" + spec.name +
+                         "': " + std::to_string(spec.start_offsets.size()) + " start offsets for " +
                          std::to_string(spec.blocks) + " blocks");
     }
     KernelLaunch kernel;
@@ -170,7 +176,8 @@ void Simulator::launch(const LaunchSpec& spec, KernelBody body) {
         for (std::uint32_t g = 0; g < spec.blocks; ++g) {
             Cycle offset = g < spec.start_offsets.size() ? spec.start_offsets[g] : 0;
             if (spec.start_jitter_cycles > 0) {
-                offset += mix(spec.jitter_seed * 0x100000001b3ULL + g) % (spec.start_jitter_cycles + 1);
+                offset +=
+                    mix(spec.jitter_seed * 0x100000001b3ULL + g) % (spec.start_jitter_cycles + 1);
             }
             kernel.start_offsets[g] = offset;
         }
@@ -187,8 +194,8 @@ void collect_usage_of(const std::vector<std::unique_ptr<AiCore>>& cores, RunResu
         CoreUsage usage{core->type(), core->index(), core->blocks_run(), {}};
         for (Pipe pipe : AiCore::pipes_of(core->type())) {
             const PipeStatistics s = core->pipe_statistics(pipe);
-            usage.pipes.push_back({pipe, s.busy_cycles, static_cast<double>(s.busy_cycles) / span,
-                                   s.instructions});
+            usage.pipes.push_back(
+                {pipe, s.busy_cycles, static_cast<double>(s.busy_cycles) / span, s.instructions});
             result.instructions += s.instructions;
         }
         result.cores.push_back(std::move(usage));
@@ -221,12 +228,13 @@ RunResult Simulator::run() {
                 result.stuck.push_back({stuck->kernel, stuck->block, core->type(),
                                         static_cast<std::int64_t>(core->index()), stuck->where,
                                         stuck->reason ? stuck->reason() : std::string()});
-                const StuckNote note{stuck->kernel_id, stuck->kernel, stuck->block, core->type(),
-                                     stuck->where, result.stuck.back().reason};
+                const StuckNote note{stuck->kernel_id, stuck->kernel, stuck->block,
+                                     core->type(),     stuck->where,  result.stuck.back().reason};
                 for (TransactionObserver* o : impl.resources.observers) o->on_block_stuck(note);
             }
         }
-        for (StuckBlock& b : impl.scheduler.unstarted_blocks()) result.stuck.push_back(std::move(b));
+        for (StuckBlock& b : impl.scheduler.unstarted_blocks())
+            result.stuck.push_back(std::move(b));
         result.outcome = RunOutcome::Deadlock;
     }
     result.end_cycle = impl.now();

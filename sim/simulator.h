@@ -112,8 +112,8 @@ private:
     void write_bytes(std::uint64_t address, const void* data, std::uint64_t bytes);
     void read_bytes(std::uint64_t address, void* data, std::uint64_t bytes) const;
     void free_bytes(std::uint64_t address);
-    void check_host_access(std::uint64_t address, std::uint64_t buffer_bytes,
-                           std::uint64_t bytes, const char* what) const;
+    void check_host_access(std::uint64_t address, std::uint64_t buffer_bytes, std::uint64_t bytes,
+                           const char* what) const;
 
     struct Impl;
     static void collect_usage(Impl& impl, RunResult& result);

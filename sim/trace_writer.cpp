@@ -60,14 +60,22 @@ std::string_view pipe_short_name(Pipe pipe) {
 // Lane order inside a core: the order data flows through an AI Core, not pipe_t order.
 int lane_sort_index(Pipe pipe) {
     switch (pipe) {
-    case Pipe::S: return 0;
-    case Pipe::MTE2: return 1;
-    case Pipe::MTE1: return 2;
-    case Pipe::V: return 3;
-    case Pipe::M: return 4;
-    case Pipe::MTE3: return 5;
-    case Pipe::FIX: return 6;
-    case Pipe::ALL: return 7;
+        case Pipe::S:
+            return 0;
+        case Pipe::MTE2:
+            return 1;
+        case Pipe::MTE1:
+            return 2;
+        case Pipe::V:
+            return 3;
+        case Pipe::M:
+            return 4;
+        case Pipe::MTE3:
+            return 5;
+        case Pipe::FIX:
+            return 6;
+        case Pipe::ALL:
+            return 7;
     }
     return 8;
 }
@@ -97,8 +105,8 @@ std::uint64_t flow_id(std::uint32_t kernel_id, std::uint32_t block, std::uint64_
 
 std::uint64_t flag_key(const Transaction& tx) {
     const std::uint64_t core_slot = std::uint64_t{tx.core} * 2 + (tx.core_type == CoreType::Cube);
-    const std::uint64_t pipes = static_cast<std::uint64_t>(tx.flag_src) * 16 +
-                                static_cast<std::uint64_t>(tx.flag_dst);
+    const std::uint64_t pipes =
+        static_cast<std::uint64_t>(tx.flag_src) * 16 + static_cast<std::uint64_t>(tx.flag_dst);
     return (((core_slot << 8) | pipes) << 32) ^ tx.event_id;
 }
 
@@ -168,8 +176,9 @@ void ChromeTraceWriter::finish() {
     if (m_finished) return;
     m_finished = true;
     try {
-        m_buf += "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"npusim\","
-                 "\"clock_mhz\":";
+        m_buf +=
+            "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"npusim\","
+            "\"clock_mhz\":";
         append_uint(m_clock_mhz);
         m_buf += ",\"time_resolution_ns\":1}}\n";
         write_buffer();
@@ -184,8 +193,7 @@ void ChromeTraceWriter::finish() {
 }
 
 void ChromeTraceWriter::write_transaction(const Transaction& tx) {
-    const std::uint32_t pid =
-        (tx.core_type == CoreType::Cube ? kCubePidBase : 0u) + tx.core + 1u;
+    const std::uint32_t pid = (tx.core_type == CoreType::Cube ? kCubePidBase : 0u) + tx.core + 1u;
     ensure_lane_metadata(pid, tx.core_type, tx.core, tx.pipe);
 
     begin_event();
@@ -202,52 +210,52 @@ void ChromeTraceWriter::write_transaction(const Transaction& tx) {
 
     m_buf += R"(,"name":")";
     switch (tx.op) {
-    case Op::Copy: {
-        m_buf += to_string(tx.op);
-        const MemAccess* read = nullptr;
-        const MemAccess* written = nullptr;
-        const int count = std::min<int>(tx.access_count, static_cast<int>(tx.accesses.size()));
-        for (int i = 0; i < count; ++i) {
-            const MemAccess& access = tx.accesses[static_cast<std::size_t>(i)];
-            if (access.write && written == nullptr) written = &access;
-            if (!access.write && read == nullptr) read = &access;
+        case Op::Copy: {
+            m_buf += to_string(tx.op);
+            const MemAccess* read = nullptr;
+            const MemAccess* written = nullptr;
+            const int count = std::min<int>(tx.access_count, static_cast<int>(tx.accesses.size()));
+            for (int i = 0; i < count; ++i) {
+                const MemAccess& access = tx.accesses[static_cast<std::size_t>(i)];
+                if (access.write && written == nullptr) written = &access;
+                if (!access.write && read == nullptr) read = &access;
+            }
+            if (read != nullptr && written != nullptr) {
+                m_buf += ' ';
+                m_buf += to_string(read->space);
+                m_buf += "->";
+                m_buf += to_string(written->space);
+            }
+            break;
         }
-        if (read != nullptr && written != nullptr) {
+        case Op::SetFlag:
+        case Op::WaitFlag:
+            m_buf += to_string(tx.op);
             m_buf += ' ';
-            m_buf += to_string(read->space);
-            m_buf += "->";
-            m_buf += to_string(written->space);
-        }
-        break;
-    }
-    case Op::SetFlag:
-    case Op::WaitFlag:
-        m_buf += to_string(tx.op);
-        m_buf += ' ';
-        m_buf += pipe_short_name(tx.flag_src);
-        m_buf += '_';
-        m_buf += pipe_short_name(tx.flag_dst);
-        m_buf += " #";
-        append_uint(tx.event_id);
-        break;
-    case Op::PipeBarrier:
-        m_buf += to_string(tx.op);
-        m_buf += ' ';
-        m_buf += pipe_short_name(tx.pipe);
-        break;
-    case Op::CrossCoreSetFlag:
-        m_buf += "CrossCoreSetFlag m";
-        append_uint(tx.mode);
-        m_buf += " #";
-        append_uint(tx.event_id);
-        break;
-    case Op::CrossCoreWaitFlag:
-        m_buf += "CrossCoreWaitFlag #";
-        append_uint(tx.event_id);
-        break;
-    default:
-        m_buf += to_string(tx.op);
-        break;
+            m_buf += pipe_short_name(tx.flag_src);
+            m_buf += '_';
+            m_buf += pipe_short_name(tx.flag_dst);
+            m_buf += " #";
+            append_uint(tx.event_id);
+            break;
+        case Op::PipeBarrier:
+            m_buf += to_string(tx.op);
+            m_buf += ' ';
+            m_buf += pipe_short_name(tx.pipe);
+            break;
+        case Op::CrossCoreSetFlag:
+            m_buf += "CrossCoreSetFlag m";
+            append_uint(tx.mode);
+            m_buf += " #";
+            append_uint(tx.event_id);
+            break;
+        case Op::CrossCoreWaitFlag:
+            m_buf += "CrossCoreWaitFlag #";
+            append_uint(tx.event_id);
+            break;
+        default:
+            m_buf += to_string(tx.op);
+            break;
     }
 
     m_buf += R"(","args":{"block":)";
@@ -281,8 +289,8 @@ void ChromeTraceWriter::write_transaction(const Transaction& tx) {
         // A 1:2 set consumed by two AIVs shows one arrow per AIV; a mode 0/1 round shows the
         // arrow from its last setter.
         append_flow(flow_number(flow_id(tx.kernel_id, tx.partner_block, tx.partner_serial,
-                                         tx.partner_core_type),
-                                 false),
+                                        tx.partner_core_type),
+                                false),
                     false);
     } else if (tx.op == Op::WaitFlag && tx.partner_serial != 0) {
         append_flow(flow_number(flow_id_for_wait(tx), true), false);
@@ -459,7 +467,9 @@ void ChromeTraceWriter::append_time(Cycle cycles) {
     append_ns_as_us(m_buf, cycles_to_ns(cycles, m_clock_mhz));
 }
 
-void ChromeTraceWriter::append_uint(std::uint64_t value) { append_decimal(m_buf, value); }
+void ChromeTraceWriter::append_uint(std::uint64_t value) {
+    append_decimal(m_buf, value);
+}
 
 void ChromeTraceWriter::append_escaped(std::string_view text) {
     static constexpr char kHex[] = "0123456789abcdef";
@@ -485,8 +495,7 @@ void ChromeTraceWriter::append_escaped(std::string_view text) {
 void ChromeTraceWriter::append_location(std::uint32_t kernel_id,
                                         const std::source_location& where) {
     const char* file_name = where.file_name();
-    std::string_view file =
-        file_name == nullptr ? std::string_view() : std::string_view(file_name);
+    std::string_view file = file_name == nullptr ? std::string_view() : std::string_view(file_name);
     if (file.empty()) return;  // hand-made transaction without a source line
     if (const auto slash = file.find_last_of('/'); slash != std::string_view::npos) {
         file.remove_prefix(slash + 1);

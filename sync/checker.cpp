@@ -10,27 +10,42 @@ namespace npusim {
 
 std::string_view to_string(FindingKind kind) {
     switch (kind) {
-    case FindingKind::RaceRAW: return "RAW";
-    case FindingKind::RaceWAR: return "WAR";
-    case FindingKind::RaceWAW: return "WAW";
-    case FindingKind::UnpairedSetFlag: return "unpaired SetFlag";
-    case FindingKind::DuplicateSetFlag: return "duplicate SetFlag";
-    case FindingKind::UnsatisfiableWait: return "unsatisfiable wait";
-    case FindingKind::CrossCoreOverflow: return "cross-core flag overflow";
-    case FindingKind::OutOfBounds: return "out-of-bounds access";
-    case FindingKind::UseAfterFree: return "use after free";
-    case FindingKind::Leak: return "leak";
-    case FindingKind::UninitializedRead: return "uninitialized read";
+        case FindingKind::RaceRAW:
+            return "RAW";
+        case FindingKind::RaceWAR:
+            return "WAR";
+        case FindingKind::RaceWAW:
+            return "WAW";
+        case FindingKind::UnpairedSetFlag:
+            return "unpaired SetFlag";
+        case FindingKind::DuplicateSetFlag:
+            return "duplicate SetFlag";
+        case FindingKind::UnsatisfiableWait:
+            return "unsatisfiable wait";
+        case FindingKind::CrossCoreOverflow:
+            return "cross-core flag overflow";
+        case FindingKind::OutOfBounds:
+            return "out-of-bounds access";
+        case FindingKind::UseAfterFree:
+            return "use after free";
+        case FindingKind::Leak:
+            return "leak";
+        case FindingKind::UninitializedRead:
+            return "uninitialized read";
     }
     return "?";
 }
 
 std::string_view to_string(RaceScope scope) {
     switch (scope) {
-    case RaceScope::IntraPipe: return "intra-pipe";
-    case RaceScope::InterPipe: return "inter-pipe";
-    case RaceScope::InterCore: return "inter-core";
-    case RaceScope::None: return "";
+        case RaceScope::IntraPipe:
+            return "intra-pipe";
+        case RaceScope::InterPipe:
+            return "inter-pipe";
+        case RaceScope::InterCore:
+            return "inter-core";
+        case RaceScope::None:
+            return "";
     }
     return "";
 }
@@ -47,19 +62,29 @@ enum Slot : std::uint8_t { kS, kStores, kV, kM, kMte1, kMte2, kMte3, kFix, kSlot
 
 Slot slot_of(Pipe pipe) {
     switch (pipe) {
-    case Pipe::S: return kS;
-    case Pipe::V: return kV;
-    case Pipe::M: return kM;
-    case Pipe::MTE1: return kMte1;
-    case Pipe::MTE2: return kMte2;
-    case Pipe::MTE3: return kMte3;
-    case Pipe::FIX: return kFix;
-    case Pipe::ALL: return kS;
+        case Pipe::S:
+            return kS;
+        case Pipe::V:
+            return kV;
+        case Pipe::M:
+            return kM;
+        case Pipe::MTE1:
+            return kMte1;
+        case Pipe::MTE2:
+            return kMte2;
+        case Pipe::MTE3:
+            return kMte3;
+        case Pipe::FIX:
+            return kFix;
+        case Pipe::ALL:
+            return kS;
     }
     return kS;
 }
 
-std::string short_pipe(Pipe pipe) { return std::string(to_string(pipe).substr(5)); }
+std::string short_pipe(Pipe pipe) {
+    return std::string(to_string(pipe).substr(5));
+}
 
 // What the shadow memory keeps of one access: enough to order it and to report it.
 struct Site {
@@ -113,8 +138,8 @@ struct FlagRecord {
 
 struct Checker::Impl {
     struct Agent {
-        VectorClock clock;      // what this agent knows; clock[self] is its completed frontier
-        EpochCount counter = 0; // instructions issued on this agent
+        VectorClock clock;       // what this agent knows; clock[self] is its completed frontier
+        EpochCount counter = 0;  // instructions issued on this agent
         std::uint64_t scalar_version_seen = 0;
     };
     struct Block {
@@ -158,7 +183,8 @@ struct Checker::Impl {
     std::map<std::tuple<std::uint32_t, std::uint64_t, std::uint32_t>,
              std::pair<std::uint32_t, VectorClock>>
         cross_rounds;
-    std::map<std::tuple<int, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>, std::size_t>
+    std::map<std::tuple<int, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>,
+             std::size_t>
         dedupe;
     Block* last_block = nullptr;
     struct Uninit {
@@ -172,11 +198,11 @@ struct Checker::Impl {
     void report_uninitialized(std::uint32_t kernel_id) {
         std::erase_if(uninit_candidates, [&](const Uninit& u) {
             if (u.site.kernel_id != kernel_id) return false;
-            report_single(FindingKind::UninitializedRead, Severity::Error, u.space, u.site, false,
-                          u.lo, u.hi - u.lo,
-                          "read of " + std::string(to_string(u.space)) +
-                              " bytes that were never written",
-                          "write them first (host write, DataCopy or a vector op) or read less");
+            report_single(
+                FindingKind::UninitializedRead, Severity::Error, u.space, u.site, false, u.lo,
+                u.hi - u.lo,
+                "read of " + std::string(to_string(u.space)) + " bytes that were never written",
+                "write them first (host write, DataCopy or a vector op) or read less");
             return true;
         });
     }
@@ -228,7 +254,8 @@ struct Checker::Impl {
     // A new block on a core starts with fresh local memories (what the previous block left
     // there is not this block's data). Cleared, not erased: blocks cache the addresses.
     void reset_local_shadows(CoreType type, std::uint32_t core) {
-        for (MemSpace space : {MemSpace::UB, MemSpace::L1, MemSpace::L0A, MemSpace::L0B, MemSpace::L0C}) {
+        for (MemSpace space :
+             {MemSpace::UB, MemSpace::L1, MemSpace::L0A, MemSpace::L0B, MemSpace::L0C}) {
             const auto it = shadows.find({space, type, core});
             if (it != shadows.end()) it->second.clear();
         }
@@ -254,15 +281,15 @@ struct Checker::Impl {
     void scalar_learns(Block& b, const VectorClock& c) { agent(b, kS).clock.join(c); }
 
     // ---- findings -----------------------------------------------------------------------
-    void add(Finding finding, const std::source_location& a, const std::source_location& b,
-             Pipe pa, Pipe pb) {
-        const auto key = std::make_tuple(
-            static_cast<int>(finding.kind) * 16 + static_cast<int>(finding.space),
-            reinterpret_cast<std::uint64_t>(a.file_name()) ^ (std::uint64_t{a.line()} << 20) ^
-                (std::uint64_t{a.column()} << 44),
-            reinterpret_cast<std::uint64_t>(b.file_name()) ^ (std::uint64_t{b.line()} << 20) ^
-                (std::uint64_t{b.column()} << 44),
-            static_cast<std::uint64_t>(pa), static_cast<std::uint64_t>(pb));
+    void add(Finding finding, const std::source_location& a, const std::source_location& b, Pipe pa,
+             Pipe pb) {
+        const auto key =
+            std::make_tuple(static_cast<int>(finding.kind) * 16 + static_cast<int>(finding.space),
+                            reinterpret_cast<std::uint64_t>(a.file_name()) ^
+                                (std::uint64_t{a.line()} << 20) ^ (std::uint64_t{a.column()} << 44),
+                            reinterpret_cast<std::uint64_t>(b.file_name()) ^
+                                (std::uint64_t{b.line()} << 20) ^ (std::uint64_t{b.column()} << 44),
+                            static_cast<std::uint64_t>(pa), static_cast<std::uint64_t>(pb));
         if (!options.deduplicate) {
             self.m_findings.push_back(std::move(finding));
             return;
@@ -291,7 +318,8 @@ struct Checker::Impl {
         a.bytes = bytes;
         if (space == MemSpace::GM) {
             if (const GmBuffer* buffer = gm.find_buffer(address)) {
-                a.buffer = buffer->name.empty() ? "gm@" + std::to_string(buffer->address) : buffer->name;
+                a.buffer =
+                    buffer->name.empty() ? "gm@" + std::to_string(buffer->address) : buffer->name;
                 a.offset = address - buffer->address;
             } else {
                 a.buffer = "GM";
@@ -318,8 +346,9 @@ struct Checker::Impl {
         const Site& now = swap ? first_seen : second_seen;
         const bool prior_write = swap ? second_seen_write : first_seen_write;
         const bool now_write = swap ? first_seen_write : second_seen_write;
-        const FindingKind kind = prior_write ? (now_write ? FindingKind::RaceWAW : FindingKind::RaceRAW)
-                                             : FindingKind::RaceWAR;
+        const FindingKind kind = prior_write
+                                     ? (now_write ? FindingKind::RaceWAW : FindingKind::RaceRAW)
+                                     : FindingKind::RaceWAR;
         Finding f;
         f.kind = kind;
         f.severity = Severity::Error;
@@ -343,8 +372,9 @@ struct Checker::Impl {
             f.fix = "SetFlag<" + pair + "> after line " + la + " and WaitFlag<" + pair +
                     "> before line " + lb;
         } else if (prior.kernel_id != now.kernel_id) {
-            f.fix = "order the two kernels (an event recorded after the first and waited for "
-                    "before the second)";
+            f.fix =
+                "order the two kernels (an event recorded after the first and waited for "
+                "before the second)";
         } else {
             f.fix = "SyncAll (or a cross-core flag set after line " + la + " in block " +
                     std::to_string(prior.block) + " and waited for before line " + lb +
@@ -417,12 +447,13 @@ struct Checker::Impl {
                     const bool same_block = iv.write.kernel_id == site.kernel_id &&
                                             iv.write.block == site.block &&
                                             iv.write.core_type == site.core_type;
-                    explained = same_block ? iv.write.serial < site.serial
-                                           : iv.write.time <= site.time;
+                    explained =
+                        same_block ? iv.write.serial < site.serial : iv.write.time <= site.time;
                 }
                 if (write) {
                     for (const Site& r : iv.reads) {
-                        if (!view.covers(r)) report_race(r, false, site, true, space, it->first, iv.hi);
+                        if (!view.covers(r))
+                            report_race(r, false, site, true, space, it->first, iv.hi);
                     }
                 }
             }
@@ -435,7 +466,8 @@ struct Checker::Impl {
             } else {
                 // Never written, or written only by an unordered write that landed after this
                 // read began: the read saw uninitialized bytes.
-                const bool unset = !iv.written || (!view.covers(iv.write) && site.time < iv.first_landed);
+                const bool unset =
+                    !iv.written || (!view.covers(iv.write) && site.time < iv.first_landed);
                 if (unset && !explained && !uninitialized) {
                     uninitialized = true;
                     uninit_lo = it->first;
@@ -469,11 +501,12 @@ struct Checker::Impl {
         if (a.space == MemSpace::GM) {
             const GmBuffer* buffer = gm.find_buffer(a.address);
             if (buffer == nullptr || a.address + a.bytes > buffer->address + buffer->bytes) {
-                std::string what = buffer == nullptr
-                                       ? "outside every allocated GM buffer"
-                                       : std::to_string(a.address + a.bytes - buffer->address - buffer->bytes) +
-                                             " bytes past the end of buffer '" + buffer->name +
-                                             "' (" + std::to_string(buffer->bytes) + " bytes)";
+                std::string what =
+                    buffer == nullptr
+                        ? "outside every allocated GM buffer"
+                        : std::to_string(a.address + a.bytes - buffer->address - buffer->bytes) +
+                              " bytes past the end of buffer '" + buffer->name + "' (" +
+                              std::to_string(buffer->bytes) + " bytes)";
                 report_single(FindingKind::OutOfBounds, Severity::Error, a.space, site, a.write,
                               a.address, a.bytes,
                               std::string(a.write ? "write" : "read") + " of " +
@@ -491,15 +524,16 @@ struct Checker::Impl {
         for (const auto& [space, range] : b.allocations) {
             if (space != a.space) continue;
             any = true;
-            if (a.address >= range.first && a.address + a.bytes <= range.first + range.second) return;
+            if (a.address >= range.first && a.address + a.bytes <= range.first + range.second)
+                return;
         }
         if (!any) return;  // the block lays this space out by hand: only capacity applies
-        report_single(FindingKind::OutOfBounds, Severity::Error, a.space, site, a.write, a.address,
-                      a.bytes,
-                      std::string(a.write ? "write" : "read") + " of " + std::to_string(a.bytes) +
-                          " bytes at " + std::string(to_string(a.space)) + "+" +
-                          std::to_string(a.address) + " is not inside one buffer this block allocated",
-                      "keep the access inside the tensor returned by alloc()");
+        report_single(
+            FindingKind::OutOfBounds, Severity::Error, a.space, site, a.write, a.address, a.bytes,
+            std::string(a.write ? "write" : "read") + " of " + std::to_string(a.bytes) +
+                " bytes at " + std::string(to_string(a.space)) + "+" + std::to_string(a.address) +
+                " is not inside one buffer this block allocated",
+            "keep the access inside the tensor returned by alloc()");
     }
 
     Shadow& shadow_for(MemSpace space, Block& b) {
@@ -512,7 +546,8 @@ struct Checker::Impl {
     // ---- transactions -------------------------------------------------------------------
     void data_instruction(Block& b, const Transaction& tx) {
         const Slot slot = slot_of(tx.pipe);
-        Site site{tx.kernel_id, tx.block, tx.core_type, tx.pipe, tx.serial, tx.where, 0, 0, tx.start};
+        Site site{tx.kernel_id, tx.block, tx.core_type, tx.pipe, tx.serial, tx.where, 0, 0,
+                  tx.start};
         if (tx.pipe == Pipe::S) {
             Agent& scalar = agent(b, kS);
             Agent& stores = agent(b, kStores);
@@ -555,70 +590,75 @@ struct Checker::Impl {
 
     void sync_instruction(Block& b, const Transaction& tx) {
         switch (tx.op) {
-        case Op::SetFlag: {
-            const Slot src = slot_of(tx.flag_src);
-            if (src != kS) issue_edge(b, src);
-            auto& queue = flags[{b.type, b.core, tx.flag_src, tx.flag_dst, tx.event_id}];
-            if (options.synccheck && !queue.empty()) {
-                const FlagRecord& open = queue.back();
-                Site s{tx.kernel_id, tx.block, tx.core_type, tx.pipe, tx.serial, tx.where, 0, 0};
-                report_single(FindingKind::DuplicateSetFlag, Severity::Error, MemSpace::GM, s, false, 0, 0,
-                              "SetFlag<" + short_pipe(tx.flag_src) + "_" + short_pipe(tx.flag_dst) +
-                                  ">(" + std::to_string(tx.event_id) +
-                                  ") is set again before the WaitFlag of the one at line " +
-                                  std::to_string(open.where.line()),
-                              "wait for the first SetFlag before setting it again, or use "
-                              "another event id");
-            }
-            queue.push_back({tx.serial, tx.kernel_id, tx.block, tx.where, fired(b, src), false});
-            return;
-        }
-        case Op::WaitFlag: {
-            const Slot dst = slot_of(tx.flag_dst);
-            if (dst != kS) issue_edge(b, dst);
-            auto& queue = flags[{b.type, b.core, tx.flag_src, tx.flag_dst, tx.event_id}];
-            auto it = std::find_if(queue.begin(), queue.end(),
-                                   [&](const FlagRecord& r) { return r.serial == tx.partner_serial; });
-            if (it == queue.end()) return;
-            agent(b, dst).clock.join(it->clock);
-            queue.erase(it);
-            return;
-        }
-        case Op::PipeBarrier: {
-            if (tx.pipe == Pipe::ALL) {
-                scalar_learns(b, drained(b));
+            case Op::SetFlag: {
+                const Slot src = slot_of(tx.flag_src);
+                if (src != kS) issue_edge(b, src);
+                auto& queue = flags[{b.type, b.core, tx.flag_src, tx.flag_dst, tx.event_id}];
+                if (options.synccheck && !queue.empty()) {
+                    const FlagRecord& open = queue.back();
+                    Site s{
+                        tx.kernel_id, tx.block, tx.core_type, tx.pipe, tx.serial, tx.where, 0, 0};
+                    report_single(FindingKind::DuplicateSetFlag, Severity::Error, MemSpace::GM, s,
+                                  false, 0, 0,
+                                  "SetFlag<" + short_pipe(tx.flag_src) + "_" +
+                                      short_pipe(tx.flag_dst) + ">(" + std::to_string(tx.event_id) +
+                                      ") is set again before the WaitFlag of the one at line " +
+                                      std::to_string(open.where.line()),
+                                  "wait for the first SetFlag before setting it again, or use "
+                                  "another event id");
+                }
+                queue.push_back(
+                    {tx.serial, tx.kernel_id, tx.block, tx.where, fired(b, src), false});
                 return;
             }
-            const Slot slot = slot_of(tx.pipe);
-            issue_edge(b, slot);
-            agent(b, slot).clock.raise(b.agents[slot], agent(b, slot).counter);
-            return;
-        }
-        case Op::SyncAll:
-        case Op::SoftSyncAll: {
-            const auto key = std::make_tuple(tx.kernel_id, tx.sync_id,
-                                             static_cast<std::uint32_t>(tx.op));
-            if (tx.arrival) {
-                barriers[key].join(drained(b));
-            } else {
-                scalar_learns(b, barriers[key]);
+            case Op::WaitFlag: {
+                const Slot dst = slot_of(tx.flag_dst);
+                if (dst != kS) issue_edge(b, dst);
+                auto& queue = flags[{b.type, b.core, tx.flag_src, tx.flag_dst, tx.event_id}];
+                auto it = std::find_if(queue.begin(), queue.end(), [&](const FlagRecord& r) {
+                    return r.serial == tx.partner_serial;
+                });
+                if (it == queue.end()) return;
+                agent(b, dst).clock.join(it->clock);
+                queue.erase(it);
+                return;
             }
-            return;
-        }
-        case Op::CrossCoreSetFlag: {
-            const Slot src = slot_of(tx.pipe);
-            if (src != kS) issue_edge(b, src);
-            cross_set(tx, fired(b, src));
-            return;
-        }
-        case Op::CrossCoreWaitFlag: {
-            auto& queue = cross_counters[{tx.kernel_id, tx.core_type, tx.block, tx.event_id}];
-            if (queue.empty()) return;
-            scalar_learns(b, queue.front());
-            queue.pop_front();
-            return;
-        }
-        default: return;
+            case Op::PipeBarrier: {
+                if (tx.pipe == Pipe::ALL) {
+                    scalar_learns(b, drained(b));
+                    return;
+                }
+                const Slot slot = slot_of(tx.pipe);
+                issue_edge(b, slot);
+                agent(b, slot).clock.raise(b.agents[slot], agent(b, slot).counter);
+                return;
+            }
+            case Op::SyncAll:
+            case Op::SoftSyncAll: {
+                const auto key =
+                    std::make_tuple(tx.kernel_id, tx.sync_id, static_cast<std::uint32_t>(tx.op));
+                if (tx.arrival) {
+                    barriers[key].join(drained(b));
+                } else {
+                    scalar_learns(b, barriers[key]);
+                }
+                return;
+            }
+            case Op::CrossCoreSetFlag: {
+                const Slot src = slot_of(tx.pipe);
+                if (src != kS) issue_edge(b, src);
+                cross_set(tx, fired(b, src));
+                return;
+            }
+            case Op::CrossCoreWaitFlag: {
+                auto& queue = cross_counters[{tx.kernel_id, tx.core_type, tx.block, tx.event_id}];
+                if (queue.empty()) return;
+                scalar_learns(b, queue.front());
+                queue.pop_front();
+                return;
+            }
+            default:
+                return;
         }
     }
 
@@ -629,7 +669,8 @@ struct Checker::Impl {
             auto& q = cross_counters[{tx.kernel_id, type, block, tx.event_id}];
             if (q.size() >= 16) {
                 if (options.synccheck) {
-                    Site s{tx.kernel_id, tx.block, tx.core_type, tx.pipe, tx.serial, tx.where, 0, 0};
+                    Site s{
+                        tx.kernel_id, tx.block, tx.core_type, tx.pipe, tx.serial, tx.where, 0, 0};
                     report_single(FindingKind::CrossCoreOverflow, Severity::Error, MemSpace::GM, s,
                                   false, 0, 0,
                                   "cross-core flag " + std::to_string(tx.event_id) + " of " +
@@ -642,11 +683,12 @@ struct Checker::Impl {
             }
             q.push_back(c);
         };
-        const std::uint32_t group = tx.core_type == CoreType::Cube ? tx.block
-                                    : (vectors == 2 ? tx.block / 2 : tx.block);
+        const std::uint32_t group =
+            tx.core_type == CoreType::Cube ? tx.block : (vectors == 2 ? tx.block / 2 : tx.block);
         if (tx.mode == 2) {
             if (tx.core_type == CoreType::Cube) {
-                for (std::uint32_t s = 0; s < vectors; ++s) post(CoreType::Vector, vectors * group + s, clock);
+                for (std::uint32_t s = 0; s < vectors; ++s)
+                    post(CoreType::Vector, vectors * group + s, clock);
             } else {
                 post(CoreType::Cube, group, clock);
             }
@@ -709,15 +751,14 @@ void Checker::on_kernel_end(const KernelInfo& kernel, Cycle /*at*/) {
             r.reported = true;
             const Pipe src = std::get<2>(key), dst = std::get<3>(key);
             Site s{r.kernel_id, r.block, std::get<0>(key), src, r.serial, r.where, 0, 0};
-            impl.report_single(FindingKind::UnpairedSetFlag, Severity::Error, MemSpace::GM, s, false,
-                               0, 0,
-                               "SetFlag<" + short_pipe(src) + "_" + short_pipe(dst) + ">(" +
-                                   std::to_string(std::get<4>(key)) +
-                                   ") is never waited for by the end of the kernel; it stays set "
-                                   "for the next kernel on this core",
-                               "add the matching WaitFlag<" + short_pipe(src) + "_" +
-                                   short_pipe(dst) + ">(" + std::to_string(std::get<4>(key)) +
-                                   ") before the block ends");
+            impl.report_single(
+                FindingKind::UnpairedSetFlag, Severity::Error, MemSpace::GM, s, false, 0, 0,
+                "SetFlag<" + short_pipe(src) + "_" + short_pipe(dst) + ">(" +
+                    std::to_string(std::get<4>(key)) +
+                    ") is never waited for by the end of the kernel; it stays set "
+                    "for the next kernel on this core",
+                "add the matching WaitFlag<" + short_pipe(src) + "_" + short_pipe(dst) + ">(" +
+                    std::to_string(std::get<4>(key)) + ") before the block ends");
         }
     }
 }
@@ -763,9 +804,9 @@ void Checker::on_block_stuck(const StuckNote& note) {
 }
 
 std::size_t Checker::error_count() const {
-    return static_cast<std::size_t>(std::count_if(m_findings.begin(), m_findings.end(), [](const Finding& f) {
-        return f.severity == Severity::Error;
-    }));
+    return static_cast<std::size_t>(
+        std::count_if(m_findings.begin(), m_findings.end(),
+                      [](const Finding& f) { return f.severity == Severity::Error; }));
 }
 
 void Checker::check_leaks() {

@@ -21,8 +21,8 @@
 namespace npusim {
 
 struct CrossCoreSet {
-    Cycle visible = 0;       // when the waiting core can see it
-    std::uint32_t block = 0; // the (last) setter, for reports and traces
+    Cycle visible = 0;        // when the waiting core can see it
+    std::uint32_t block = 0;  // the (last) setter, for reports and traces
     CoreType core_type = CoreType::Vector;
     std::uint64_t serial = 0;
 };

@@ -11,7 +11,8 @@ bool matches(const Finding& f, const Expected& e) {
     if (e.first_pipe && (first == nullptr || first->pipe != *e.first_pipe)) return false;
     if (e.second_pipe && (second == nullptr || second->pipe != *e.second_pipe)) return false;
     if (e.first_line && (first == nullptr || first->where.line() != *e.first_line)) return false;
-    if (e.second_line && (second == nullptr || second->where.line() != *e.second_line)) return false;
+    if (e.second_line && (second == nullptr || second->where.line() != *e.second_line))
+        return false;
     return true;
 }
 
@@ -20,8 +21,9 @@ std::string describe(const Expected& e) {
     if (e.space) text += " at " + std::string(to_string(*e.space));
     if (e.scope) text += " (" + std::string(to_string(*e.scope)) + ")";
     if (e.first_pipe || e.first_line) {
-        text += " first " + (e.first_pipe ? std::string(to_string(*e.first_pipe)) : std::string("*")) +
-                ":" + (e.first_line ? std::to_string(*e.first_line) : std::string("*"));
+        text += " first " +
+                (e.first_pipe ? std::string(to_string(*e.first_pipe)) : std::string("*")) + ":" +
+                (e.first_line ? std::to_string(*e.first_line) : std::string("*"));
     }
     if (e.second_pipe || e.second_line) {
         text += " second " +

@@ -16,14 +16,14 @@ enum class FindingKind : std::uint8_t {
     RaceWAR,
     RaceWAW,
     // synccheck
-    UnpairedSetFlag,      // SetFlag never waited for by the end of the kernel
-    DuplicateSetFlag,     // second SetFlag on the same (pipe pair, id) before its WaitFlag
-    UnsatisfiableWait,    // WaitFlag / CrossCoreWaitFlag that can never be satisfied
-    CrossCoreOverflow,    // cross-core flag counter over 16
+    UnpairedSetFlag,    // SetFlag never waited for by the end of the kernel
+    DuplicateSetFlag,   // second SetFlag on the same (pipe pair, id) before its WaitFlag
+    UnsatisfiableWait,  // WaitFlag / CrossCoreWaitFlag that can never be satisfied
+    CrossCoreOverflow,  // cross-core flag counter over 16
     // memcheck
-    OutOfBounds,          // outside the buffer it was allocated as
-    UseAfterFree,         // GM buffer already freed
-    Leak,                 // GM buffer never freed
+    OutOfBounds,   // outside the buffer it was allocated as
+    UseAfterFree,  // GM buffer already freed
+    Leak,          // GM buffer never freed
     // initcheck
     UninitializedRead,
 };
@@ -45,8 +45,8 @@ struct AccessSite {
     MemSpace space = MemSpace::GM;
     std::uint64_t address = 0;  // start of the overlap
     std::uint64_t bytes = 0;
-    std::string buffer;         // GM buffer name, or the local space name
-    std::uint64_t offset = 0;   // offset of `address` inside `buffer`
+    std::string buffer;        // GM buffer name, or the local space name
+    std::uint64_t offset = 0;  // offset of `address` inside `buffer`
 };
 
 struct Finding {

@@ -16,9 +16,9 @@
 namespace npusim {
 
 struct FlagSet {
-    Cycle time = 0;              // when the SetFlag fired
-    std::uint64_t serial = 0;    // serial of the SetFlag instruction
-    std::uint32_t block = 0;     // block that set it
+    Cycle time = 0;            // when the SetFlag fired
+    std::uint64_t serial = 0;  // serial of the SetFlag instruction
+    std::uint32_t block = 0;   // block that set it
 };
 
 class FlagTable final {

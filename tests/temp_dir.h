@@ -15,9 +15,9 @@ public:
     TempDir() {
         static std::atomic<int> counter{0};
         const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-        m_path = std::filesystem::temp_directory_path() /
-                 ("npusim_test_" + std::to_string(stamp) + "_" +
-                  std::to_string(counter.fetch_add(1)));
+        m_path =
+            std::filesystem::temp_directory_path() /
+            ("npusim_test_" + std::to_string(stamp) + "_" + std::to_string(counter.fetch_add(1)));
         std::filesystem::create_directories(m_path);
     }
     ~TempDir() {

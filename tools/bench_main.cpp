@@ -10,14 +10,13 @@
 // Targets: b reaches >= 50% of c's rate; d peaks <= 2 x touched bytes + 100 MB; e costs at
 // most 1.5x a's host time and 2x its peak RSS.
 // `--quick` shrinks every case (a smoke run for CI); `--case X` runs one case in-process.
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -52,7 +51,8 @@ void fill_chunked(npusim::Simulator& sim, npusim::GlobalTensor<float> t, float s
     std::vector<float> chunk(kChunk);
     for (std::uint64_t at = 0; at < t.count; at += kChunk) {
         const std::uint64_t n = std::min(kChunk, t.count - at);
-        for (std::uint64_t i = 0; i < n; ++i) chunk[i] = static_cast<float>((at + i) % 1000) * scale;
+        for (std::uint64_t i = 0; i < n; ++i)
+            chunk[i] = static_cast<float>((at + i) % 1000) * scale;
         sim.write(t.sub(at, n), std::span<const float>(chunk.data(), n));
     }
 }
@@ -87,9 +87,8 @@ json run_add(const std::string& preset, std::uint32_t blocks, std::uint64_t elem
     fill_chunked(sim, args.x, 1.0F);
     fill_chunked(sim, args.y, 0.5F);
     const auto start = Clock::now();
-    const npusim::RunResult r =
-        sim.run({.name = "vector_add_double_buffered", .blocks = blocks},
-                npusim::kernels::vector_add_double_buffered, args);
+    const npusim::RunResult r = sim.run({.name = "vector_add_double_buffered", .blocks = blocks},
+                                        npusim::kernels::vector_add_double_buffered, args);
     const double host = seconds_since(start);
     json j;
     j["blocks"] = blocks;
@@ -191,7 +190,8 @@ json run_isolated(const std::string& name, bool quick, std::uint64_t floor_activ
     std::string text;
     char buffer[4096];
     ssize_t n = 0;
-    while ((n = read(fds[0], buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(n));
+    while ((n = read(fds[0], buffer, sizeof buffer)) > 0)
+        text.append(buffer, static_cast<std::size_t>(n));
     close(fds[0]);
     int status = 0;
     waitpid(child, &status, 0);
@@ -231,7 +231,8 @@ int main(int argc, char** argv) {
         const json& c = out["c_systemc_floor"];
         const json& d = out["d_touch_256MiB"];
         json targets;
-        if (b.contains("instructions_per_host_second") && c.contains("activations_per_host_second")) {
+        if (b.contains("instructions_per_host_second") &&
+            c.contains("activations_per_host_second")) {
             const double ratio = b["instructions_per_host_second"].get<double>() /
                                  c["activations_per_host_second"].get<double>();
             targets["tiny_rate_vs_floor"] = ratio;
@@ -239,7 +240,8 @@ int main(int argc, char** argv) {
             targets["tiny_rate_pass"] = ratio >= 0.5;
         }
         if (d.contains("peak_rss_bytes")) {
-            const std::uint64_t limit = 2 * d["gm_touched_bytes"].get<std::uint64_t>() + 100'000'000;
+            const std::uint64_t limit =
+                2 * d["gm_touched_bytes"].get<std::uint64_t>() + 100'000'000;
             targets["memory_peak_rss_bytes"] = d["peak_rss_bytes"];
             targets["memory_limit_bytes"] = limit;
             targets["memory_pass"] = d["peak_rss_bytes"].get<std::uint64_t>() <= limit;
@@ -247,8 +249,10 @@ int main(int argc, char** argv) {
         const json& a = out["a_add_48core_64MiB"];
         const json& e = out["e_add_48core_64MiB_checked"];
         if (a.contains("host_seconds") && e.contains("host_seconds")) {
-            const double time_ratio = e["host_seconds"].get<double>() / a["host_seconds"].get<double>();
-            const double rss_ratio = e["peak_rss_bytes"].get<double>() / a["peak_rss_bytes"].get<double>();
+            const double time_ratio =
+                e["host_seconds"].get<double>() / a["host_seconds"].get<double>();
+            const double rss_ratio =
+                e["peak_rss_bytes"].get<double>() / a["peak_rss_bytes"].get<double>();
             targets["checker_time_ratio"] = time_ratio;
             targets["checker_time_ratio_target"] = 1.5;
             targets["checker_rss_ratio"] = rss_ratio;

@@ -39,7 +39,8 @@ int run_command(const std::string& file, const RunFlags& flags) {
     std::unique_ptr<npusim::ChromeTraceWriter> trace;
     std::vector<npusim::TransactionObserver*> observers;
     if (!flags.trace_path.empty()) {
-        trace = std::make_unique<npusim::ChromeTraceWriter>(flags.trace_path, scenario.chip.clock_mhz);
+        trace =
+            std::make_unique<npusim::ChromeTraceWriter>(flags.trace_path, scenario.chip.clock_mhz);
         observers.push_back(trace.get());
     }
     std::vector<npusim::Finding> findings_on_error;
@@ -57,7 +58,8 @@ int run_command(const std::string& file, const RunFlags& flags) {
     if (!scenario.description.empty()) std::cout << "          " << scenario.description << "\n";
     std::cout << npusim::format_summary(outcome.kernel, scenario.chip);
     if (outcome.checked) {
-        if (!outcome.findings.empty()) std::cout << "\n" << npusim::format_findings(outcome.findings);
+        if (!outcome.findings.empty())
+            std::cout << "\n" << npusim::format_findings(outcome.findings);
         std::cout << npusim::format_findings_summary(outcome.findings) << "\n";
     }
     if (!flags.report_path.empty()) {
@@ -128,7 +130,8 @@ int main(int argc, char** argv) {
         flags.checker.deduplicate = !all_instances;
         return run_command(file, flags);
     } catch (const npusim::ConfigError& error) {
-        for (const std::string& problem : error.problems()) std::cerr << "error: " << problem << "\n";
+        for (const std::string& problem : error.problems())
+            std::cerr << "error: " << problem << "\n";
         return 2;
     } catch (const npusim::UsageError& error) {
         std::cerr << "error: " << error.what() << "\n";

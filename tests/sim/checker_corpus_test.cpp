@@ -21,8 +21,6 @@
 // scalar unit is sequential). Inter-pipe: RAW on UB, GM, L1, L0A, L0B, L0C; WAR on UB, GM,
 // L1, L0A, L0C; WAW on UB and GM (WAW on L1/L0A/L0B/L0C needs two pipes writing one space:
 // there is one writer each). Inter-core: RAW, WAR, WAW on GM (local memories are per core).
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
@@ -31,6 +29,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "core/block.h"
 #include "sim/builtin_kernels.h"
@@ -75,7 +75,10 @@ Expected race(FindingKind kind, MemSpace space, RaceScope scope, Pipe first_pipe
             .second_line = second_line};
 }
 Expected single(FindingKind kind, MemSpace space, Pipe pipe, unsigned line) {
-    return {.kind = kind, .space = space, .scope = RaceScope::None, .first_pipe = pipe,
+    return {.kind = kind,
+            .space = space,
+            .scope = RaceScope::None,
+            .first_pipe = pipe,
             .first_line = line};
 }
 
@@ -98,7 +101,9 @@ struct Entry {
 std::vector<float> pattern(std::uint64_t n, std::uint64_t seed) {
     std::vector<float> values(n);
     for (std::uint64_t i = 0; i < n; ++i) {
-        values[i] = static_cast<float>(static_cast<std::int64_t>((i * 37 + seed * 101) % 512) - 256) * 0.25F;
+        values[i] =
+            static_cast<float>(static_cast<std::int64_t>((i * 37 + seed * 101) % 512) - 256) *
+            0.25F;
     }
     return values;
 }
@@ -110,7 +115,7 @@ struct TimeLog final : TransactionObserver {
         unsigned line = 0;
         std::uint32_t kernel = 0, block = 0;
         CoreType type = CoreType::Vector;
-        Cycle start = 0, end = 0;   // reads happen at start, writes land at end
+        Cycle start = 0, end = 0;      // reads happen at start, writes land at end
         std::uint64_t lo = 0, hi = 0;  // GM bytes, if any
         bool gm = false, write = false;
     };
@@ -119,8 +124,9 @@ struct TimeLog final : TransactionObserver {
         if (tx.internal) return;
         for (std::uint8_t i = 0; i < tx.access_count; ++i) {
             const MemAccess& a = tx.accesses[i];
-            accesses.push_back({tx.where.line(), tx.kernel_id, tx.block, tx.core_type, tx.start, tx.end,
-                                a.address, a.address + a.bytes, a.space == MemSpace::GM, a.write});
+            accesses.push_back({tx.where.line(), tx.kernel_id, tx.block, tx.core_type, tx.start,
+                                tx.end, a.address, a.address + a.bytes, a.space == MemSpace::GM,
+                                a.write});
         }
     }
     /// "" if every GM access at `first` took effect before every GM access at `second`.
@@ -138,7 +144,9 @@ struct TimeLog final : TransactionObserver {
                 any_second = true;
             }
         }
-        if (!any_first || !any_second) return "label check: no GM access at line " + std::to_string(any_first ? second : first) + "; ";
+        if (!any_first || !any_second)
+            return "label check: no GM access at line " +
+                   std::to_string(any_first ? second : first) + "; ";
         if (first_done < second_begins) return "";
         return "label check: line " + std::to_string(first) + " took effect until cycle " +
                std::to_string(first_done) + ", line " + std::to_string(second) + " from cycle " +
@@ -154,7 +162,8 @@ struct Rig {
     std::string problem;
     bool expect_deadlock = false;
 
-    explicit Rig(const char* chip = "small") : sim(builtin_chip_config(chip)), checker(sim.global_memory()) {
+    explicit Rig(const char* chip = "small")
+        : sim(builtin_chip_config(chip)), checker(sim.global_memory()) {
         sim.attach(checker);
         sim.attach(log);
     }
@@ -177,20 +186,25 @@ struct Rig {
         sim.write(t, values);
         return t;
     }
-    GlobalTensor<float> output(std::uint64_t n, const char* name) { return sim.allocate<float>(n, name); }
+    GlobalTensor<float> output(std::uint64_t n, const char* name) {
+        return sim.allocate<float>(n, name);
+    }
     void run(const LaunchSpec& spec, KernelBody body) {
         sim.launch(spec, std::move(body));
         const RunResult r = sim.run();
         if (r.completed() == expect_deadlock) {
-            problem += "kernel '" + spec.name + (expect_deadlock ? "' completed" : "' did not complete") + "; ";
+            problem += "kernel '" + spec.name +
+                       (expect_deadlock ? "' completed" : "' did not complete") + "; ";
         }
     }
     /// Two kernels queued together: they run at the same time on different cores.
-    void run_together(const LaunchSpec& a, KernelBody first, const LaunchSpec& b, KernelBody second) {
+    void run_together(const LaunchSpec& a, KernelBody first, const LaunchSpec& b,
+                      KernelBody second) {
         sim.launch(a, std::move(first));
         sim.launch(b, std::move(second));
         const RunResult r = sim.run();
-        if (!r.completed()) problem += "kernels '" + a.name + "' and '" + b.name + "' did not complete; ";
+        if (!r.completed())
+            problem += "kernels '" + a.name + "' and '" + b.name + "' did not complete; ";
     }
     Outcome done(std::vector<Expected> expected) {
         return {checker.findings(), std::move(expected), problem};
@@ -217,7 +231,9 @@ LaunchSpec mix(const char* name, KernelType type = KernelType::MIX_AIC_1_1) {
     return s;
 }
 
-LocalTensor<float> ub(Block& b, std::uint64_t n = N) { return b.alloc<float>(MemSpace::UB, n); }
+LocalTensor<float> ub(Block& b, std::uint64_t n = N) {
+    return b.alloc<float>(MemSpace::UB, n);
+}
 
 /// SetFlag + WaitFlag on one (src, dst, id): everything src issued so far is done before dst
 /// goes on.
@@ -272,624 +288,641 @@ unsigned source_line(const char* file, const std::string& needle) {
 
 void intra_pipe(std::vector<Entry>& v) {
     v.push_back({"intra-pipe RAW+WAW UB: add then in-place muls without PipeBarrier<V>", true, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        unsigned L[2]{};
-        r.run(aiv("ip_add_muls"), [&](Block& b) {
-            auto a = ub(b), c = ub(b), t = ub(b);
-            b.copy(a, x.sub(0, N), N);
-            b.copy(c, x.sub(N, N), N);
-            flag(b, Pipe::MTE2, Pipe::V);
-            L[0] = __LINE__ + 1;
-            b.add(t, a, c, N);
-            L[1] = __LINE__ + 1;
-            b.muls(t, t, 2.0F, N);
-        });
-        return r.done({race(RAW, UB, Intra, Pipe::V, L[0], Pipe::V, L[1]),
-                       race(WAW, UB, Intra, Pipe::V, L[0], Pipe::V, L[1])});
-    }});
+                     Rig r;
+                     auto x = r.input(2 * N, "x");
+                     unsigned L[2]{};
+                     r.run(aiv("ip_add_muls"), [&](Block& b) {
+                         auto a = ub(b), c = ub(b), t = ub(b);
+                         b.copy(a, x.sub(0, N), N);
+                         b.copy(c, x.sub(N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::V);
+                         L[0] = __LINE__ + 1;
+                         b.add(t, a, c, N);
+                         L[1] = __LINE__ + 1;
+                         b.muls(t, t, 2.0F, N);
+                     });
+                     return r.done({race(RAW, UB, Intra, Pipe::V, L[0], Pipe::V, L[1]),
+                                    race(WAW, UB, Intra, Pipe::V, L[0], Pipe::V, L[1])});
+                 }});
 
     v.push_back({"intra-pipe RAW UB: muls reads what add wrote, no PipeBarrier<V>", true, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        unsigned L[2]{};
-        r.run(aiv("ip_raw"), [&](Block& b) {
-            auto a = ub(b), c = ub(b), t = ub(b), u = ub(b);
-            b.copy(a, x.sub(0, N), N);
-            b.copy(c, x.sub(N, N), N);
-            flag(b, Pipe::MTE2, Pipe::V);
-            L[0] = __LINE__ + 1;
-            b.add(t, a, c, N);
-            L[1] = __LINE__ + 1;
-            b.muls(u, t, 2.0F, N);
-        });
-        return r.done({race(RAW, UB, Intra, Pipe::V, L[0], Pipe::V, L[1])});
-    }});
+                     Rig r;
+                     auto x = r.input(2 * N, "x");
+                     unsigned L[2]{};
+                     r.run(aiv("ip_raw"), [&](Block& b) {
+                         auto a = ub(b), c = ub(b), t = ub(b), u = ub(b);
+                         b.copy(a, x.sub(0, N), N);
+                         b.copy(c, x.sub(N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::V);
+                         L[0] = __LINE__ + 1;
+                         b.add(t, a, c, N);
+                         L[1] = __LINE__ + 1;
+                         b.muls(u, t, 2.0F, N);
+                     });
+                     return r.done({race(RAW, UB, Intra, Pipe::V, L[0], Pipe::V, L[1])});
+                 }});
 
     v.push_back({"intra-pipe WAR UB: muls overwrites an operand add still reads", true, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        unsigned L[2]{};
-        r.run(aiv("ip_war"), [&](Block& b) {
-            auto a = ub(b), c = ub(b), t = ub(b);
-            b.copy(a, x.sub(0, N), N);
-            b.copy(c, x.sub(N, N), N);
-            flag(b, Pipe::MTE2, Pipe::V);
-            L[0] = __LINE__ + 1;
-            b.add(t, a, c, N);
-            L[1] = __LINE__ + 1;
-            b.muls(a, c, 2.0F, N);
-        });
-        return r.done({race(WAR, UB, Intra, Pipe::V, L[0], Pipe::V, L[1])});
-    }});
+                     Rig r;
+                     auto x = r.input(2 * N, "x");
+                     unsigned L[2]{};
+                     r.run(aiv("ip_war"), [&](Block& b) {
+                         auto a = ub(b), c = ub(b), t = ub(b);
+                         b.copy(a, x.sub(0, N), N);
+                         b.copy(c, x.sub(N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::V);
+                         L[0] = __LINE__ + 1;
+                         b.add(t, a, c, N);
+                         L[1] = __LINE__ + 1;
+                         b.muls(a, c, 2.0F, N);
+                     });
+                     return r.done({race(WAR, UB, Intra, Pipe::V, L[0], Pipe::V, L[1])});
+                 }});
 
-    v.push_back({"intra-pipe WAR UB: a UB->UB copy (PIPE_V) reads what a later add overwrites", true, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        unsigned L[2]{};
-        r.run(aiv("ip_war_copy"), [&](Block& b) {
-            auto a = ub(b), c = ub(b), t = ub(b);
-            b.copy(a, x.sub(0, N), N);
-            b.copy(c, x.sub(N, N), N);
-            flag(b, Pipe::MTE2, Pipe::V);
-            L[0] = __LINE__ + 1;
-            b.copy(t, a, N);
-            L[1] = __LINE__ + 1;
-            b.add(a, c, c, N);
-        });
-        return r.done({race(WAR, UB, Intra, Pipe::V, L[0], Pipe::V, L[1])});
-    }});
+    v.push_back(
+        {"intra-pipe WAR UB: a UB->UB copy (PIPE_V) reads what a later add overwrites", true, [] {
+             Rig r;
+             auto x = r.input(2 * N, "x");
+             unsigned L[2]{};
+             r.run(aiv("ip_war_copy"), [&](Block& b) {
+                 auto a = ub(b), c = ub(b), t = ub(b);
+                 b.copy(a, x.sub(0, N), N);
+                 b.copy(c, x.sub(N, N), N);
+                 flag(b, Pipe::MTE2, Pipe::V);
+                 L[0] = __LINE__ + 1;
+                 b.copy(t, a, N);
+                 L[1] = __LINE__ + 1;
+                 b.add(a, c, c, N);
+             });
+             return r.done({race(WAR, UB, Intra, Pipe::V, L[0], Pipe::V, L[1])});
+         }});
 
     v.push_back({"intra-pipe WAW UB: two fills of one tile", true, [] {
-        Rig r;
-        unsigned L[2]{};
-        r.run(aiv("ip_waw_v"), [&](Block& b) {
-            auto t = ub(b);
-            L[0] = __LINE__ + 1;
-            b.fill(t, 1.0F, N);
-            L[1] = __LINE__ + 1;
-            b.fill(t, 2.0F, N);
-        });
-        return r.done({race(WAW, UB, Intra, Pipe::V, L[0], Pipe::V, L[1])});
-    }});
+                     Rig r;
+                     unsigned L[2]{};
+                     r.run(aiv("ip_waw_v"), [&](Block& b) {
+                         auto t = ub(b);
+                         L[0] = __LINE__ + 1;
+                         b.fill(t, 1.0F, N);
+                         L[1] = __LINE__ + 1;
+                         b.fill(t, 2.0F, N);
+                     });
+                     return r.done({race(WAW, UB, Intra, Pipe::V, L[0], Pipe::V, L[1])});
+                 }});
 
     v.push_back({"intra-pipe WAW UB: fills overlapping by 32 bytes", true, [] {
-        Rig r;
-        unsigned L[2]{};
-        r.run(aiv("ip_waw_overlap"), [&](Block& b) {
-            auto t = ub(b, 2 * N);
-            L[0] = __LINE__ + 1;
-            b.fill(t.sub(0, N), 1.0F, N);
-            L[1] = __LINE__ + 1;
-            b.fill(t.sub(N - 8, N), 2.0F, N);  // elements [56, 120): 8 shared
-        });
-        return r.done({race(WAW, UB, Intra, Pipe::V, L[0], Pipe::V, L[1])});
-    }});
+                     Rig r;
+                     unsigned L[2]{};
+                     r.run(aiv("ip_waw_overlap"), [&](Block& b) {
+                         auto t = ub(b, 2 * N);
+                         L[0] = __LINE__ + 1;
+                         b.fill(t.sub(0, N), 1.0F, N);
+                         L[1] = __LINE__ + 1;
+                         b.fill(t.sub(N - 8, N), 2.0F, N);  // elements [56, 120): 8 shared
+                     });
+                     return r.done({race(WAW, UB, Intra, Pipe::V, L[0], Pipe::V, L[1])});
+                 }});
 
     v.push_back({"intra-pipe WAW UB: two GM->UB loads into one tile (MTE2)", true, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        unsigned L[2]{};
-        r.run(aiv("ip_waw_mte2"), [&](Block& b) {
-            auto u = ub(b);
-            L[0] = __LINE__ + 1;
-            b.copy(u, x.sub(0, N), N);
-            L[1] = __LINE__ + 1;
-            b.copy(u, x.sub(N, N), N);
-        });
-        return r.done({race(WAW, UB, Intra, Pipe::MTE2, L[0], Pipe::MTE2, L[1])});
-    }});
+                     Rig r;
+                     auto x = r.input(2 * N, "x");
+                     unsigned L[2]{};
+                     r.run(aiv("ip_waw_mte2"), [&](Block& b) {
+                         auto u = ub(b);
+                         L[0] = __LINE__ + 1;
+                         b.copy(u, x.sub(0, N), N);
+                         L[1] = __LINE__ + 1;
+                         b.copy(u, x.sub(N, N), N);
+                     });
+                     return r.done({race(WAW, UB, Intra, Pipe::MTE2, L[0], Pipe::MTE2, L[1])});
+                 }});
 
     v.push_back({"intra-pipe WAW GM: two UB->GM stores to one range (MTE3)", true, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        auto z = r.output(N, "z");
-        unsigned L[2]{};
-        r.run(aiv("ip_waw_mte3"), [&](Block& b) {
-            auto a = ub(b), c = ub(b);
-            b.copy(a, x.sub(0, N), N);
-            b.copy(c, x.sub(N, N), N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            L[0] = __LINE__ + 1;
-            b.copy(z, a, N);
-            L[1] = __LINE__ + 1;
-            b.copy(z, c, N);
-        });
-        return r.done({race(WAW, GM, Intra, Pipe::MTE3, L[0], Pipe::MTE3, L[1])});
-    }});
+                     Rig r;
+                     auto x = r.input(2 * N, "x");
+                     auto z = r.output(N, "z");
+                     unsigned L[2]{};
+                     r.run(aiv("ip_waw_mte3"), [&](Block& b) {
+                         auto a = ub(b), c = ub(b);
+                         b.copy(a, x.sub(0, N), N);
+                         b.copy(c, x.sub(N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         L[0] = __LINE__ + 1;
+                         b.copy(z, a, N);
+                         L[1] = __LINE__ + 1;
+                         b.copy(z, c, N);
+                     });
+                     return r.done({race(WAW, GM, Intra, Pipe::MTE3, L[0], Pipe::MTE3, L[1])});
+                 }});
 
     v.push_back({"intra-pipe WAW L1: two GM->L1 loads into one tile (MTE2, cube)", true, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        unsigned L[2]{};
-        r.run(aic("ip_waw_l1"), [&](Block& b) {
-            auto l1 = b.alloc<half>(MemSpace::L1, DD);
-            L[0] = __LINE__ + 1;
-            b.copy(l1, ga, DD);
-            L[1] = __LINE__ + 1;
-            b.copy(l1, gb, DD);
-        });
-        return r.done({race(WAW, L1, Intra, Pipe::MTE2, L[0], Pipe::MTE2, L[1])});
-    }});
+                     Rig r;
+                     auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+                     unsigned L[2]{};
+                     r.run(aic("ip_waw_l1"), [&](Block& b) {
+                         auto l1 = b.alloc<half>(MemSpace::L1, DD);
+                         L[0] = __LINE__ + 1;
+                         b.copy(l1, ga, DD);
+                         L[1] = __LINE__ + 1;
+                         b.copy(l1, gb, DD);
+                     });
+                     return r.done({race(WAW, L1, Intra, Pipe::MTE2, L[0], Pipe::MTE2, L[1])});
+                 }});
 
     v.push_back({"intra-pipe WAW L0A: two L1->L0A loads (MTE1)", true, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        unsigned L[2]{};
-        r.run(aic("ip_waw_l0a"), [&](Block& b) {
-            auto c = cube_tiles(b);
-            b.copy(c.l1a, ga, DD);
-            b.copy(c.l1b, gb, DD);
-            flag(b, Pipe::MTE2, Pipe::MTE1);
-            L[0] = __LINE__ + 1;
-            b.copy(c.l0a, c.l1a, DD);
-            L[1] = __LINE__ + 1;
-            b.copy(c.l0a, c.l1b, DD);
-        });
-        return r.done({race(WAW, L0A, Intra, Pipe::MTE1, L[0], Pipe::MTE1, L[1])});
-    }});
+                     Rig r;
+                     auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+                     unsigned L[2]{};
+                     r.run(aic("ip_waw_l0a"), [&](Block& b) {
+                         auto c = cube_tiles(b);
+                         b.copy(c.l1a, ga, DD);
+                         b.copy(c.l1b, gb, DD);
+                         flag(b, Pipe::MTE2, Pipe::MTE1);
+                         L[0] = __LINE__ + 1;
+                         b.copy(c.l0a, c.l1a, DD);
+                         L[1] = __LINE__ + 1;
+                         b.copy(c.l0a, c.l1b, DD);
+                     });
+                     return r.done({race(WAW, L0A, Intra, Pipe::MTE1, L[0], Pipe::MTE1, L[1])});
+                 }});
 
     v.push_back({"intra-pipe WAW L0B: two L1->L0B loads (MTE1)", true, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        unsigned L[2]{};
-        r.run(aic("ip_waw_l0b"), [&](Block& b) {
-            auto c = cube_tiles(b);
-            b.copy(c.l1a, ga, DD);
-            b.copy(c.l1b, gb, DD);
-            flag(b, Pipe::MTE2, Pipe::MTE1);
-            L[0] = __LINE__ + 1;
-            b.copy(c.l0b, c.l1a, DD);
-            L[1] = __LINE__ + 1;
-            b.copy(c.l0b, c.l1b, DD);
-        });
-        return r.done({race(WAW, L0B, Intra, Pipe::MTE1, L[0], Pipe::MTE1, L[1])});
-    }});
+                     Rig r;
+                     auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+                     unsigned L[2]{};
+                     r.run(aic("ip_waw_l0b"), [&](Block& b) {
+                         auto c = cube_tiles(b);
+                         b.copy(c.l1a, ga, DD);
+                         b.copy(c.l1b, gb, DD);
+                         flag(b, Pipe::MTE2, Pipe::MTE1);
+                         L[0] = __LINE__ + 1;
+                         b.copy(c.l0b, c.l1a, DD);
+                         L[1] = __LINE__ + 1;
+                         b.copy(c.l0b, c.l1b, DD);
+                     });
+                     return r.done({race(WAW, L0B, Intra, Pipe::MTE1, L[0], Pipe::MTE1, L[1])});
+                 }});
 
-    v.push_back({"intra-pipe RAW+WAW L0C: mmad then accumulating mmad without PipeBarrier<M>", true, [] {
-        // The second mmad reads C (c += a x b) and writes it: a RAW and a WAW on L0C.
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        unsigned L[2]{};
-        r.run(aic("ip_l0c_acc"), [&](Block& b) {
-            auto c = cube_tiles(b);
-            cube_load(b, c, ga, gb);
-            L[0] = __LINE__ + 1;
-            b.mmad(c.l0c, c.l0a, c.l0b, D, D, D, false);
-            L[1] = __LINE__ + 1;
-            b.mmad(c.l0c, c.l0a, c.l0b, D, D, D, true);
-        });
-        return r.done({race(RAW, L0C, Intra, Pipe::M, L[0], Pipe::M, L[1]),
-                       race(WAW, L0C, Intra, Pipe::M, L[0], Pipe::M, L[1])});
-    }});
+    v.push_back(
+        {"intra-pipe RAW+WAW L0C: mmad then accumulating mmad without PipeBarrier<M>", true, [] {
+             // The second mmad reads C (c += a x b) and writes it: a RAW and a WAW on L0C.
+             Rig r;
+             auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+             unsigned L[2]{};
+             r.run(aic("ip_l0c_acc"), [&](Block& b) {
+                 auto c = cube_tiles(b);
+                 cube_load(b, c, ga, gb);
+                 L[0] = __LINE__ + 1;
+                 b.mmad(c.l0c, c.l0a, c.l0b, D, D, D, false);
+                 L[1] = __LINE__ + 1;
+                 b.mmad(c.l0c, c.l0a, c.l0b, D, D, D, true);
+             });
+             return r.done({race(RAW, L0C, Intra, Pipe::M, L[0], Pipe::M, L[1]),
+                            race(WAW, L0C, Intra, Pipe::M, L[0], Pipe::M, L[1])});
+         }});
 
     v.push_back({"intra-pipe WAW L0C: two overwriting mmads without PipeBarrier<M>", true, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        unsigned L[2]{};
-        r.run(aic("ip_l0c_waw"), [&](Block& b) {
-            auto c = cube_tiles(b);
-            cube_load(b, c, ga, gb);
-            L[0] = __LINE__ + 1;
-            b.mmad(c.l0c, c.l0a, c.l0b, D, D, D, false);
-            L[1] = __LINE__ + 1;
-            b.mmad(c.l0c, c.l0a, c.l0b, D, D, D, false);
-        });
-        return r.done({race(WAW, L0C, Intra, Pipe::M, L[0], Pipe::M, L[1])});
-    }});
+                     Rig r;
+                     auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+                     unsigned L[2]{};
+                     r.run(aic("ip_l0c_waw"), [&](Block& b) {
+                         auto c = cube_tiles(b);
+                         cube_load(b, c, ga, gb);
+                         L[0] = __LINE__ + 1;
+                         b.mmad(c.l0c, c.l0a, c.l0b, D, D, D, false);
+                         L[1] = __LINE__ + 1;
+                         b.mmad(c.l0c, c.l0a, c.l0b, D, D, D, false);
+                     });
+                     return r.done({race(WAW, L0C, Intra, Pipe::M, L[0], Pipe::M, L[1])});
+                 }});
 
     v.push_back({"builtin vector_chain with barrier = 0: RAW+WAW on PIPE_V", true, [] {
-        Rig r;
-        kernels::VectorChainArgs args;
-        args.tile = N;
-        args.barrier = false;
-        args.x = r.input(2 * N, "x");
-        args.out = r.output(2 * N, "out");
-        r.run(aiv("vector_chain_no_barrier"), [args](Block& b) { kernels::vector_chain(b, args); });
-        const unsigned add = source_line("sim/builtin_kernels.cpp", "b.add(tmp, in, in, n);");
-        const unsigned muls = source_line("sim/builtin_kernels.cpp", "b.muls(tmp, tmp, 2.0F, n);");
-        return r.done({race(RAW, UB, Intra, Pipe::V, add, Pipe::V, muls),
-                       race(WAW, UB, Intra, Pipe::V, add, Pipe::V, muls)});
-    }});
+                     Rig r;
+                     kernels::VectorChainArgs args;
+                     args.tile = N;
+                     args.barrier = false;
+                     args.x = r.input(2 * N, "x");
+                     args.out = r.output(2 * N, "out");
+                     r.run(aiv("vector_chain_no_barrier"),
+                           [args](Block& b) { kernels::vector_chain(b, args); });
+                     const unsigned add =
+                         source_line("sim/builtin_kernels.cpp", "b.add(tmp, in, in, n);");
+                     const unsigned muls =
+                         source_line("sim/builtin_kernels.cpp", "b.muls(tmp, tmp, 2.0F, n);");
+                     return r.done({race(RAW, UB, Intra, Pipe::V, add, Pipe::V, muls),
+                                    race(WAW, UB, Intra, Pipe::V, add, Pipe::V, muls)});
+                 }});
 }
 
 // ---- inter-pipe --------------------------------------------------------------------------
 
 void inter_pipe(std::vector<Entry>& v) {
     v.push_back({"inter-pipe RAW UB: GM->UB load then add, no MTE2->V flag", true, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        unsigned L[2]{};
-        r.run(aiv("xp_raw_mte2_v"), [&](Block& b) {
-            auto a = ub(b), t = ub(b);
-            L[0] = __LINE__ + 1;
-            b.copy(a, x, N);
-            L[1] = __LINE__ + 1;
-            b.add(t, a, a, N);
-        });
-        return r.done({race(RAW, UB, Inter, Pipe::MTE2, L[0], Pipe::V, L[1])});
-    }});
+                     Rig r;
+                     auto x = r.input(N, "x");
+                     unsigned L[2]{};
+                     r.run(aiv("xp_raw_mte2_v"), [&](Block& b) {
+                         auto a = ub(b), t = ub(b);
+                         L[0] = __LINE__ + 1;
+                         b.copy(a, x, N);
+                         L[1] = __LINE__ + 1;
+                         b.add(t, a, a, N);
+                     });
+                     return r.done({race(RAW, UB, Inter, Pipe::MTE2, L[0], Pipe::V, L[1])});
+                 }});
 
-    v.push_back({"inter-pipe RAW UB: the flag goes to the wrong pipe (MTE2->MTE3, V reads)", true, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        auto z = r.output(N, "z");
-        unsigned L[2]{};
-        r.run(aiv("xp_wrong_flag"), [&](Block& b) {
-            auto a = ub(b), t = ub(b);
-            L[0] = __LINE__ + 1;
-            b.copy(a, x, N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            b.copy(z, a, N);  // MTE3 is ordered, fine
-            L[1] = __LINE__ + 1;
-            b.add(t, a, a, N);
-        });
-        return r.done({race(RAW, UB, Inter, Pipe::MTE2, L[0], Pipe::V, L[1])});
-    }});
+    v.push_back(
+        {"inter-pipe RAW UB: the flag goes to the wrong pipe (MTE2->MTE3, V reads)", true, [] {
+             Rig r;
+             auto x = r.input(N, "x");
+             auto z = r.output(N, "z");
+             unsigned L[2]{};
+             r.run(aiv("xp_wrong_flag"), [&](Block& b) {
+                 auto a = ub(b), t = ub(b);
+                 L[0] = __LINE__ + 1;
+                 b.copy(a, x, N);
+                 flag(b, Pipe::MTE2, Pipe::MTE3);
+                 b.copy(z, a, N);  // MTE3 is ordered, fine
+                 L[1] = __LINE__ + 1;
+                 b.add(t, a, a, N);
+             });
+             return r.done({race(RAW, UB, Inter, Pipe::MTE2, L[0], Pipe::V, L[1])});
+         }});
 
     v.push_back({"inter-pipe RAW UB: PipeBarrier on the wrong pipe (V) after a load", true, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        unsigned L[2]{};
-        r.run(aiv("xp_wrong_barrier"), [&](Block& b) {
-            auto a = ub(b), t = ub(b);
-            L[0] = __LINE__ + 1;
-            b.copy(a, x, N);
-            b.pipe_barrier(Pipe::V);
-            L[1] = __LINE__ + 1;
-            b.add(t, a, a, N);
-        });
-        return r.done({race(RAW, UB, Inter, Pipe::MTE2, L[0], Pipe::V, L[1])});
-    }});
+                     Rig r;
+                     auto x = r.input(N, "x");
+                     unsigned L[2]{};
+                     r.run(aiv("xp_wrong_barrier"), [&](Block& b) {
+                         auto a = ub(b), t = ub(b);
+                         L[0] = __LINE__ + 1;
+                         b.copy(a, x, N);
+                         b.pipe_barrier(Pipe::V);
+                         L[1] = __LINE__ + 1;
+                         b.add(t, a, a, N);
+                     });
+                     return r.done({race(RAW, UB, Inter, Pipe::MTE2, L[0], Pipe::V, L[1])});
+                 }});
 
-    v.push_back({"inter-pipe WAR UB: next load overwrites a tile V still reads, no V->MTE2 flag", true, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        unsigned L[2]{};
-        r.run(aiv("xp_war_v_mte2"), [&](Block& b) {
-            auto a = ub(b), t = ub(b);
-            b.copy(a, x.sub(0, N), N);
-            flag(b, Pipe::MTE2, Pipe::V);
-            L[0] = __LINE__ + 1;
-            b.add(t, a, a, N);
-            b.pipe_barrier(Pipe::MTE2);  // orders the two loads, not V against MTE2
-            L[1] = __LINE__ + 1;
-            b.copy(a, x.sub(N, N), N);
-        });
-        return r.done({race(WAR, UB, Inter, Pipe::V, L[0], Pipe::MTE2, L[1])});
-    }});
+    v.push_back(
+        {"inter-pipe WAR UB: next load overwrites a tile V still reads, no V->MTE2 flag", true, [] {
+             Rig r;
+             auto x = r.input(2 * N, "x");
+             unsigned L[2]{};
+             r.run(aiv("xp_war_v_mte2"), [&](Block& b) {
+                 auto a = ub(b), t = ub(b);
+                 b.copy(a, x.sub(0, N), N);
+                 flag(b, Pipe::MTE2, Pipe::V);
+                 L[0] = __LINE__ + 1;
+                 b.add(t, a, a, N);
+                 b.pipe_barrier(Pipe::MTE2);  // orders the two loads, not V against MTE2
+                 L[1] = __LINE__ + 1;
+                 b.copy(a, x.sub(N, N), N);
+             });
+             return r.done({race(WAR, UB, Inter, Pipe::V, L[0], Pipe::MTE2, L[1])});
+         }});
 
-    v.push_back({"inter-pipe WAR UB: the reading vector op waits behind a WaitFlag set later", true, [] {
-        // In issue order (and in time) add reads `a` before the reload overwrites it: a WAR.
-        // The add is held in V's queue until SetFlag<MTE3_V> is issued, after the reload.
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        unsigned L[2]{};
-        r.run(aiv("xp_war_stalled"), [&](Block& b) {
-            auto a = ub(b), t = ub(b);
-            b.copy(a, x.sub(0, N), N);
-            flag(b, Pipe::MTE2, Pipe::V);
-            b.wait_flag(Pipe::MTE3, Pipe::V, 1);  // its SetFlag comes below
-            L[0] = __LINE__ + 1;
-            b.add(t, a, a, N);
-            b.pipe_barrier(Pipe::MTE2);
-            L[1] = __LINE__ + 1;
-            b.copy(a, x.sub(N, N), N);
-            b.set_flag(Pipe::MTE3, Pipe::V, 1);
-        });
-        return r.done({race(WAR, UB, Inter, Pipe::V, L[0], Pipe::MTE2, L[1])});
-    }});
+    v.push_back(
+        {"inter-pipe WAR UB: the reading vector op waits behind a WaitFlag set later", true, [] {
+             // In issue order (and in time) add reads `a` before the reload overwrites it: a WAR.
+             // The add is held in V's queue until SetFlag<MTE3_V> is issued, after the reload.
+             Rig r;
+             auto x = r.input(2 * N, "x");
+             unsigned L[2]{};
+             r.run(aiv("xp_war_stalled"), [&](Block& b) {
+                 auto a = ub(b), t = ub(b);
+                 b.copy(a, x.sub(0, N), N);
+                 flag(b, Pipe::MTE2, Pipe::V);
+                 b.wait_flag(Pipe::MTE3, Pipe::V, 1);  // its SetFlag comes below
+                 L[0] = __LINE__ + 1;
+                 b.add(t, a, a, N);
+                 b.pipe_barrier(Pipe::MTE2);
+                 L[1] = __LINE__ + 1;
+                 b.copy(a, x.sub(N, N), N);
+                 b.set_flag(Pipe::MTE3, Pipe::V, 1);
+             });
+             return r.done({race(WAR, UB, Inter, Pipe::V, L[0], Pipe::MTE2, L[1])});
+         }});
 
-    v.push_back({"inter-pipe WAR UB + uninitialized read: a held vector op reads a tile before its load lands", true, [] {
-        // add is issued before the load into `a` but published after it (held behind
-        // WaitFlag<MTE3_V> until the SetFlag below). It runs at once when released, long
-        // before the load lands: it reads never-written UB (t ends up 0, not 2).
-        Rig r;
-        auto x = r.filled(N, "x", 1.0F);
-        auto z = r.output(N, "z");
-        unsigned L[2]{};
-        r.run(aiv("xp_uninit_held"), [&](Block& b) {
-            auto a = ub(b), t = ub(b);
-            b.wait_flag(Pipe::MTE3, Pipe::V, 1);
-            L[0] = __LINE__ + 1;
-            b.add(t, a, a, N);
-            L[1] = __LINE__ + 1;
-            b.copy(a, x, N);
-            b.set_flag(Pipe::MTE3, Pipe::V, 1);
-            flag(b, Pipe::V, Pipe::MTE3);
-            b.copy(z, t, N);
-        });
-        if (r.sim.read(z)[0] != 0.0F) r.problem += "label check: add saw the loaded data; ";
-        return r.done({race(WAR, UB, Inter, Pipe::V, L[0], Pipe::MTE2, L[1]),
-                       single(FindingKind::UninitializedRead, UB, Pipe::V, L[0])});
-    }});
+    v.push_back(
+        {"inter-pipe WAR UB + uninitialized read: a held vector op reads a tile before its load "
+         "lands",
+         true, [] {
+             // add is issued before the load into `a` but published after it (held behind
+             // WaitFlag<MTE3_V> until the SetFlag below). It runs at once when released, long
+             // before the load lands: it reads never-written UB (t ends up 0, not 2).
+             Rig r;
+             auto x = r.filled(N, "x", 1.0F);
+             auto z = r.output(N, "z");
+             unsigned L[2]{};
+             r.run(aiv("xp_uninit_held"), [&](Block& b) {
+                 auto a = ub(b), t = ub(b);
+                 b.wait_flag(Pipe::MTE3, Pipe::V, 1);
+                 L[0] = __LINE__ + 1;
+                 b.add(t, a, a, N);
+                 L[1] = __LINE__ + 1;
+                 b.copy(a, x, N);
+                 b.set_flag(Pipe::MTE3, Pipe::V, 1);
+                 flag(b, Pipe::V, Pipe::MTE3);
+                 b.copy(z, t, N);
+             });
+             if (r.sim.read(z)[0] != 0.0F) r.problem += "label check: add saw the loaded data; ";
+             return r.done({race(WAR, UB, Inter, Pipe::V, L[0], Pipe::MTE2, L[1]),
+                            single(FindingKind::UninitializedRead, UB, Pipe::V, L[0])});
+         }});
 
     v.push_back({"inter-pipe WAW UB: fill then a load into the same tile", true, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        unsigned L[2]{};
-        r.run(aiv("xp_waw_v_mte2"), [&](Block& b) {
-            auto t = ub(b);
-            L[0] = __LINE__ + 1;
-            b.fill(t, 0.0F, N);
-            L[1] = __LINE__ + 1;
-            b.copy(t, x, N);
-        });
-        return r.done({race(WAW, UB, Inter, Pipe::V, L[0], Pipe::MTE2, L[1])});
-    }});
+                     Rig r;
+                     auto x = r.input(N, "x");
+                     unsigned L[2]{};
+                     r.run(aiv("xp_waw_v_mte2"), [&](Block& b) {
+                         auto t = ub(b);
+                         L[0] = __LINE__ + 1;
+                         b.fill(t, 0.0F, N);
+                         L[1] = __LINE__ + 1;
+                         b.copy(t, x, N);
+                     });
+                     return r.done({race(WAW, UB, Inter, Pipe::V, L[0], Pipe::MTE2, L[1])});
+                 }});
 
     v.push_back({"inter-pipe WAW UB: fill and load overlap by 32 bytes", true, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        unsigned L[2]{};
-        r.run(aiv("xp_waw_overlap"), [&](Block& b) {
-            auto t = ub(b, 2 * N);
-            L[0] = __LINE__ + 1;
-            b.fill(t.sub(0, N), 0.0F, N);
-            L[1] = __LINE__ + 1;
-            b.copy(t.sub(N - 8, N), x, N);
-        });
-        return r.done({race(WAW, UB, Inter, Pipe::V, L[0], Pipe::MTE2, L[1])});
-    }});
+                     Rig r;
+                     auto x = r.input(N, "x");
+                     unsigned L[2]{};
+                     r.run(aiv("xp_waw_overlap"), [&](Block& b) {
+                         auto t = ub(b, 2 * N);
+                         L[0] = __LINE__ + 1;
+                         b.fill(t.sub(0, N), 0.0F, N);
+                         L[1] = __LINE__ + 1;
+                         b.copy(t.sub(N - 8, N), x, N);
+                     });
+                     return r.done({race(WAW, UB, Inter, Pipe::V, L[0], Pipe::MTE2, L[1])});
+                 }});
 
     v.push_back({"inter-pipe RAW UB: store the add's result, no V->MTE3 flag", true, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        auto z = r.output(N, "z");
-        unsigned L[2]{};
-        r.run(aiv("xp_raw_v_mte3"), [&](Block& b) {
-            auto a = ub(b), c = ub(b), t = ub(b);
-            b.copy(a, x.sub(0, N), N);
-            b.copy(c, x.sub(N, N), N);
-            flag(b, Pipe::MTE2, Pipe::V);
-            L[0] = __LINE__ + 1;
-            b.add(t, a, c, N);
-            L[1] = __LINE__ + 1;
-            b.copy(z, t, N);
-        });
-        return r.done({race(RAW, UB, Inter, Pipe::V, L[0], Pipe::MTE3, L[1])});
-    }});
+                     Rig r;
+                     auto x = r.input(2 * N, "x");
+                     auto z = r.output(N, "z");
+                     unsigned L[2]{};
+                     r.run(aiv("xp_raw_v_mte3"), [&](Block& b) {
+                         auto a = ub(b), c = ub(b), t = ub(b);
+                         b.copy(a, x.sub(0, N), N);
+                         b.copy(c, x.sub(N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::V);
+                         L[0] = __LINE__ + 1;
+                         b.add(t, a, c, N);
+                         L[1] = __LINE__ + 1;
+                         b.copy(z, t, N);
+                     });
+                     return r.done({race(RAW, UB, Inter, Pipe::V, L[0], Pipe::MTE3, L[1])});
+                 }});
 
-    v.push_back({"inter-pipe WAR UB: V overwrites a tile MTE3 still stores, no MTE3->V flag", true, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        auto z = r.output(N, "z");
-        unsigned L[2]{};
-        r.run(aiv("xp_war_mte3_v"), [&](Block& b) {
-            auto a = ub(b), c = ub(b), t = ub(b);
-            b.copy(a, x.sub(0, N), N);
-            b.copy(c, x.sub(N, N), N);
-            flag(b, Pipe::MTE2, Pipe::V);
-            b.add(t, a, c, N);
-            flag(b, Pipe::V, Pipe::MTE3);
-            L[0] = __LINE__ + 1;
-            b.copy(z, t, N);
-            b.pipe_barrier(Pipe::V);  // orders V against V only
-            L[1] = __LINE__ + 1;
-            b.muls(t, a, 2.0F, N);
-        });
-        return r.done({race(WAR, UB, Inter, Pipe::MTE3, L[0], Pipe::V, L[1])});
-    }});
+    v.push_back(
+        {"inter-pipe WAR UB: V overwrites a tile MTE3 still stores, no MTE3->V flag", true, [] {
+             Rig r;
+             auto x = r.input(2 * N, "x");
+             auto z = r.output(N, "z");
+             unsigned L[2]{};
+             r.run(aiv("xp_war_mte3_v"), [&](Block& b) {
+                 auto a = ub(b), c = ub(b), t = ub(b);
+                 b.copy(a, x.sub(0, N), N);
+                 b.copy(c, x.sub(N, N), N);
+                 flag(b, Pipe::MTE2, Pipe::V);
+                 b.add(t, a, c, N);
+                 flag(b, Pipe::V, Pipe::MTE3);
+                 L[0] = __LINE__ + 1;
+                 b.copy(z, t, N);
+                 b.pipe_barrier(Pipe::V);  // orders V against V only
+                 L[1] = __LINE__ + 1;
+                 b.muls(t, a, 2.0F, N);
+             });
+             return r.done({race(WAR, UB, Inter, Pipe::MTE3, L[0], Pipe::V, L[1])});
+         }});
 
     v.push_back({"inter-pipe RAW UB: scalar load of a tile MTE2 is still loading", true, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        unsigned L[2]{};
-        r.run(aiv("xp_raw_mte2_s"), [&](Block& b) {
-            auto a = ub(b);
-            L[0] = __LINE__ + 1;
-            b.copy(a, x, N);
-            L[1] = __LINE__ + 1;
-            (void)b.load(a, 0);
-        });
-        return r.done({race(RAW, UB, Inter, Pipe::MTE2, L[0], Pipe::S, L[1])});
-    }});
+                     Rig r;
+                     auto x = r.input(N, "x");
+                     unsigned L[2]{};
+                     r.run(aiv("xp_raw_mte2_s"), [&](Block& b) {
+                         auto a = ub(b);
+                         L[0] = __LINE__ + 1;
+                         b.copy(a, x, N);
+                         L[1] = __LINE__ + 1;
+                         (void)b.load(a, 0);
+                     });
+                     return r.done({race(RAW, UB, Inter, Pipe::MTE2, L[0], Pipe::S, L[1])});
+                 }});
 
-    v.push_back({"inter-pipe RAW UB: scalar store then a vector op reads it, no S->V flag", true, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        unsigned L[2]{};
-        r.run(aiv("xp_raw_s_v"), [&](Block& b) {
-            auto a = ub(b), t = ub(b);
-            b.copy(a, x, N);
-            flag(b, Pipe::MTE2, Pipe::S);  // the scalar unit and (through it) V see the load
-            L[0] = __LINE__ + 1;
-            b.store(a, 0, 5.0F);
-            L[1] = __LINE__ + 1;
-            b.add(t, a, a, N);
-        });
-        return r.done({race(RAW, UB, Inter, Pipe::S, L[0], Pipe::V, L[1])});
-    }});
+    v.push_back(
+        {"inter-pipe RAW UB: scalar store then a vector op reads it, no S->V flag", true, [] {
+             Rig r;
+             auto x = r.input(N, "x");
+             unsigned L[2]{};
+             r.run(aiv("xp_raw_s_v"), [&](Block& b) {
+                 auto a = ub(b), t = ub(b);
+                 b.copy(a, x, N);
+                 flag(b, Pipe::MTE2, Pipe::S);  // the scalar unit and (through it) V see the load
+                 L[0] = __LINE__ + 1;
+                 b.store(a, 0, 5.0F);
+                 L[1] = __LINE__ + 1;
+                 b.add(t, a, a, N);
+             });
+             return r.done({race(RAW, UB, Inter, Pipe::S, L[0], Pipe::V, L[1])});
+         }});
 
     v.push_back({"inter-pipe RAW GM: store to GM then load it back, no MTE3->MTE2 flag", true, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        auto g = r.output(N, "g");
-        unsigned L[2]{};
-        r.run(aiv("xp_raw_gm"), [&](Block& b) {
-            auto a = ub(b), c = ub(b);
-            b.copy(a, x, N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            L[0] = __LINE__ + 1;
-            b.copy(g, a, N);
-            L[1] = __LINE__ + 1;
-            b.copy(c, g, N);
-        });
-        return r.done({race(RAW, GM, Inter, Pipe::MTE3, L[0], Pipe::MTE2, L[1])});
-    }});
+                     Rig r;
+                     auto x = r.input(N, "x");
+                     auto g = r.output(N, "g");
+                     unsigned L[2]{};
+                     r.run(aiv("xp_raw_gm"), [&](Block& b) {
+                         auto a = ub(b), c = ub(b);
+                         b.copy(a, x, N);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         L[0] = __LINE__ + 1;
+                         b.copy(g, a, N);
+                         L[1] = __LINE__ + 1;
+                         b.copy(c, g, N);
+                     });
+                     return r.done({race(RAW, GM, Inter, Pipe::MTE3, L[0], Pipe::MTE2, L[1])});
+                 }});
 
-    v.push_back({"inter-pipe WAR GM: store over GM that a load still reads, no MTE2->MTE3 flag", true, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        auto g = r.input(N, "g", 2);
-        unsigned L[2]{};
-        r.run(aiv("xp_war_gm"), [&](Block& b) {
-            auto a = ub(b), c = ub(b);
-            b.copy(c, x, N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);  // c is loaded; the load of g comes after
-            L[0] = __LINE__ + 1;
-            b.copy(a, g, N);
-            L[1] = __LINE__ + 1;
-            b.copy(g, c, N);
-        });
-        return r.done({race(WAR, GM, Inter, Pipe::MTE2, L[0], Pipe::MTE3, L[1])});
-    }});
+    v.push_back(
+        {"inter-pipe WAR GM: store over GM that a load still reads, no MTE2->MTE3 flag", true, [] {
+             Rig r;
+             auto x = r.input(N, "x");
+             auto g = r.input(N, "g", 2);
+             unsigned L[2]{};
+             r.run(aiv("xp_war_gm"), [&](Block& b) {
+                 auto a = ub(b), c = ub(b);
+                 b.copy(c, x, N);
+                 flag(b, Pipe::MTE2, Pipe::MTE3);  // c is loaded; the load of g comes after
+                 L[0] = __LINE__ + 1;
+                 b.copy(a, g, N);
+                 L[1] = __LINE__ + 1;
+                 b.copy(g, c, N);
+             });
+             return r.done({race(WAR, GM, Inter, Pipe::MTE2, L[0], Pipe::MTE3, L[1])});
+         }});
 
-    v.push_back({"inter-pipe WAW GM: scalar store then a DataCopy over it, no S->MTE3 flag", true, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        auto g = r.output(N, "g");
-        unsigned L[2]{};
-        r.run(aiv("xp_waw_gm_s"), [&](Block& b) {
-            auto a = ub(b);
-            b.copy(a, x, N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            L[0] = __LINE__ + 1;
-            b.store(g, 0, 1.0F);
-            L[1] = __LINE__ + 1;
-            b.copy(g, a, N);
-        });
-        return r.done({race(WAW, GM, Inter, Pipe::S, L[0], Pipe::MTE3, L[1])});
-    }});
+    v.push_back(
+        {"inter-pipe WAW GM: scalar store then a DataCopy over it, no S->MTE3 flag", true, [] {
+             Rig r;
+             auto x = r.input(N, "x");
+             auto g = r.output(N, "g");
+             unsigned L[2]{};
+             r.run(aiv("xp_waw_gm_s"), [&](Block& b) {
+                 auto a = ub(b);
+                 b.copy(a, x, N);
+                 flag(b, Pipe::MTE2, Pipe::MTE3);
+                 L[0] = __LINE__ + 1;
+                 b.store(g, 0, 1.0F);
+                 L[1] = __LINE__ + 1;
+                 b.copy(g, a, N);
+             });
+             return r.done({race(WAW, GM, Inter, Pipe::S, L[0], Pipe::MTE3, L[1])});
+         }});
 
     v.push_back({"inter-pipe RAW L1: GM->L1 then L1->L0A, no MTE2->MTE1 flag", true, [] {
-        Rig r;
-        auto ga = r.matrix("a");
-        unsigned L[2]{};
-        r.run(aic("xp_raw_l1"), [&](Block& b) {
-            auto c = cube_tiles(b);
-            L[0] = __LINE__ + 1;
-            b.copy(c.l1a, ga, DD);
-            L[1] = __LINE__ + 1;
-            b.copy(c.l0a, c.l1a, DD);
-        });
-        return r.done({race(RAW, L1, Inter, Pipe::MTE2, L[0], Pipe::MTE1, L[1])});
-    }});
+                     Rig r;
+                     auto ga = r.matrix("a");
+                     unsigned L[2]{};
+                     r.run(aic("xp_raw_l1"), [&](Block& b) {
+                         auto c = cube_tiles(b);
+                         L[0] = __LINE__ + 1;
+                         b.copy(c.l1a, ga, DD);
+                         L[1] = __LINE__ + 1;
+                         b.copy(c.l0a, c.l1a, DD);
+                     });
+                     return r.done({race(RAW, L1, Inter, Pipe::MTE2, L[0], Pipe::MTE1, L[1])});
+                 }});
 
-    v.push_back({"inter-pipe WAR L1: reload L1 while MTE1 still reads it, no MTE1->MTE2 flag", true, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        unsigned L[2]{};
-        r.run(aic("xp_war_l1"), [&](Block& b) {
-            auto c = cube_tiles(b);
-            b.copy(c.l1a, ga, DD);
-            flag(b, Pipe::MTE2, Pipe::MTE1);
-            L[0] = __LINE__ + 1;
-            b.copy(c.l0a, c.l1a, DD);
-            b.pipe_barrier(Pipe::MTE2);
-            L[1] = __LINE__ + 1;
-            b.copy(c.l1a, gb, DD);
-        });
-        return r.done({race(WAR, L1, Inter, Pipe::MTE1, L[0], Pipe::MTE2, L[1])});
-    }});
+    v.push_back(
+        {"inter-pipe WAR L1: reload L1 while MTE1 still reads it, no MTE1->MTE2 flag", true, [] {
+             Rig r;
+             auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+             unsigned L[2]{};
+             r.run(aic("xp_war_l1"), [&](Block& b) {
+                 auto c = cube_tiles(b);
+                 b.copy(c.l1a, ga, DD);
+                 flag(b, Pipe::MTE2, Pipe::MTE1);
+                 L[0] = __LINE__ + 1;
+                 b.copy(c.l0a, c.l1a, DD);
+                 b.pipe_barrier(Pipe::MTE2);
+                 L[1] = __LINE__ + 1;
+                 b.copy(c.l1a, gb, DD);
+             });
+             return r.done({race(WAR, L1, Inter, Pipe::MTE1, L[0], Pipe::MTE2, L[1])});
+         }});
 
     v.push_back({"inter-pipe RAW L0A: L1->L0A then mmad, no MTE1->M flag after it", true, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        unsigned L[2]{};
-        r.run(aic("xp_raw_l0a"), [&](Block& b) {
-            auto c = cube_tiles(b);
-            b.copy(c.l1a, ga, DD);
-            b.copy(c.l1b, gb, DD);
-            flag(b, Pipe::MTE2, Pipe::MTE1);
-            b.copy(c.l0b, c.l1b, DD);
-            flag(b, Pipe::MTE1, Pipe::M);  // covers L0B only: L0A is loaded after it
-            L[0] = __LINE__ + 1;
-            b.copy(c.l0a, c.l1a, DD);
-            L[1] = __LINE__ + 1;
-            b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
-        });
-        return r.done({race(RAW, L0A, Inter, Pipe::MTE1, L[0], Pipe::M, L[1])});
-    }});
+                     Rig r;
+                     auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+                     unsigned L[2]{};
+                     r.run(aic("xp_raw_l0a"), [&](Block& b) {
+                         auto c = cube_tiles(b);
+                         b.copy(c.l1a, ga, DD);
+                         b.copy(c.l1b, gb, DD);
+                         flag(b, Pipe::MTE2, Pipe::MTE1);
+                         b.copy(c.l0b, c.l1b, DD);
+                         flag(b, Pipe::MTE1, Pipe::M);  // covers L0B only: L0A is loaded after it
+                         L[0] = __LINE__ + 1;
+                         b.copy(c.l0a, c.l1a, DD);
+                         L[1] = __LINE__ + 1;
+                         b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
+                     });
+                     return r.done({race(RAW, L0A, Inter, Pipe::MTE1, L[0], Pipe::M, L[1])});
+                 }});
 
     v.push_back({"inter-pipe RAW L0B: L1->L0B then mmad, no MTE1->M flag after it", true, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        unsigned L[2]{};
-        r.run(aic("xp_raw_l0b"), [&](Block& b) {
-            auto c = cube_tiles(b);
-            b.copy(c.l1a, ga, DD);
-            b.copy(c.l1b, gb, DD);
-            flag(b, Pipe::MTE2, Pipe::MTE1);
-            b.copy(c.l0a, c.l1a, DD);
-            flag(b, Pipe::MTE1, Pipe::M);
-            L[0] = __LINE__ + 1;
-            b.copy(c.l0b, c.l1b, DD);
-            L[1] = __LINE__ + 1;
-            b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
-        });
-        return r.done({race(RAW, L0B, Inter, Pipe::MTE1, L[0], Pipe::M, L[1])});
-    }});
+                     Rig r;
+                     auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+                     unsigned L[2]{};
+                     r.run(aic("xp_raw_l0b"), [&](Block& b) {
+                         auto c = cube_tiles(b);
+                         b.copy(c.l1a, ga, DD);
+                         b.copy(c.l1b, gb, DD);
+                         flag(b, Pipe::MTE2, Pipe::MTE1);
+                         b.copy(c.l0a, c.l1a, DD);
+                         flag(b, Pipe::MTE1, Pipe::M);
+                         L[0] = __LINE__ + 1;
+                         b.copy(c.l0b, c.l1b, DD);
+                         L[1] = __LINE__ + 1;
+                         b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
+                     });
+                     return r.done({race(RAW, L0B, Inter, Pipe::MTE1, L[0], Pipe::M, L[1])});
+                 }});
 
-    v.push_back({"inter-pipe WAR L0A: reload L0A while mmad still reads it, no M->MTE1 flag", true, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        unsigned L[2]{};
-        r.run(aic("xp_war_l0a"), [&](Block& b) {
-            auto c = cube_tiles(b);
-            cube_load(b, c, ga, gb);
-            L[0] = __LINE__ + 1;
-            b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
-            b.pipe_barrier(Pipe::MTE1);
-            L[1] = __LINE__ + 1;
-            b.copy(c.l0a, c.l1b, DD);
-        });
-        return r.done({race(WAR, L0A, Inter, Pipe::M, L[0], Pipe::MTE1, L[1])});
-    }});
+    v.push_back(
+        {"inter-pipe WAR L0A: reload L0A while mmad still reads it, no M->MTE1 flag", true, [] {
+             Rig r;
+             auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+             unsigned L[2]{};
+             r.run(aic("xp_war_l0a"), [&](Block& b) {
+                 auto c = cube_tiles(b);
+                 cube_load(b, c, ga, gb);
+                 L[0] = __LINE__ + 1;
+                 b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
+                 b.pipe_barrier(Pipe::MTE1);
+                 L[1] = __LINE__ + 1;
+                 b.copy(c.l0a, c.l1b, DD);
+             });
+             return r.done({race(WAR, L0A, Inter, Pipe::M, L[0], Pipe::MTE1, L[1])});
+         }});
 
     v.push_back({"inter-pipe RAW L0C: mmad then L0C->GM, no M->FIX flag", true, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        auto gc = r.output(DD, "c");
-        unsigned L[2]{};
-        r.run(aic("xp_raw_l0c"), [&](Block& b) {
-            auto c = cube_tiles(b);
-            cube_load(b, c, ga, gb);
-            L[0] = __LINE__ + 1;
-            b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
-            L[1] = __LINE__ + 1;
-            b.copy(gc, c.l0c, DD);
-        });
-        return r.done({race(RAW, L0C, Inter, Pipe::M, L[0], Pipe::FIX, L[1])});
-    }});
+                     Rig r;
+                     auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+                     auto gc = r.output(DD, "c");
+                     unsigned L[2]{};
+                     r.run(aic("xp_raw_l0c"), [&](Block& b) {
+                         auto c = cube_tiles(b);
+                         cube_load(b, c, ga, gb);
+                         L[0] = __LINE__ + 1;
+                         b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
+                         L[1] = __LINE__ + 1;
+                         b.copy(gc, c.l0c, DD);
+                     });
+                     return r.done({race(RAW, L0C, Inter, Pipe::M, L[0], Pipe::FIX, L[1])});
+                 }});
 
     v.push_back({"inter-pipe WAR L0C: next mmad overwrites C while FIX still reads it", true, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        auto gc = r.output(DD, "c");
-        unsigned L[2]{};
-        r.run(aic("xp_war_l0c"), [&](Block& b) {
-            auto c = cube_tiles(b);
-            cube_load(b, c, ga, gb);
-            b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
-            flag(b, Pipe::M, Pipe::FIX);
-            L[0] = __LINE__ + 1;
-            b.copy(gc, c.l0c, DD);
-            b.pipe_barrier(Pipe::M);
-            L[1] = __LINE__ + 1;
-            b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
-        });
-        return r.done({race(WAR, L0C, Inter, Pipe::FIX, L[0], Pipe::M, L[1])});
-    }});
+                     Rig r;
+                     auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+                     auto gc = r.output(DD, "c");
+                     unsigned L[2]{};
+                     r.run(aic("xp_war_l0c"), [&](Block& b) {
+                         auto c = cube_tiles(b);
+                         cube_load(b, c, ga, gb);
+                         b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
+                         flag(b, Pipe::M, Pipe::FIX);
+                         L[0] = __LINE__ + 1;
+                         b.copy(gc, c.l0c, DD);
+                         b.pipe_barrier(Pipe::M);
+                         L[1] = __LINE__ + 1;
+                         b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
+                     });
+                     return r.done({race(WAR, L0C, Inter, Pipe::FIX, L[0], Pipe::M, L[1])});
+                 }});
 
     v.push_back({"inter-pipe RAW GM (cube): L0C->GM then GM->L1, no FIX->MTE2 flag", true, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        auto gc = r.output(DD, "c");
-        unsigned L[2]{};
-        r.run(aic("xp_raw_gm_fix"), [&](Block& b) {
-            auto c = cube_tiles(b);
-            auto back = b.alloc<float>(MemSpace::L1, DD);
-            cube_load(b, c, ga, gb);
-            b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
-            flag(b, Pipe::M, Pipe::FIX);
-            L[0] = __LINE__ + 1;
-            b.copy(gc, c.l0c, DD);
-            L[1] = __LINE__ + 1;
-            b.copy(back, gc, DD);
-        });
-        return r.done({race(RAW, GM, Inter, Pipe::FIX, L[0], Pipe::MTE2, L[1])});
-    }});
+                     Rig r;
+                     auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+                     auto gc = r.output(DD, "c");
+                     unsigned L[2]{};
+                     r.run(aic("xp_raw_gm_fix"), [&](Block& b) {
+                         auto c = cube_tiles(b);
+                         auto back = b.alloc<float>(MemSpace::L1, DD);
+                         cube_load(b, c, ga, gb);
+                         b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
+                         flag(b, Pipe::M, Pipe::FIX);
+                         L[0] = __LINE__ + 1;
+                         b.copy(gc, c.l0c, DD);
+                         L[1] = __LINE__ + 1;
+                         b.copy(back, gc, DD);
+                     });
+                     return r.done({race(RAW, GM, Inter, Pipe::FIX, L[0], Pipe::MTE2, L[1])});
+                 }});
 }
 
 // ---- inter-core --------------------------------------------------------------------------
@@ -946,921 +979,963 @@ std::string check_reduction(Rig& r, const kernels::ReductionArgs& args, std::uin
 
 void inter_core(std::vector<Entry>& v) {
     v.push_back({"inter-core WAW GM: two blocks store to the same range", true, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        auto z = r.output(N, "z");
-        unsigned L[1]{};
-        r.run(aiv("ic_waw", 2), [&](Block& b) {
-            auto a = ub(b);
-            b.copy(a, x.sub(b.block_idx() * N, N), N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            L[0] = __LINE__ + 1;
-            b.copy(z, a, N);
-        });
-        return r.done({race(WAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE3, L[0])});
-    }});
+                     Rig r;
+                     auto x = r.input(2 * N, "x");
+                     auto z = r.output(N, "z");
+                     unsigned L[1]{};
+                     r.run(aiv("ic_waw", 2), [&](Block& b) {
+                         auto a = ub(b);
+                         b.copy(a, x.sub(b.block_idx() * N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         L[0] = __LINE__ + 1;
+                         b.copy(z, a, N);
+                     });
+                     return r.done({race(WAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE3, L[0])});
+                 }});
 
     v.push_back({"inter-core WAW GM: two blocks' stores overlap by 32 bytes", true, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        auto z = r.output(2 * N, "z");
-        unsigned L[1]{};
-        r.run(aiv("ic_waw_overlap", 2), [&](Block& b) {
-            auto a = ub(b);
-            b.copy(a, x.sub(b.block_idx() * N, N), N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            L[0] = __LINE__ + 1;
-            b.copy(z.sub(b.block_idx() * (N - 8), N), a, N);  // [0, 64) and [56, 120)
-        });
-        return r.done({race(WAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE3, L[0])});
-    }});
+                     Rig r;
+                     auto x = r.input(2 * N, "x");
+                     auto z = r.output(2 * N, "z");
+                     unsigned L[1]{};
+                     r.run(aiv("ic_waw_overlap", 2), [&](Block& b) {
+                         auto a = ub(b);
+                         b.copy(a, x.sub(b.block_idx() * N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         L[0] = __LINE__ + 1;
+                         b.copy(z.sub(b.block_idx() * (N - 8), N), a, N);  // [0, 64) and [56, 120)
+                     });
+                     return r.done({race(WAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE3, L[0])});
+                 }});
 
-    v.push_back({"inter-core RAW GM: block 1 (started 5000 cycles late) loads what block 0 stored", true, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        auto g = r.output(N, "g");
-        unsigned L[2]{};
-        r.run(aiv("ic_raw", 2, {0, 5000}), [&](Block& b) {
-            auto a = ub(b);
-            if (b.block_idx() == 0) {
-                b.copy(a, x, N);
-                flag(b, Pipe::MTE2, Pipe::MTE3);
-                L[0] = __LINE__ + 1;
-                b.copy(g, a, N);
-            } else {
-                L[1] = __LINE__ + 1;
-                b.copy(a, g, N);
-            }
-        });
-        r.problem += r.log.before(L[0], L[1]);
-        return r.done({race(RAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE2, L[1])});
-    }});
+    v.push_back({"inter-core RAW GM: block 1 (started 5000 cycles late) loads what block 0 stored",
+                 true, [] {
+                     Rig r;
+                     auto x = r.input(N, "x");
+                     auto g = r.output(N, "g");
+                     unsigned L[2]{};
+                     r.run(aiv("ic_raw", 2, {0, 5000}), [&](Block& b) {
+                         auto a = ub(b);
+                         if (b.block_idx() == 0) {
+                             b.copy(a, x, N);
+                             flag(b, Pipe::MTE2, Pipe::MTE3);
+                             L[0] = __LINE__ + 1;
+                             b.copy(g, a, N);
+                         } else {
+                             L[1] = __LINE__ + 1;
+                             b.copy(a, g, N);
+                         }
+                     });
+                     r.problem += r.log.before(L[0], L[1]);
+                     return r.done({race(RAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE2, L[1])});
+                 }});
 
-    v.push_back({"inter-core WAR GM: block 1 (started 5000 cycles late) stores over what block 0 loaded", true, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        auto g = r.input(N, "g", 2);
-        unsigned L[2]{};
-        r.run(aiv("ic_war", 2, {0, 5000}), [&](Block& b) {
-            auto a = ub(b);
-            if (b.block_idx() == 0) {
-                L[0] = __LINE__ + 1;
-                b.copy(a, g, N);
-            } else {
-                b.copy(a, x, N);
-                flag(b, Pipe::MTE2, Pipe::MTE3);
-                L[1] = __LINE__ + 1;
-                b.copy(g, a, N);
-            }
-        });
-        r.problem += r.log.before(L[0], L[1]);
-        return r.done({race(WAR, GM, Cores, Pipe::MTE2, L[0], Pipe::MTE3, L[1])});
-    }});
+    v.push_back(
+        {"inter-core WAR GM: block 1 (started 5000 cycles late) stores over what block 0 loaded",
+         true, [] {
+             Rig r;
+             auto x = r.input(N, "x");
+             auto g = r.input(N, "g", 2);
+             unsigned L[2]{};
+             r.run(aiv("ic_war", 2, {0, 5000}), [&](Block& b) {
+                 auto a = ub(b);
+                 if (b.block_idx() == 0) {
+                     L[0] = __LINE__ + 1;
+                     b.copy(a, g, N);
+                 } else {
+                     b.copy(a, x, N);
+                     flag(b, Pipe::MTE2, Pipe::MTE3);
+                     L[1] = __LINE__ + 1;
+                     b.copy(g, a, N);
+                 }
+             });
+             r.problem += r.log.before(L[0], L[1]);
+             return r.done({race(WAR, GM, Cores, Pipe::MTE2, L[0], Pipe::MTE3, L[1])});
+         }});
 
-    v.push_back({"inter-core RAW GM: scalar store in block 0, scalar load in block 1 (late)", true, [] {
-        Rig r;
-        auto g = r.output(8, "g");
-        unsigned L[2]{};
-        r.run(aiv("ic_raw_scalar", 2, {0, 5000}), [&](Block& b) {
-            if (b.block_idx() == 0) {
-                L[0] = __LINE__ + 1;
-                b.store(g, 0, 42.0F);
-            } else {
-                L[1] = __LINE__ + 1;
-                (void)b.load(g, 0);
-            }
-        });
-        r.problem += r.log.before(L[0], L[1]);
-        return r.done({race(RAW, GM, Cores, Pipe::S, L[0], Pipe::S, L[1])});
-    }});
+    v.push_back(
+        {"inter-core RAW GM: scalar store in block 0, scalar load in block 1 (late)", true, [] {
+             Rig r;
+             auto g = r.output(8, "g");
+             unsigned L[2]{};
+             r.run(aiv("ic_raw_scalar", 2, {0, 5000}), [&](Block& b) {
+                 if (b.block_idx() == 0) {
+                     L[0] = __LINE__ + 1;
+                     b.store(g, 0, 42.0F);
+                 } else {
+                     L[1] = __LINE__ + 1;
+                     (void)b.load(g, 0);
+                 }
+             });
+             r.problem += r.log.before(L[0], L[1]);
+             return r.done({race(RAW, GM, Cores, Pipe::S, L[0], Pipe::S, L[1])});
+         }});
 
     v.push_back({"inter-core RAW GM: AIV loads what the AIC stored, no cross-core flag", true, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        auto gc = r.output(DD, "c");
-        unsigned L[2]{};
-        r.run(mix("ic_raw_mix"), [&](Block& b) {
-            if (b.core_type() == CoreType::Cube) {
-                auto c = cube_tiles(b);
-                cube_load(b, c, ga, gb);
-                b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
-                flag(b, Pipe::M, Pipe::FIX);
-                L[0] = __LINE__ + 1;
-                b.copy(gc, c.l0c, DD);
-                return;
-            }
-            auto t = ub(b, DD);
-            delay_loads(b, 120);  // the load starts long after C is in GM
-            L[1] = __LINE__ + 1;
-            b.copy(t, gc, DD);
-        });
-        r.problem += r.log.before(L[0], L[1]);
-        return r.done({race(RAW, GM, Cores, Pipe::FIX, L[0], Pipe::MTE2, L[1])});
-    }});
+                     Rig r;
+                     auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+                     auto gc = r.output(DD, "c");
+                     unsigned L[2]{};
+                     r.run(mix("ic_raw_mix"), [&](Block& b) {
+                         if (b.core_type() == CoreType::Cube) {
+                             auto c = cube_tiles(b);
+                             cube_load(b, c, ga, gb);
+                             b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
+                             flag(b, Pipe::M, Pipe::FIX);
+                             L[0] = __LINE__ + 1;
+                             b.copy(gc, c.l0c, DD);
+                             return;
+                         }
+                         auto t = ub(b, DD);
+                         delay_loads(b, 120);  // the load starts long after C is in GM
+                         L[1] = __LINE__ + 1;
+                         b.copy(t, gc, DD);
+                     });
+                     r.problem += r.log.before(L[0], L[1]);
+                     return r.done({race(RAW, GM, Cores, Pipe::FIX, L[0], Pipe::MTE2, L[1])});
+                 }});
 
-    v.push_back({"inter-core WAR GM + uninitialized read: a load overtakes another block's in-flight store", true, [] {
-        // Block 1's store to g starts at ~109 and lands at ~217; block 0's load of g starts at
-        // ~118, in between: it reads g before the store lands, i.e. never-written bytes (the
-        // value it sees is 0). What this run did is a WAR plus an uninitialized read.
-        Rig r;
-        auto x = r.filled(N, "x", 1.0F);
-        auto g = r.output(N, "g");
-        auto seen = r.output(N, "seen");
-        unsigned L[2]{};
-        r.run(aiv("ic_overtake", 2), [&](Block& b) {
-            auto a = ub(b);
-            b.copy(a, x, N);
-            if (b.block_idx() == 1) {
-                flag(b, Pipe::MTE2, Pipe::MTE3);
-                L[1] = __LINE__ + 1;
-                b.copy(g, a, N);
-                return;
-            }
-            auto c = ub(b);
-            flag(b, Pipe::MTE2, Pipe::V);
-            b.adds(a, a, 0.0F, N);
-            flag(b, Pipe::V, Pipe::MTE2);
-            L[0] = __LINE__ + 1;
-            b.copy(c, g, N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            b.copy(seen, c, N);
-        });
-        // Label check: the load began while the store was in flight, and saw the old bytes.
-        Cycle load = 0, store_start = 0, store_end = 0;
-        for (const TimeLog::Access& a : r.log.accesses) {
-            if (a.gm && a.line == L[0]) load = a.start;
-            if (a.gm && a.line == L[1]) store_start = a.start, store_end = a.end;
-        }
-        if (!(store_start <= load && load < store_end)) r.problem += "label check: the load is not inside the store's flight; ";
-        if (r.sim.read(seen)[0] != 0.0F) r.problem += "label check: the load saw the stored value; ";
-        return r.done({race(WAR, GM, Cores, Pipe::MTE2, L[0], Pipe::MTE3, L[1]),
-                       single(FindingKind::UninitializedRead, GM, Pipe::MTE2, L[0])});
-    }});
+    v.push_back(
+        {"inter-core WAR GM + uninitialized read: a load overtakes another block's in-flight store",
+         true, [] {
+             // Block 1's store to g starts at ~109 and lands at ~217; block 0's load of g starts at
+             // ~118, in between: it reads g before the store lands, i.e. never-written bytes (the
+             // value it sees is 0). What this run did is a WAR plus an uninitialized read.
+             Rig r;
+             auto x = r.filled(N, "x", 1.0F);
+             auto g = r.output(N, "g");
+             auto seen = r.output(N, "seen");
+             unsigned L[2]{};
+             r.run(aiv("ic_overtake", 2), [&](Block& b) {
+                 auto a = ub(b);
+                 b.copy(a, x, N);
+                 if (b.block_idx() == 1) {
+                     flag(b, Pipe::MTE2, Pipe::MTE3);
+                     L[1] = __LINE__ + 1;
+                     b.copy(g, a, N);
+                     return;
+                 }
+                 auto c = ub(b);
+                 flag(b, Pipe::MTE2, Pipe::V);
+                 b.adds(a, a, 0.0F, N);
+                 flag(b, Pipe::V, Pipe::MTE2);
+                 L[0] = __LINE__ + 1;
+                 b.copy(c, g, N);
+                 flag(b, Pipe::MTE2, Pipe::MTE3);
+                 b.copy(seen, c, N);
+             });
+             // Label check: the load began while the store was in flight, and saw the old bytes.
+             Cycle load = 0, store_start = 0, store_end = 0;
+             for (const TimeLog::Access& a : r.log.accesses) {
+                 if (a.gm && a.line == L[0]) load = a.start;
+                 if (a.gm && a.line == L[1]) store_start = a.start, store_end = a.end;
+             }
+             if (!(store_start <= load && load < store_end))
+                 r.problem += "label check: the load is not inside the store's flight; ";
+             if (r.sim.read(seen)[0] != 0.0F)
+                 r.problem += "label check: the load saw the stored value; ";
+             return r.done({race(WAR, GM, Cores, Pipe::MTE2, L[0], Pipe::MTE3, L[1]),
+                            single(FindingKind::UninitializedRead, GM, Pipe::MTE2, L[0])});
+         }});
 
-    v.push_back({"inter-core RAW GM: SyncAll over vector cores only does not order the cube core", true, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        auto gc = r.output(DD, "c");
-        unsigned L[2]{};
-        r.run(mix("ic_syncall_vector"), [&](Block& b) {
-            if (b.core_type() == CoreType::Cube) {
-                auto c = cube_tiles(b);
-                cube_load(b, c, ga, gb);
-                b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
-                flag(b, Pipe::M, Pipe::FIX);
-                L[0] = __LINE__ + 1;
-                b.copy(gc, c.l0c, DD);
-                return;
-            }
-            auto t = ub(b, DD);
-            delay_loads(b, 120);
-            b.sync_all(SyncAllScope::Vector);  // the AIC takes no part
-            L[1] = __LINE__ + 1;
-            b.copy(t, gc, DD);
-        });
-        r.problem += r.log.before(L[0], L[1]);
-        return r.done({race(RAW, GM, Cores, Pipe::FIX, L[0], Pipe::MTE2, L[1])});
-    }});
+    v.push_back({"inter-core RAW GM: SyncAll over vector cores only does not order the cube core",
+                 true, [] {
+                     Rig r;
+                     auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+                     auto gc = r.output(DD, "c");
+                     unsigned L[2]{};
+                     r.run(mix("ic_syncall_vector"), [&](Block& b) {
+                         if (b.core_type() == CoreType::Cube) {
+                             auto c = cube_tiles(b);
+                             cube_load(b, c, ga, gb);
+                             b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
+                             flag(b, Pipe::M, Pipe::FIX);
+                             L[0] = __LINE__ + 1;
+                             b.copy(gc, c.l0c, DD);
+                             return;
+                         }
+                         auto t = ub(b, DD);
+                         delay_loads(b, 120);
+                         b.sync_all(SyncAllScope::Vector);  // the AIC takes no part
+                         L[1] = __LINE__ + 1;
+                         b.copy(t, gc, DD);
+                     });
+                     r.problem += r.log.before(L[0], L[1]);
+                     return r.done({race(RAW, GM, Cores, Pipe::FIX, L[0], Pipe::MTE2, L[1])});
+                 }});
 
-    v.push_back({"builtin syncall_reduction with sync 0 (no SyncAll)", true, [] {
-        Rig r;
-        auto args = reduction_args(r, 4, 0);
-        r.run(aiv("syncall_reduction_nosync", 4), [args](Block& b) { kernels::syncall_reduction(b, args); });
-        const char* file = "sim/builtin_kernels.cpp";
-        const unsigned store = source_line(file, "b.copy(args.work.sub(me * n, n), mine, n);");
-        const unsigned load = source_line(file, "b.copy(other, args.work.sub(from * n, n), n);");
-        const unsigned add = source_line(file, "b.add(mine, mine, other, n);");
-        // Slices of `work` cross blocks unordered. Which kind each (store, load) pair is
-        // depends on this run's timing: a load that began before the slice's store landed
-        // read never-written GM (a WAR and an uninitialized read), a later one is a RAW.
-        bool raw_pair = false, war_pair = false;
-        for (const TimeLog::Access& w : r.log.accesses) {
-            if (w.line != store || !w.gm || !w.write) continue;
-            for (const TimeLog::Access& rd : r.log.accesses) {
-                if (rd.line != load || !rd.gm || rd.write || rd.block == w.block) continue;
-                if (rd.hi <= w.lo || w.hi <= rd.lo) continue;
-                (rd.start < w.end ? war_pair : raw_pair) = true;
-            }
-        }
-        std::vector<Expected> expected;
-        if (raw_pair) expected.push_back(race(RAW, GM, Cores, Pipe::MTE3, store, Pipe::MTE2, load));
-        if (war_pair) {
-            expected.push_back(race(WAR, GM, Cores, Pipe::MTE2, load, Pipe::MTE3, store));
-            expected.push_back(single(FindingKind::UninitializedRead, GM, Pipe::MTE2, load));
-        }
-        if (!raw_pair && !war_pair) r.problem += "label check: no cross-block (store, load) pair; ";
-        // Without the SyncAll (which drains the pipes) nothing orders the store's read of
-        // `mine` (MTE3) before the adds into it (V).
-        expected.push_back(race(WAR, UB, Inter, Pipe::MTE3, store, Pipe::V, add));
-        return r.done(std::move(expected));
-    }});
+    v.push_back(
+        {"builtin syncall_reduction with sync 0 (no SyncAll)", true, [] {
+             Rig r;
+             auto args = reduction_args(r, 4, 0);
+             r.run(aiv("syncall_reduction_nosync", 4),
+                   [args](Block& b) { kernels::syncall_reduction(b, args); });
+             const char* file = "sim/builtin_kernels.cpp";
+             const unsigned store = source_line(file, "b.copy(args.work.sub(me * n, n), mine, n);");
+             const unsigned load =
+                 source_line(file, "b.copy(other, args.work.sub(from * n, n), n);");
+             const unsigned add = source_line(file, "b.add(mine, mine, other, n);");
+             // Slices of `work` cross blocks unordered. Which kind each (store, load) pair is
+             // depends on this run's timing: a load that began before the slice's store landed
+             // read never-written GM (a WAR and an uninitialized read), a later one is a RAW.
+             bool raw_pair = false, war_pair = false;
+             for (const TimeLog::Access& w : r.log.accesses) {
+                 if (w.line != store || !w.gm || !w.write) continue;
+                 for (const TimeLog::Access& rd : r.log.accesses) {
+                     if (rd.line != load || !rd.gm || rd.write || rd.block == w.block) continue;
+                     if (rd.hi <= w.lo || w.hi <= rd.lo) continue;
+                     (rd.start < w.end ? war_pair : raw_pair) = true;
+                 }
+             }
+             std::vector<Expected> expected;
+             if (raw_pair)
+                 expected.push_back(race(RAW, GM, Cores, Pipe::MTE3, store, Pipe::MTE2, load));
+             if (war_pair) {
+                 expected.push_back(race(WAR, GM, Cores, Pipe::MTE2, load, Pipe::MTE3, store));
+                 expected.push_back(single(FindingKind::UninitializedRead, GM, Pipe::MTE2, load));
+             }
+             if (!raw_pair && !war_pair)
+                 r.problem += "label check: no cross-block (store, load) pair; ";
+             // Without the SyncAll (which drains the pipes) nothing orders the store's read of
+             // `mine` (MTE3) before the adds into it (V).
+             expected.push_back(race(WAR, UB, Inter, Pipe::MTE3, store, Pipe::V, add));
+             return r.done(std::move(expected));
+         }});
 
-    v.push_back({"inter-core RAW GM: block 1 stores at once, block 0 loads after ~600 cycles of vector work", true, [] {
-        // Both blocks start at cycle 0; only the vector work orders them in time.
-        Rig r;
-        auto x = r.input(N, "x");
-        auto g = r.output(N, "g");
-        unsigned L[2]{};
-        r.run(aiv("ic_raw_delayed", 2), [&](Block& b) {
-            auto a = ub(b);
-            if (b.block_idx() == 1) {
-                b.copy(a, x, N);
-                flag(b, Pipe::MTE2, Pipe::MTE3);
-                L[0] = __LINE__ + 1;
-                b.copy(g, a, N);
-                return;
-            }
-            delay_loads(b);
-            L[1] = __LINE__ + 1;
-            b.copy(a, g, N);
-        });
-        r.problem += r.log.before(L[0], L[1]);
-        return r.done({race(RAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE2, L[1])});
-    }});
+    v.push_back(
+        {"inter-core RAW GM: block 1 stores at once, block 0 loads after ~600 cycles of vector "
+         "work",
+         true, [] {
+             // Both blocks start at cycle 0; only the vector work orders them in time.
+             Rig r;
+             auto x = r.input(N, "x");
+             auto g = r.output(N, "g");
+             unsigned L[2]{};
+             r.run(aiv("ic_raw_delayed", 2), [&](Block& b) {
+                 auto a = ub(b);
+                 if (b.block_idx() == 1) {
+                     b.copy(a, x, N);
+                     flag(b, Pipe::MTE2, Pipe::MTE3);
+                     L[0] = __LINE__ + 1;
+                     b.copy(g, a, N);
+                     return;
+                 }
+                 delay_loads(b);
+                 L[1] = __LINE__ + 1;
+                 b.copy(a, g, N);
+             });
+             r.problem += r.log.before(L[0], L[1]);
+             return r.done({race(RAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE2, L[1])});
+         }});
 
-    v.push_back({"inter-core RAW GM: two kernels launched together, the second loads what the first stores", true, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        auto g = r.output(N, "g");
-        unsigned L[2]{};
-        r.run_together(
-            aiv("producer"),
-            [&](Block& b) {
-                auto a = ub(b);
-                b.copy(a, x, N);
-                flag(b, Pipe::MTE2, Pipe::MTE3);
-                L[0] = __LINE__ + 1;
-                b.copy(g, a, N);
-            },
-            aiv("consumer", 1, {5000}),
-            [&](Block& b) {
-                auto a = ub(b);
-                L[1] = __LINE__ + 1;
-                b.copy(a, g, N);
-            });
-        r.problem += r.log.before(L[0], L[1]);
-        return r.done({race(RAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE2, L[1])});
-    }});
+    v.push_back(
+        {"inter-core RAW GM: two kernels launched together, the second loads what the first stores",
+         true, [] {
+             Rig r;
+             auto x = r.input(N, "x");
+             auto g = r.output(N, "g");
+             unsigned L[2]{};
+             r.run_together(
+                 aiv("producer"),
+                 [&](Block& b) {
+                     auto a = ub(b);
+                     b.copy(a, x, N);
+                     flag(b, Pipe::MTE2, Pipe::MTE3);
+                     L[0] = __LINE__ + 1;
+                     b.copy(g, a, N);
+                 },
+                 aiv("consumer", 1, {5000}),
+                 [&](Block& b) {
+                     auto a = ub(b);
+                     L[1] = __LINE__ + 1;
+                     b.copy(a, g, N);
+                 });
+             r.problem += r.log.before(L[0], L[1]);
+             return r.done({race(RAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE2, L[1])});
+         }});
 
-    v.push_back({"reduction without SyncAll, delayed reads: right output, still an inter-core RAW", true, [] {
-        Rig r;
-        const std::uint32_t blocks = 4;
-        auto args = reduction_args(r, blocks, 0);
-        unsigned L[2]{};
-        r.run(aiv("late_reduction", blocks), [&](Block& b) { late_reduction(b, args, L); });
-        r.problem += check_reduction(r, args, blocks);
-        r.problem += r.log.before(L[0], L[1]);
-        return r.done({race(RAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE2, L[1])});
-    }});
+    v.push_back({"reduction without SyncAll, delayed reads: right output, still an inter-core RAW",
+                 true, [] {
+                     Rig r;
+                     const std::uint32_t blocks = 4;
+                     auto args = reduction_args(r, blocks, 0);
+                     unsigned L[2]{};
+                     r.run(aiv("late_reduction", blocks),
+                           [&](Block& b) { late_reduction(b, args, L); });
+                     r.problem += check_reduction(r, args, blocks);
+                     r.problem += r.log.before(L[0], L[1]);
+                     return r.done({race(RAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE2, L[1])});
+                 }});
 }
 
 // ---- synccheck, memcheck, initcheck ------------------------------------------------------
 
 void sync_mem_init(std::vector<Entry>& v) {
     v.push_back({"synccheck: SetFlag never waited for", false, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        unsigned L[1]{};
-        r.run(aiv("unpaired"), [&](Block& b) {
-            auto a = ub(b);
-            b.copy(a, x, N);
-            L[0] = __LINE__ + 1;
-            b.set_flag(Pipe::MTE2, Pipe::V, 3);
-        });
-        return r.done({single(FindingKind::UnpairedSetFlag, GM, Pipe::MTE2, L[0])});
-    }});
+                     Rig r;
+                     auto x = r.input(N, "x");
+                     unsigned L[1]{};
+                     r.run(aiv("unpaired"), [&](Block& b) {
+                         auto a = ub(b);
+                         b.copy(a, x, N);
+                         L[0] = __LINE__ + 1;
+                         b.set_flag(Pipe::MTE2, Pipe::V, 3);
+                     });
+                     return r.done({single(FindingKind::UnpairedSetFlag, GM, Pipe::MTE2, L[0])});
+                 }});
 
-    v.push_back({"synccheck: second SetFlag on the same pair and id before its WaitFlag", false, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        unsigned L[1]{};
-        r.run(aiv("duplicate"), [&](Block& b) {
-            auto a = ub(b), t = ub(b);
-            b.copy(a, x, N);
-            b.set_flag(Pipe::MTE2, Pipe::V, 0);
-            L[0] = __LINE__ + 1;
-            b.set_flag(Pipe::MTE2, Pipe::V, 0);
-            b.wait_flag(Pipe::MTE2, Pipe::V, 0);
-            b.wait_flag(Pipe::MTE2, Pipe::V, 0);
-            b.add(t, a, a, N);
-        });
-        return r.done({single(FindingKind::DuplicateSetFlag, GM, Pipe::MTE2, L[0])});
-    }});
+    v.push_back(
+        {"synccheck: second SetFlag on the same pair and id before its WaitFlag", false, [] {
+             Rig r;
+             auto x = r.input(N, "x");
+             unsigned L[1]{};
+             r.run(aiv("duplicate"), [&](Block& b) {
+                 auto a = ub(b), t = ub(b);
+                 b.copy(a, x, N);
+                 b.set_flag(Pipe::MTE2, Pipe::V, 0);
+                 L[0] = __LINE__ + 1;
+                 b.set_flag(Pipe::MTE2, Pipe::V, 0);
+                 b.wait_flag(Pipe::MTE2, Pipe::V, 0);
+                 b.wait_flag(Pipe::MTE2, Pipe::V, 0);
+                 b.add(t, a, a, N);
+             });
+             return r.done({single(FindingKind::DuplicateSetFlag, GM, Pipe::MTE2, L[0])});
+         }});
 
     v.push_back({"memcheck: GM load runs past the end of a 64-float buffer", false, [] {
-        Rig r;
-        auto small = r.input(64, "small");
-        unsigned L[1]{};
-        r.run(aiv("oob_gm_read"), [&](Block& b) {
-            auto a = ub(b, 128);
-            L[0] = __LINE__ + 1;
-            b.copy(a, GlobalTensor<float>{small.address, 128}, 128);
-        });
-        // Bytes [256, 512) are the buffer's padding: out of bounds, and never written either.
-        return r.done({single(FindingKind::OutOfBounds, GM, Pipe::MTE2, L[0]),
-                       single(FindingKind::UninitializedRead, GM, Pipe::MTE2, L[0])});
-    }});
+                     Rig r;
+                     auto small = r.input(64, "small");
+                     unsigned L[1]{};
+                     r.run(aiv("oob_gm_read"), [&](Block& b) {
+                         auto a = ub(b, 128);
+                         L[0] = __LINE__ + 1;
+                         b.copy(a, GlobalTensor<float>{small.address, 128}, 128);
+                     });
+                     // Bytes [256, 512) are the buffer's padding: out of bounds, and never written
+                     // either.
+                     return r.done({single(FindingKind::OutOfBounds, GM, Pipe::MTE2, L[0]),
+                                    single(FindingKind::UninitializedRead, GM, Pipe::MTE2, L[0])});
+                 }});
 
     v.push_back({"memcheck: GM store runs past the end of a 64-float buffer", false, [] {
-        Rig r;
-        auto x = r.input(128, "x");
-        auto small = r.output(64, "small");
-        unsigned L[1]{};
-        r.run(aiv("oob_gm_write"), [&](Block& b) {
-            auto a = ub(b, 128);
-            b.copy(a, x, 128);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            L[0] = __LINE__ + 1;
-            b.copy(GlobalTensor<float>{small.address, 128}, a, 128);
-        });
-        return r.done({single(FindingKind::OutOfBounds, GM, Pipe::MTE3, L[0])});
-    }});
+                     Rig r;
+                     auto x = r.input(128, "x");
+                     auto small = r.output(64, "small");
+                     unsigned L[1]{};
+                     r.run(aiv("oob_gm_write"), [&](Block& b) {
+                         auto a = ub(b, 128);
+                         b.copy(a, x, 128);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         L[0] = __LINE__ + 1;
+                         b.copy(GlobalTensor<float>{small.address, 128}, a, 128);
+                     });
+                     return r.done({single(FindingKind::OutOfBounds, GM, Pipe::MTE3, L[0])});
+                 }});
 
     v.push_back({"memcheck: UB load through a sub() view past the end of its tensor", false, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        unsigned L[1]{};
-        r.run(aiv("oob_ub"), [&](Block& b) {
-            auto t = ub(b);  // 64 floats
-            L[0] = __LINE__ + 1;
-            b.copy(t.sub(32, N), x, N);  // elements [32, 96) of a 64-element tensor
-        });
-        return r.done({single(FindingKind::OutOfBounds, UB, Pipe::MTE2, L[0])});
-    }});
+                     Rig r;
+                     auto x = r.input(N, "x");
+                     unsigned L[1]{};
+                     r.run(aiv("oob_ub"), [&](Block& b) {
+                         auto t = ub(b);  // 64 floats
+                         L[0] = __LINE__ + 1;
+                         b.copy(t.sub(32, N), x, N);  // elements [32, 96) of a 64-element tensor
+                     });
+                     return r.done({single(FindingKind::OutOfBounds, UB, Pipe::MTE2, L[0])});
+                 }});
 
     v.push_back({"memcheck: load of a GM buffer the host already freed", false, [] {
-        Rig r;
-        auto g = r.input(N, "freed");
-        r.sim.free(g);
-        unsigned L[1]{};
-        r.run(aiv("use_after_free"), [&](Block& b) {
-            auto a = ub(b);
-            L[0] = __LINE__ + 1;
-            b.copy(a, g, N);
-        });
-        return r.done({single(FindingKind::UseAfterFree, GM, Pipe::MTE2, L[0])});
-    }});
+                     Rig r;
+                     auto g = r.input(N, "freed");
+                     r.sim.free(g);
+                     unsigned L[1]{};
+                     r.run(aiv("use_after_free"), [&](Block& b) {
+                         auto a = ub(b);
+                         L[0] = __LINE__ + 1;
+                         b.copy(a, g, N);
+                     });
+                     return r.done({single(FindingKind::UseAfterFree, GM, Pipe::MTE2, L[0])});
+                 }});
 
     v.push_back({"synccheck: WaitFlag whose SetFlag is never issued (deadlock)", false, [] {
-        Rig r;
-        r.expect_deadlock = true;
-        auto x = r.input(N, "x");
-        r.run(aiv("unsatisfiable"), [&](Block& b) {
-            auto a = ub(b), t = ub(b);
-            b.copy(a, x, N);
-            b.wait_flag(Pipe::MTE2, Pipe::V, 2);  // nobody sets (MTE2, V, 2)
-            b.add(t, a, a, N);
-        });
-        // The stuck report names the wait by text; the finding has no source line to match.
-        return r.done({{.kind = FindingKind::UnsatisfiableWait}});
-    }});
+                     Rig r;
+                     r.expect_deadlock = true;
+                     auto x = r.input(N, "x");
+                     r.run(aiv("unsatisfiable"), [&](Block& b) {
+                         auto a = ub(b), t = ub(b);
+                         b.copy(a, x, N);
+                         b.wait_flag(Pipe::MTE2, Pipe::V, 2);  // nobody sets (MTE2, V, 2)
+                         b.add(t, a, a, N);
+                     });
+                     // The stuck report names the wait by text; the finding has no source line to
+                     // match.
+                     return r.done({{.kind = FindingKind::UnsatisfiableWait}});
+                 }});
 
     v.push_back({"initcheck: load of GM that was allocated but never written", false, [] {
-        Rig r;
-        auto g = r.output(N, "never_written");
-        unsigned L[1]{};
-        r.run(aiv("uninit_gm"), [&](Block& b) {
-            auto a = ub(b);
-            L[0] = __LINE__ + 1;
-            b.copy(a, g, N);
-        });
-        return r.done({single(FindingKind::UninitializedRead, GM, Pipe::MTE2, L[0])});
-    }});
+                     Rig r;
+                     auto g = r.output(N, "never_written");
+                     unsigned L[1]{};
+                     r.run(aiv("uninit_gm"), [&](Block& b) {
+                         auto a = ub(b);
+                         L[0] = __LINE__ + 1;
+                         b.copy(a, g, N);
+                     });
+                     return r.done({single(FindingKind::UninitializedRead, GM, Pipe::MTE2, L[0])});
+                 }});
 
     v.push_back({"initcheck: vector op reads a UB tile nobody wrote", false, [] {
-        Rig r;
-        unsigned L[1]{};
-        r.run(aiv("uninit_ub"), [&](Block& b) {
-            auto a = ub(b), t = ub(b);
-            L[0] = __LINE__ + 1;
-            b.add(t, a, a, N);
-        });
-        return r.done({single(FindingKind::UninitializedRead, UB, Pipe::V, L[0])});
-    }});
+                     Rig r;
+                     unsigned L[1]{};
+                     r.run(aiv("uninit_ub"), [&](Block& b) {
+                         auto a = ub(b), t = ub(b);
+                         L[0] = __LINE__ + 1;
+                         b.add(t, a, a, N);
+                     });
+                     return r.done({single(FindingKind::UninitializedRead, UB, Pipe::V, L[0])});
+                 }});
 }
 
 // ---- clean kernels: each must report nothing -------------------------------------------
 
 void clean(std::vector<Entry>& v) {
     v.push_back({"clean: GM->UB->V->UB->GM with flags on the right pipes", false, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x", 1), y = r.input(2 * N, "y", 2);
-        auto z = r.output(2 * N, "z");
-        r.run(aiv("synced_add", 2), [&](Block& b) {
-            const std::uint64_t at = b.block_idx() * N;
-            auto xs = ub(b), ys = ub(b), zs = ub(b);
-            b.copy(xs, x.sub(at, N), N);
-            b.copy(ys, y.sub(at, N), N);
-            flag(b, Pipe::MTE2, Pipe::V);
-            b.add(zs, xs, ys, N);
-            flag(b, Pipe::V, Pipe::MTE3);
-            b.copy(z.sub(at, N), zs, N);
-        });
-        const auto xv = r.sim.read(x), yv = r.sim.read(y), zv = r.sim.read(z);
-        for (std::size_t i = 0; i < zv.size(); ++i) {
-            if (zv[i] != xv[i] + yv[i]) {
-                r.problem += "z != x + y; ";
-                break;
-            }
-        }
-        return r.done({});
-    }});
+                     Rig r;
+                     auto x = r.input(2 * N, "x", 1), y = r.input(2 * N, "y", 2);
+                     auto z = r.output(2 * N, "z");
+                     r.run(aiv("synced_add", 2), [&](Block& b) {
+                         const std::uint64_t at = b.block_idx() * N;
+                         auto xs = ub(b), ys = ub(b), zs = ub(b);
+                         b.copy(xs, x.sub(at, N), N);
+                         b.copy(ys, y.sub(at, N), N);
+                         flag(b, Pipe::MTE2, Pipe::V);
+                         b.add(zs, xs, ys, N);
+                         flag(b, Pipe::V, Pipe::MTE3);
+                         b.copy(z.sub(at, N), zs, N);
+                     });
+                     const auto xv = r.sim.read(x), yv = r.sim.read(y), zv = r.sim.read(z);
+                     for (std::size_t i = 0; i < zv.size(); ++i) {
+                         if (zv[i] != xv[i] + yv[i]) {
+                             r.problem += "z != x + y; ";
+                             break;
+                         }
+                     }
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: PipeBarrier<V> between add and in-place muls", false, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        auto z = r.output(N, "z");
-        r.run(aiv("barrier_v"), [&](Block& b) {
-            auto a = ub(b), c = ub(b), t = ub(b);
-            b.copy(a, x.sub(0, N), N);
-            b.copy(c, x.sub(N, N), N);
-            flag(b, Pipe::MTE2, Pipe::V);
-            b.add(t, a, c, N);
-            b.pipe_barrier(Pipe::V);
-            b.muls(t, t, 2.0F, N);
-            flag(b, Pipe::V, Pipe::MTE3);
-            b.copy(z, t, N);
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto x = r.input(2 * N, "x");
+                     auto z = r.output(N, "z");
+                     r.run(aiv("barrier_v"), [&](Block& b) {
+                         auto a = ub(b), c = ub(b), t = ub(b);
+                         b.copy(a, x.sub(0, N), N);
+                         b.copy(c, x.sub(N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::V);
+                         b.add(t, a, c, N);
+                         b.pipe_barrier(Pipe::V);
+                         b.muls(t, t, 2.0F, N);
+                         flag(b, Pipe::V, Pipe::MTE3);
+                         b.copy(z, t, N);
+                     });
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: PipeBarrier<ALL> instead of flags", false, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        auto z = r.output(N, "z");
-        r.run(aiv("barrier_all"), [&](Block& b) {
-            auto a = ub(b), t = ub(b);
-            b.copy(a, x, N);
-            b.pipe_barrier(Pipe::ALL);
-            b.add(t, a, a, N);
-            b.pipe_barrier(Pipe::ALL);
-            b.copy(z, t, N);
-            b.pipe_barrier(Pipe::ALL);
-            b.copy(a, z, N);  // reads back what MTE3 stored, overwrites what V read
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto x = r.input(N, "x");
+                     auto z = r.output(N, "z");
+                     r.run(aiv("barrier_all"), [&](Block& b) {
+                         auto a = ub(b), t = ub(b);
+                         b.copy(a, x, N);
+                         b.pipe_barrier(Pipe::ALL);
+                         b.add(t, a, a, N);
+                         b.pipe_barrier(Pipe::ALL);
+                         b.copy(z, t, N);
+                         b.pipe_barrier(Pipe::ALL);
+                         b.copy(a, z, N);  // reads back what MTE3 stored, overwrites what V read
+                     });
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: PipeBarrier<MTE2> between two loads into one tile", false, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        r.run(aiv("barrier_mte2"), [&](Block& b) {
-            auto u = ub(b);
-            b.copy(u, x.sub(0, N), N);
-            b.pipe_barrier(Pipe::MTE2);
-            b.copy(u, x.sub(N, N), N);
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto x = r.input(2 * N, "x");
+                     r.run(aiv("barrier_mte2"), [&](Block& b) {
+                         auto u = ub(b);
+                         b.copy(u, x.sub(0, N), N);
+                         b.pipe_barrier(Pipe::MTE2);
+                         b.copy(u, x.sub(N, N), N);
+                     });
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: V->MTE2 flag before reloading a tile V read", false, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        r.run(aiv("flag_war"), [&](Block& b) {
-            auto a = ub(b), t = ub(b);
-            b.copy(a, x.sub(0, N), N);
-            flag(b, Pipe::MTE2, Pipe::V);
-            b.add(t, a, a, N);
-            flag(b, Pipe::V, Pipe::MTE2);
-            b.copy(a, x.sub(N, N), N);
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto x = r.input(2 * N, "x");
+                     r.run(aiv("flag_war"), [&](Block& b) {
+                         auto a = ub(b), t = ub(b);
+                         b.copy(a, x.sub(0, N), N);
+                         flag(b, Pipe::MTE2, Pipe::V);
+                         b.add(t, a, a, N);
+                         flag(b, Pipe::V, Pipe::MTE2);
+                         b.copy(a, x.sub(N, N), N);
+                     });
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: a single in-place vector op (reads and writes the same bytes)", false, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        r.run(aiv("in_place"), [&](Block& b) {
-            auto a = ub(b);
-            b.copy(a, x, N);
-            flag(b, Pipe::MTE2, Pipe::V);
-            b.muls(a, a, 2.0F, N);
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto x = r.input(N, "x");
+                     r.run(aiv("in_place"), [&](Block& b) {
+                         auto a = ub(b);
+                         b.copy(a, x, N);
+                         flag(b, Pipe::MTE2, Pipe::V);
+                         b.muls(a, a, 2.0F, N);
+                     });
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: WaitFlag<MTE2_S> then scalar load", false, [] {
-        Rig r;
-        auto x = r.filled(N, "x", 3.0F);
-        r.run(aiv("mte2_s"), [&](Block& b) {
-            auto a = ub(b);
-            b.copy(a, x, N);
-            flag(b, Pipe::MTE2, Pipe::S);
-            if (b.load(a, 5) != 3.0F) throw std::runtime_error("scalar load saw a stale value");
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto x = r.filled(N, "x", 3.0F);
+                     r.run(aiv("mte2_s"), [&](Block& b) {
+                         auto a = ub(b);
+                         b.copy(a, x, N);
+                         flag(b, Pipe::MTE2, Pipe::S);
+                         if (b.load(a, 5) != 3.0F)
+                             throw std::runtime_error("scalar load saw a stale value");
+                     });
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: scalar store, S->MTE3 / S->MTE2 flags, then DataCopies of it", false, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        auto g = r.output(N, "g");
-        r.run(aiv("scalar_flags"), [&](Block& b) {
-            auto a = ub(b), c = ub(b);
-            b.copy(a, x, N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            b.store(g, 0, 1.0F);
-            flag(b, Pipe::S, Pipe::MTE3);
-            b.copy(g, a, N);
-            flag(b, Pipe::MTE3, Pipe::S);
-            b.store(g, 0, 2.0F);
-            flag(b, Pipe::S, Pipe::MTE2);
-            b.copy(c, g, N);
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto x = r.input(N, "x");
+                     auto g = r.output(N, "g");
+                     r.run(aiv("scalar_flags"), [&](Block& b) {
+                         auto a = ub(b), c = ub(b);
+                         b.copy(a, x, N);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         b.store(g, 0, 1.0F);
+                         flag(b, Pipe::S, Pipe::MTE3);
+                         b.copy(g, a, N);
+                         flag(b, Pipe::MTE3, Pipe::S);
+                         b.store(g, 0, 2.0F);
+                         flag(b, Pipe::S, Pipe::MTE2);
+                         b.copy(c, g, N);
+                     });
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: builtin vector_chain with PipeBarrier<V>", false, [] {
-        Rig r;
-        kernels::VectorChainArgs args;
-        args.tile = N;
-        args.barrier = true;
-        args.x = r.input(2 * N, "x");
-        args.out = r.output(2 * N, "out");
-        r.run(aiv("vector_chain"), [args](Block& b) { kernels::vector_chain(b, args); });
-        return r.done({});
-    }});
+                     Rig r;
+                     kernels::VectorChainArgs args;
+                     args.tile = N;
+                     args.barrier = true;
+                     args.x = r.input(2 * N, "x");
+                     args.out = r.output(2 * N, "out");
+                     r.run(aiv("vector_chain"),
+                           [args](Block& b) { kernels::vector_chain(b, args); });
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: builtin single-buffered vector_add, 4 tiles", false, [] {
-        Rig r;
-        kernels::VectorAddArgs args;
-        args.tile = N;
-        args.x = r.input(4 * N, "x", 1);
-        args.y = r.input(4 * N, "y", 2);
-        args.z = r.output(4 * N, "z");
-        r.run(aiv("vector_add_single", 1), [args](Block& b) { kernels::vector_add_single_buffered(b, args); });
-        return r.done({});
-    }});
+                     Rig r;
+                     kernels::VectorAddArgs args;
+                     args.tile = N;
+                     args.x = r.input(4 * N, "x", 1);
+                     args.y = r.input(4 * N, "y", 2);
+                     args.z = r.output(4 * N, "z");
+                     r.run(aiv("vector_add_single", 1),
+                           [args](Block& b) { kernels::vector_add_single_buffered(b, args); });
+                     return r.done({});
+                 }});
 
-    v.push_back({"clean: builtin double-buffered (ping-pong) vector_add, 6 tiles on 2 blocks", false, [] {
-        Rig r;
-        kernels::VectorAddArgs args;
-        args.tile = N;
-        args.x = r.input(12 * N, "x", 1);
-        args.y = r.input(12 * N, "y", 2);
-        args.z = r.output(12 * N, "z");
-        r.run(aiv("vector_add_double", 2), [args](Block& b) { kernels::vector_add_double_buffered(b, args); });
-        const auto x = r.sim.read(args.x), y = r.sim.read(args.y), z = r.sim.read(args.z);
-        for (std::size_t i = 0; i < z.size(); ++i) {
-            if (z[i] != x[i] + y[i]) {
-                r.problem += "z != x + y; ";
-                break;
-            }
-        }
-        return r.done({});
-    }});
+    v.push_back(
+        {"clean: builtin double-buffered (ping-pong) vector_add, 6 tiles on 2 blocks", false, [] {
+             Rig r;
+             kernels::VectorAddArgs args;
+             args.tile = N;
+             args.x = r.input(12 * N, "x", 1);
+             args.y = r.input(12 * N, "y", 2);
+             args.z = r.output(12 * N, "z");
+             r.run(aiv("vector_add_double", 2),
+                   [args](Block& b) { kernels::vector_add_double_buffered(b, args); });
+             const auto x = r.sim.read(args.x), y = r.sim.read(args.y), z = r.sim.read(args.z);
+             for (std::size_t i = 0; i < z.size(); ++i) {
+                 if (z[i] != x[i] + y[i]) {
+                     r.problem += "z != x + y; ";
+                     break;
+                 }
+             }
+             return r.done({});
+         }});
 
-    v.push_back({"clean: disjoint GM stores that touch at a boundary ([0,256) and [256,512))", false, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        auto z = r.output(2 * N, "z");
-        r.run(aiv("gm_touch", 2), [&](Block& b) {
-            auto a = ub(b);
-            b.copy(a, x.sub(b.block_idx() * N, N), N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            b.copy(z.sub(b.block_idx() * N, N), a, N);
-        });
-        return r.done({});
-    }});
+    v.push_back(
+        {"clean: disjoint GM stores that touch at a boundary ([0,256) and [256,512))", false, [] {
+             Rig r;
+             auto x = r.input(2 * N, "x");
+             auto z = r.output(2 * N, "z");
+             r.run(aiv("gm_touch", 2), [&](Block& b) {
+                 auto a = ub(b);
+                 b.copy(a, x.sub(b.block_idx() * N, N), N);
+                 flag(b, Pipe::MTE2, Pipe::MTE3);
+                 b.copy(z.sub(b.block_idx() * N, N), a, N);
+             });
+             return r.done({});
+         }});
 
-    v.push_back({"clean: block 0 loads [0,256) while block 1 stores [256,512) of one buffer", false, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        auto g = r.input(2 * N, "g", 3);
-        r.run(aiv("gm_touch_rw", 2), [&](Block& b) {
-            auto a = ub(b);
-            if (b.block_idx() == 0) {
-                b.copy(a, g.sub(0, N), N);
-                return;
-            }
-            b.copy(a, x, N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            b.copy(g.sub(N, N), a, N);
-        });
-        return r.done({});
-    }});
+    v.push_back(
+        {"clean: block 0 loads [0,256) while block 1 stores [256,512) of one buffer", false, [] {
+             Rig r;
+             auto x = r.input(N, "x");
+             auto g = r.input(2 * N, "g", 3);
+             r.run(aiv("gm_touch_rw", 2), [&](Block& b) {
+                 auto a = ub(b);
+                 if (b.block_idx() == 0) {
+                     b.copy(a, g.sub(0, N), N);
+                     return;
+                 }
+                 b.copy(a, x, N);
+                 flag(b, Pipe::MTE2, Pipe::MTE3);
+                 b.copy(g.sub(N, N), a, N);
+             });
+             return r.done({});
+         }});
 
-    v.push_back({"clean: V and MTE2 write adjacent halves of one UB tile unsynchronized", false, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        r.run(aiv("ub_touch"), [&](Block& b) {
-            auto t = ub(b, 2 * N);
-            b.fill(t.sub(0, N), 0.0F, N);
-            b.copy(t.sub(N, N), x, N);
-        });
-        return r.done({});
-    }});
+    v.push_back(
+        {"clean: V and MTE2 write adjacent halves of one UB tile unsynchronized", false, [] {
+             Rig r;
+             auto x = r.input(N, "x");
+             r.run(aiv("ub_touch"), [&](Block& b) {
+                 auto t = ub(b, 2 * N);
+                 b.fill(t.sub(0, N), 0.0F, N);
+                 b.copy(t.sub(N, N), x, N);
+             });
+             return r.done({});
+         }});
 
-    v.push_back({"clean: reads only (4 blocks load and scalar-load the same GM; V and MTE3 share a tile)", false, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        auto z = r.output(4 * N, "z");
-        r.run(aiv("reads_only", 4), [&](Block& b) {
-            auto a = ub(b), t = ub(b);
-            b.copy(a, x, N);
-            (void)b.load(x, 3);
-            b.set_flag(Pipe::MTE2, Pipe::V, 0);
-            b.set_flag(Pipe::MTE2, Pipe::MTE3, 0);
-            b.wait_flag(Pipe::MTE2, Pipe::V, 0);
-            b.wait_flag(Pipe::MTE2, Pipe::MTE3, 0);
-            b.add(t, a, a, N);                   // V reads a
-            b.copy(z.sub(b.block_idx() * N, N), a, N);  // MTE3 reads a at the same time
-        });
-        return r.done({});
-    }});
+    v.push_back(
+        {"clean: reads only (4 blocks load and scalar-load the same GM; V and MTE3 share a tile)",
+         false, [] {
+             Rig r;
+             auto x = r.input(N, "x");
+             auto z = r.output(4 * N, "z");
+             r.run(aiv("reads_only", 4), [&](Block& b) {
+                 auto a = ub(b), t = ub(b);
+                 b.copy(a, x, N);
+                 (void)b.load(x, 3);
+                 b.set_flag(Pipe::MTE2, Pipe::V, 0);
+                 b.set_flag(Pipe::MTE2, Pipe::MTE3, 0);
+                 b.wait_flag(Pipe::MTE2, Pipe::V, 0);
+                 b.wait_flag(Pipe::MTE2, Pipe::MTE3, 0);
+                 b.add(t, a, a, N);                          // V reads a
+                 b.copy(z.sub(b.block_idx() * N, N), a, N);  // MTE3 reads a at the same time
+             });
+             return r.done({});
+         }});
 
     v.push_back({"clean: hard SyncAll between storing slices and loading a neighbour's", false, [] {
-        Rig r;
-        auto x = r.input(4 * N, "x");
-        auto work = r.output(4 * N, "work");
-        auto z = r.output(4 * N, "z");
-        r.run(aiv("hard_syncall", 4), [&](Block& b) {
-            const std::uint32_t me = b.block_idx();
-            auto a = ub(b), o = ub(b);
-            b.copy(a, x.sub(me * N, N), N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            b.copy(work.sub(me * N, N), a, N);
-            b.sync_all();
-            b.copy(o, work.sub(((me + 1) % 4) * N, N), N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            b.copy(z.sub(me * N, N), o, N);
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto x = r.input(4 * N, "x");
+                     auto work = r.output(4 * N, "work");
+                     auto z = r.output(4 * N, "z");
+                     r.run(aiv("hard_syncall", 4), [&](Block& b) {
+                         const std::uint32_t me = b.block_idx();
+                         auto a = ub(b), o = ub(b);
+                         b.copy(a, x.sub(me * N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         b.copy(work.sub(me * N, N), a, N);
+                         b.sync_all();
+                         b.copy(o, work.sub(((me + 1) % 4) * N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         b.copy(z.sub(me * N, N), o, N);
+                     });
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: soft SyncAll between storing slices and loading a neighbour's", false, [] {
-        Rig r;
-        auto x = r.input(4 * N, "x");
-        auto work = r.output(4 * N, "work");
-        auto z = r.output(4 * N, "z");
-        auto ws = r.sim.allocate<std::int32_t>(4 * 8, "ws");
-        r.run(aiv("soft_syncall", 4), [&](Block& b) {
-            const std::uint32_t me = b.block_idx();
-            auto a = ub(b), o = ub(b);
-            auto ub_ws = b.alloc<std::int32_t>(MemSpace::UB, 4 * 8);
-            b.copy(a, x.sub(me * N, N), N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            b.copy(work.sub(me * N, N), a, N);
-            b.sync_all(ws, ub_ws, 4);
-            b.copy(o, work.sub(((me + 1) % 4) * N, N), N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            b.copy(z.sub(me * N, N), o, N);
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto x = r.input(4 * N, "x");
+                     auto work = r.output(4 * N, "work");
+                     auto z = r.output(4 * N, "z");
+                     auto ws = r.sim.allocate<std::int32_t>(4 * 8, "ws");
+                     r.run(aiv("soft_syncall", 4), [&](Block& b) {
+                         const std::uint32_t me = b.block_idx();
+                         auto a = ub(b), o = ub(b);
+                         auto ub_ws = b.alloc<std::int32_t>(MemSpace::UB, 4 * 8);
+                         b.copy(a, x.sub(me * N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         b.copy(work.sub(me * N, N), a, N);
+                         b.sync_all(ws, ub_ws, 4);
+                         b.copy(o, work.sub(((me + 1) % 4) * N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         b.copy(z.sub(me * N, N), o, N);
+                     });
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: builtin syncall_reduction with hard SyncAll (sync 1)", false, [] {
-        Rig r;
-        auto args = reduction_args(r, 4, 1);
-        r.run(aiv("syncall_reduction_hard", 4), [args](Block& b) { kernels::syncall_reduction(b, args); });
-        r.problem += check_reduction(r, args, 4);
-        return r.done({});
-    }});
+                     Rig r;
+                     auto args = reduction_args(r, 4, 1);
+                     r.run(aiv("syncall_reduction_hard", 4),
+                           [args](Block& b) { kernels::syncall_reduction(b, args); });
+                     r.problem += check_reduction(r, args, 4);
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: builtin syncall_reduction with soft SyncAll (sync 2)", false, [] {
-        Rig r;
-        auto args = reduction_args(r, 4, 2);
-        r.run(aiv("syncall_reduction_soft", 4), [args](Block& b) { kernels::syncall_reduction(b, args); });
-        r.problem += check_reduction(r, args, 4);
-        return r.done({});
-    }});
+                     Rig r;
+                     auto args = reduction_args(r, 4, 2);
+                     r.run(aiv("syncall_reduction_soft", 4),
+                           [args](Block& b) { kernels::syncall_reduction(b, args); });
+                     r.problem += check_reduction(r, args, 4);
+                     return r.done({});
+                 }});
 
-    v.push_back({"clean: cross-core flag mode 0 round between storing and loading slices", false, [] {
-        Rig r;
-        auto x = r.input(4 * N, "x");
-        auto work = r.output(4 * N, "work");
-        r.run(aiv("xflag_round", 4), [&](Block& b) {
-            const std::uint32_t me = b.block_idx();
-            auto a = ub(b), o = ub(b);
-            b.copy(a, x.sub(me * N, N), N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            b.copy(work.sub(me * N, N), a, N);
-            b.cross_core_set_flag(0, Pipe::MTE3, 1);
-            b.cross_core_wait_flag(1);
-            b.copy(o, work.sub(((me + 1) % 4) * N, N), N);
-        });
-        return r.done({});
-    }});
+    v.push_back(
+        {"clean: cross-core flag mode 0 round between storing and loading slices", false, [] {
+             Rig r;
+             auto x = r.input(4 * N, "x");
+             auto work = r.output(4 * N, "work");
+             r.run(aiv("xflag_round", 4), [&](Block& b) {
+                 const std::uint32_t me = b.block_idx();
+                 auto a = ub(b), o = ub(b);
+                 b.copy(a, x.sub(me * N, N), N);
+                 flag(b, Pipe::MTE2, Pipe::MTE3);
+                 b.copy(work.sub(me * N, N), a, N);
+                 b.cross_core_set_flag(0, Pipe::MTE3, 1);
+                 b.cross_core_wait_flag(1);
+                 b.copy(o, work.sub(((me + 1) % 4) * N, N), N);
+             });
+             return r.done({});
+         }});
 
     v.push_back({"clean: cross-core flag mode 2, AIC stores C then signals its AIV", false, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        auto gc = r.output(DD, "c");
-        auto z = r.output(DD, "z");
-        r.run(mix("xflag_aic_to_aiv"), [&](Block& b) {
-            if (b.core_type() == CoreType::Cube) {
-                auto c = cube_tiles(b);
-                cube_load(b, c, ga, gb);
-                b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
-                flag(b, Pipe::M, Pipe::FIX);
-                b.copy(gc, c.l0c, DD);
-                b.cross_core_set_flag(2, Pipe::FIX, 0);
-                return;
-            }
-            auto t = ub(b, DD);
-            b.cross_core_wait_flag(0);
-            b.copy(t, gc, DD);
-            flag(b, Pipe::MTE2, Pipe::V);
-            b.relu(t, t, DD);
-            flag(b, Pipe::V, Pipe::MTE3);
-            b.copy(z, t, DD);
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+                     auto gc = r.output(DD, "c");
+                     auto z = r.output(DD, "z");
+                     r.run(mix("xflag_aic_to_aiv"), [&](Block& b) {
+                         if (b.core_type() == CoreType::Cube) {
+                             auto c = cube_tiles(b);
+                             cube_load(b, c, ga, gb);
+                             b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
+                             flag(b, Pipe::M, Pipe::FIX);
+                             b.copy(gc, c.l0c, DD);
+                             b.cross_core_set_flag(2, Pipe::FIX, 0);
+                             return;
+                         }
+                         auto t = ub(b, DD);
+                         b.cross_core_wait_flag(0);
+                         b.copy(t, gc, DD);
+                         flag(b, Pipe::MTE2, Pipe::V);
+                         b.relu(t, t, DD);
+                         flag(b, Pipe::V, Pipe::MTE3);
+                         b.copy(z, t, DD);
+                     });
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: cross-core flag mode 2, AIV stores then signals its AIC", false, [] {
-        Rig r;
-        auto x = r.input(DD, "x");
-        auto g = r.output(DD, "g");
-        r.run(mix("xflag_aiv_to_aic"), [&](Block& b) {
-            if (b.core_type() == CoreType::Vector) {
-                auto t = ub(b, DD);
-                b.copy(t, x, DD);
-                flag(b, Pipe::MTE2, Pipe::MTE3);
-                b.copy(g, t, DD);
-                b.cross_core_set_flag(2, Pipe::MTE3, 1);
-                return;
-            }
-            auto l1 = b.alloc<float>(MemSpace::L1, DD);
-            b.cross_core_wait_flag(1);
-            b.copy(l1, g, DD);
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto x = r.input(DD, "x");
+                     auto g = r.output(DD, "g");
+                     r.run(mix("xflag_aiv_to_aic"), [&](Block& b) {
+                         if (b.core_type() == CoreType::Vector) {
+                             auto t = ub(b, DD);
+                             b.copy(t, x, DD);
+                             flag(b, Pipe::MTE2, Pipe::MTE3);
+                             b.copy(g, t, DD);
+                             b.cross_core_set_flag(2, Pipe::MTE3, 1);
+                             return;
+                         }
+                         auto l1 = b.alloc<float>(MemSpace::L1, DD);
+                         b.cross_core_wait_flag(1);
+                         b.copy(l1, g, DD);
+                     });
+                     return r.done({});
+                 }});
 
-    v.push_back({"clean: builtin MIX_AIC_1_2 matmul + post-processing (mode 2 to two AIVs)", false, [] {
-        Rig r;
-        kernels::MixMatmulArgs args;
-        args.m = args.n = args.k = 32;
-        std::vector<half> a(32 * 32), bm(32 * 32);
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            a[i] = half(static_cast<float>(i % 7) - 3.0F);
-            bm[i] = half(static_cast<float>(i % 5) * 0.25F - 0.5F);
-        }
-        args.a = r.sim.allocate<half>(32 * 32, "a");
-        args.b = r.sim.allocate<half>(32 * 32, "b");
-        args.c = r.output(32 * 32, "c");
-        args.out = r.output(32 * 32, "out");
-        r.sim.write(args.a, a);
-        r.sim.write(args.b, bm);
-        r.run(mix("mix_matmul", KernelType::MIX_AIC_1_2),
-              [args](Block& b) { kernels::mix_matmul_postprocess(b, args); });
-        return r.done({});
-    }});
+    v.push_back(
+        {"clean: builtin MIX_AIC_1_2 matmul + post-processing (mode 2 to two AIVs)", false, [] {
+             Rig r;
+             kernels::MixMatmulArgs args;
+             args.m = args.n = args.k = 32;
+             std::vector<half> a(32 * 32), bm(32 * 32);
+             for (std::size_t i = 0; i < a.size(); ++i) {
+                 a[i] = half(static_cast<float>(i % 7) - 3.0F);
+                 bm[i] = half(static_cast<float>(i % 5) * 0.25F - 0.5F);
+             }
+             args.a = r.sim.allocate<half>(32 * 32, "a");
+             args.b = r.sim.allocate<half>(32 * 32, "b");
+             args.c = r.output(32 * 32, "c");
+             args.out = r.output(32 * 32, "out");
+             r.sim.write(args.a, a);
+             r.sim.write(args.b, bm);
+             r.run(mix("mix_matmul", KernelType::MIX_AIC_1_2),
+                   [args](Block& b) { kernels::mix_matmul_postprocess(b, args); });
+             return r.done({});
+         }});
 
     v.push_back({"clean: cube pipeline MTE2 -> MTE1 -> M -> FIX with flags", false, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        auto gc = r.output(DD, "c");
-        r.run(aic("cube_flags"), [&](Block& b) {
-            auto c = cube_tiles(b);
-            cube_load(b, c, ga, gb);
-            b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
-            flag(b, Pipe::M, Pipe::FIX);
-            b.copy(gc, c.l0c, DD);
-            flag(b, Pipe::M, Pipe::MTE1);  // mmad done reading L0A before it is reloaded
-            b.pipe_barrier(Pipe::MTE1);
-            b.copy(c.l0a, c.l1b, DD);
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+                     auto gc = r.output(DD, "c");
+                     r.run(aic("cube_flags"), [&](Block& b) {
+                         auto c = cube_tiles(b);
+                         cube_load(b, c, ga, gb);
+                         b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
+                         flag(b, Pipe::M, Pipe::FIX);
+                         b.copy(gc, c.l0c, DD);
+                         flag(b, Pipe::M,
+                              Pipe::MTE1);  // mmad done reading L0A before it is reloaded
+                         b.pipe_barrier(Pipe::MTE1);
+                         b.copy(c.l0a, c.l1b, DD);
+                     });
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: accumulating mmads with PipeBarrier<M> between", false, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        auto gc = r.output(DD, "c");
-        r.run(aic("mmad_acc_barrier"), [&](Block& b) {
-            auto c = cube_tiles(b);
-            cube_load(b, c, ga, gb);
-            b.mmad(c.l0c, c.l0a, c.l0b, D, D, D, false);
-            b.pipe_barrier(Pipe::M);
-            b.mmad(c.l0c, c.l0a, c.l0b, D, D, D, true);
-            flag(b, Pipe::M, Pipe::FIX);
-            b.copy(gc, c.l0c, DD);
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+                     auto gc = r.output(DD, "c");
+                     r.run(aic("mmad_acc_barrier"), [&](Block& b) {
+                         auto c = cube_tiles(b);
+                         cube_load(b, c, ga, gb);
+                         b.mmad(c.l0c, c.l0a, c.l0b, D, D, D, false);
+                         b.pipe_barrier(Pipe::M);
+                         b.mmad(c.l0c, c.l0a, c.l0b, D, D, D, true);
+                         flag(b, Pipe::M, Pipe::FIX);
+                         b.copy(gc, c.l0c, DD);
+                     });
+                     return r.done({});
+                 }});
 
-    v.push_back({"clean: two kernels in sequence, the second loads what the first stored", false, [] {
-        Rig r;
-        auto x = r.input(2 * N, "x");
-        auto g = r.output(2 * N, "g");
-        r.run(aiv("producer", 2), [&](Block& b) {
-            auto a = ub(b);
-            b.copy(a, x.sub(b.block_idx() * N, N), N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            b.copy(g.sub(b.block_idx() * N, N), a, N);
-        });
-        r.run(aiv("consumer", 2), [&](Block& b) {
-            auto a = ub(b);
-            b.copy(a, g.sub((1 - b.block_idx()) * N, N), N);
-            flag(b, Pipe::MTE2, Pipe::MTE3);
-            b.copy(g.sub((1 - b.block_idx()) * N, N), a, N);  // and overwrites it
-        });
-        return r.done({});
-    }});
+    v.push_back(
+        {"clean: two kernels in sequence, the second loads what the first stored", false, [] {
+             Rig r;
+             auto x = r.input(2 * N, "x");
+             auto g = r.output(2 * N, "g");
+             r.run(aiv("producer", 2), [&](Block& b) {
+                 auto a = ub(b);
+                 b.copy(a, x.sub(b.block_idx() * N, N), N);
+                 flag(b, Pipe::MTE2, Pipe::MTE3);
+                 b.copy(g.sub(b.block_idx() * N, N), a, N);
+             });
+             r.run(aiv("consumer", 2), [&](Block& b) {
+                 auto a = ub(b);
+                 b.copy(a, g.sub((1 - b.block_idx()) * N, N), N);
+                 flag(b, Pipe::MTE2, Pipe::MTE3);
+                 b.copy(g.sub((1 - b.block_idx()) * N, N), a, N);  // and overwrites it
+             });
+             return r.done({});
+         }});
 
-    v.push_back({"clean: two kernels launched together on disjoint GM, both reading one input", false, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        auto g = r.output(N, "g"), h = r.output(N, "h");
-        auto body = [&](GlobalTensor<float> out) {
-            return [&x, out](Block& b) {
-                auto a = ub(b);
-                b.copy(a, x, N);
-                flag(b, Pipe::MTE2, Pipe::MTE3);
-                b.copy(out, a, N);
-            };
-        };
-        r.run_together(aiv("first"), body(g), aiv("second"), body(h));
-        return r.done({});
-    }});
+    v.push_back(
+        {"clean: two kernels launched together on disjoint GM, both reading one input", false, [] {
+             Rig r;
+             auto x = r.input(N, "x");
+             auto g = r.output(N, "g"), h = r.output(N, "h");
+             auto body = [&](GlobalTensor<float> out) {
+                 return [&x, out](Block& b) {
+                     auto a = ub(b);
+                     b.copy(a, x, N);
+                     flag(b, Pipe::MTE2, Pipe::MTE3);
+                     b.copy(out, a, N);
+                 };
+             };
+             r.run_together(aiv("first"), body(g), aiv("second"), body(h));
+             return r.done({});
+         }});
 
-    v.push_back({"clean: hard SyncAll (All) in a mixed kernel orders the cube core's store", false, [] {
-        Rig r;
-        auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
-        auto gc = r.output(DD, "c");
-        r.run(mix("syncall_mix"), [&](Block& b) {
-            if (b.core_type() == CoreType::Cube) {
-                auto c = cube_tiles(b);
-                cube_load(b, c, ga, gb);
-                b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
-                flag(b, Pipe::M, Pipe::FIX);
-                b.copy(gc, c.l0c, DD);
-                b.sync_all();
-                return;
-            }
-            auto t = ub(b, DD);
-            b.sync_all();
-            b.copy(t, gc, DD);
-        });
-        return r.done({});
-    }});
+    v.push_back(
+        {"clean: hard SyncAll (All) in a mixed kernel orders the cube core's store", false, [] {
+             Rig r;
+             auto ga = r.matrix("a", 1), gb = r.matrix("b", 2);
+             auto gc = r.output(DD, "c");
+             r.run(mix("syncall_mix"), [&](Block& b) {
+                 if (b.core_type() == CoreType::Cube) {
+                     auto c = cube_tiles(b);
+                     cube_load(b, c, ga, gb);
+                     b.mmad(c.l0c, c.l0a, c.l0b, D, D, D);
+                     flag(b, Pipe::M, Pipe::FIX);
+                     b.copy(gc, c.l0c, DD);
+                     b.sync_all();
+                     return;
+                 }
+                 auto t = ub(b, DD);
+                 b.sync_all();
+                 b.copy(t, gc, DD);
+             });
+             return r.done({});
+         }});
 
     v.push_back({"clean: cross-core flag mode 1 between the two AIVs of a 1:2 group", false, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        auto g = r.output(N, "g");
-        r.run(mix("xflag_mode1", KernelType::MIX_AIC_1_2), [&](Block& b) {
-            if (b.core_type() == CoreType::Cube) return;
-            auto a = ub(b);
-            if (b.sub_block_idx() == 0) {
-                b.copy(a, x, N);
-                flag(b, Pipe::MTE2, Pipe::MTE3);
-                b.copy(g, a, N);
-            }
-            b.cross_core_set_flag(1, Pipe::MTE3, 2);
-            b.cross_core_wait_flag(2);
-            if (b.sub_block_idx() == 1) b.copy(a, g, N);
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto x = r.input(N, "x");
+                     auto g = r.output(N, "g");
+                     r.run(mix("xflag_mode1", KernelType::MIX_AIC_1_2), [&](Block& b) {
+                         if (b.core_type() == CoreType::Cube) return;
+                         auto a = ub(b);
+                         if (b.sub_block_idx() == 0) {
+                             b.copy(a, x, N);
+                             flag(b, Pipe::MTE2, Pipe::MTE3);
+                             b.copy(g, a, N);
+                         }
+                         b.cross_core_set_flag(1, Pipe::MTE3, 2);
+                         b.cross_core_wait_flag(2);
+                         if (b.sub_block_idx() == 1) b.copy(a, g, N);
+                     });
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: scalar store, PipeBarrier<ALL>, then a DataCopy over it", false, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        auto g = r.output(N, "g");
-        r.run(aiv("store_barrier_all"), [&](Block& b) {
-            auto a = ub(b);
-            b.copy(a, x, N);
-            b.store(g, 0, 1.0F);
-            b.pipe_barrier(Pipe::ALL);
-            b.copy(g, a, N);
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto x = r.input(N, "x");
+                     auto g = r.output(N, "g");
+                     r.run(aiv("store_barrier_all"), [&](Block& b) {
+                         auto a = ub(b);
+                         b.copy(a, x, N);
+                         b.store(g, 0, 1.0F);
+                         b.pipe_barrier(Pipe::ALL);
+                         b.copy(g, a, N);
+                     });
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: a V->MTE3->V flag round trip orders V with itself", false, [] {
-        Rig r;
-        auto x = r.input(N, "x");
-        auto z = r.output(N, "z");
-        r.run(aiv("round_trip"), [&](Block& b) {
-            auto a = ub(b), t = ub(b);
-            b.copy(a, x, N);
-            flag(b, Pipe::MTE2, Pipe::V);
-            b.add(t, a, a, N);
-            flag(b, Pipe::V, Pipe::MTE3);
-            b.copy(z, t, N);
-            flag(b, Pipe::MTE3, Pipe::V);
-            b.muls(t, t, 2.0F, N);  // reads and writes t after the round trip
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto x = r.input(N, "x");
+                     auto z = r.output(N, "z");
+                     r.run(aiv("round_trip"), [&](Block& b) {
+                         auto a = ub(b), t = ub(b);
+                         b.copy(a, x, N);
+                         flag(b, Pipe::MTE2, Pipe::V);
+                         b.add(t, a, a, N);
+                         flag(b, Pipe::V, Pipe::MTE3);
+                         b.copy(z, t, N);
+                         flag(b, Pipe::MTE3, Pipe::V);
+                         b.muls(t, t, 2.0F, N);  // reads and writes t after the round trip
+                     });
+                     return r.done({});
+                 }});
 
     v.push_back({"clean: 8 blocks on 4 vector cores reuse each core's UB", false, [] {
-        Rig r;
-        auto x = r.input(8 * N, "x");
-        auto z = r.output(8 * N, "z");
-        r.run(aiv("two_rounds", 8), [&](Block& b) {
-            auto a = ub(b), t = ub(b);
-            b.copy(a, x.sub(b.block_idx() * N, N), N);
-            flag(b, Pipe::MTE2, Pipe::V);
-            b.muls(t, a, 2.0F, N);
-            flag(b, Pipe::V, Pipe::MTE3);
-            b.copy(z.sub(b.block_idx() * N, N), t, N);
-        });
-        return r.done({});
-    }});
+                     Rig r;
+                     auto x = r.input(8 * N, "x");
+                     auto z = r.output(8 * N, "z");
+                     r.run(aiv("two_rounds", 8), [&](Block& b) {
+                         auto a = ub(b), t = ub(b);
+                         b.copy(a, x.sub(b.block_idx() * N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::V);
+                         b.muls(t, a, 2.0F, N);
+                         flag(b, Pipe::V, Pipe::MTE3);
+                         b.copy(z.sub(b.block_idx() * N, N), t, N);
+                     });
+                     return r.done({});
+                 }});
 }
 
 std::vector<Entry> corpus() {
@@ -1877,8 +1952,12 @@ std::vector<Entry> corpus() {
 
 struct Score {
     std::size_t tp = 0, fp = 0, fn = 0;
-    double precision() const { return tp + fp == 0 ? 1.0 : static_cast<double>(tp) / static_cast<double>(tp + fp); }
-    double recall() const { return tp + fn == 0 ? 1.0 : static_cast<double>(tp) / static_cast<double>(tp + fn); }
+    double precision() const {
+        return tp + fp == 0 ? 1.0 : static_cast<double>(tp) / static_cast<double>(tp + fp);
+    }
+    double recall() const {
+        return tp + fn == 0 ? 1.0 : static_cast<double>(tp) / static_cast<double>(tp + fn);
+    }
 };
 
 /// Greedy one-to-one matching as compare_findings does it; `races_only` ignores everything

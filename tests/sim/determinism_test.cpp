@@ -1,8 +1,6 @@
 // Determinism and repeatability: identical runs give identical results and byte-identical
 // traces, many simulators run one after another in one process, and a trace of a real run
 // is valid Chrome trace JSON with a lane per pipe and flow arrows for flags.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -10,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "sim/builtin_kernels.h"
@@ -179,7 +178,8 @@ TEST_CASE("a trace of a run is valid JSON with a lane per pipe and flag flows", 
             slice_lanes[e.at("pid").get<std::uint64_t>()].insert(e.at("tid").get<std::uint64_t>());
             CHECK(e.at("args").contains("serial"));
             CHECK(e.at("args").contains("loc"));
-            if (e.value("flow_out", false)) flow_starts.insert(e.at("bind_id").get<std::uint64_t>());
+            if (e.value("flow_out", false))
+                flow_starts.insert(e.at("bind_id").get<std::uint64_t>());
             if (e.value("flow_in", false)) flow_ends.insert(e.at("bind_id").get<std::uint64_t>());
         } else if (ph == "M" && e.at("name") == "thread_name") {
             thread_names[{e.at("pid").get<std::uint64_t>(), e.at("tid").get<std::uint64_t>()}] =
@@ -200,9 +200,9 @@ TEST_CASE("a trace of a run is valid JSON with a lane per pipe and flag flows", 
     CHECK(kernel_slices == 1);
     // Every SetFlag starts a flow and every WaitFlag ends one with the same id.
     auto count = [&](Op op) {
-        return static_cast<std::size_t>(std::count_if(
-            run.transactions.begin(), run.transactions.end(),
-            [op](const Transaction& tx) { return tx.op == op; }));
+        return static_cast<std::size_t>(
+            std::count_if(run.transactions.begin(), run.transactions.end(),
+                          [op](const Transaction& tx) { return tx.op == op; }));
     };
     const std::size_t sets = count(Op::SetFlag);
     const std::size_t waits = count(Op::WaitFlag);

@@ -1,11 +1,11 @@
 // Functional results: the built-in vector add kernels, every vector op on every element type
 // it supports, the cube path (GM -> L1 -> L0A/L0B -> Mmad -> L0C -> GM) and scalar access.
-#include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "sim/builtin_kernels.h"
 #include "sim/simulator.h"
@@ -51,9 +51,8 @@ std::vector<T> run_same(Simulator& sim, const std::vector<T>& a, const std::vect
 
 template <Element D, Element S>
 std::vector<D> run_cast(Simulator& sim, const std::vector<S>& a) {
-    return run_op<D, S>(sim, a, a, [](Block& blk, auto d, auto x, auto, std::uint64_t n) {
-        blk.cast(d, x, n);
-    });
+    return run_op<D, S>(
+        sim, a, a, [](Block& blk, auto d, auto x, auto, std::uint64_t n) { blk.cast(d, x, n); });
 }
 
 std::vector<float> f32_a() {
@@ -79,8 +78,8 @@ std::vector<std::int32_t> i32_a() {
 std::vector<std::int32_t> i32_b() {
     std::vector<std::int32_t> v(kN);
     for (std::uint64_t i = 0; i < kN; ++i) v[i] = static_cast<std::int32_t>((i * 7) % 11) - 5;
-    v[0] = 1;   // INT32_MAX + 1 wraps
-    v[1] = 1;   // INT32_MIN - 1 wraps
+    v[0] = 1;  // INT32_MAX + 1 wraps
+    v[1] = 1;  // INT32_MIN - 1 wraps
     return v;
 }
 std::vector<std::int8_t> i8_a() {
@@ -147,38 +146,37 @@ void check_equal(const std::vector<T>& got, const std::vector<T>& want) {
 
 /// Binary ops and scalar ops of one element type against the expected arithmetic.
 template <Element T>
-void check_arithmetic(Simulator& sim, const std::vector<T>& a, const std::vector<T>& b,
-                      T scalar) {
+void check_arithmetic(Simulator& sim, const std::vector<T>& a, const std::vector<T>& b, T scalar) {
     const double s = as_double(scalar);
     SECTION("add") {
-        check_equal(run_same(sim, a, b, [](Block& k, auto d, auto x, auto y, std::uint64_t n) {
-                        k.add(d, x, y, n);
-                    }),
-                    expect(a, b, [](auto x, auto y) { return x + y; }));
+        check_equal(
+            run_same(sim, a, b,
+                     [](Block& k, auto d, auto x, auto y, std::uint64_t n) { k.add(d, x, y, n); }),
+            expect(a, b, [](auto x, auto y) { return x + y; }));
     }
     SECTION("sub") {
-        check_equal(run_same(sim, a, b, [](Block& k, auto d, auto x, auto y, std::uint64_t n) {
-                        k.sub(d, x, y, n);
-                    }),
-                    expect(a, b, [](auto x, auto y) { return x - y; }));
+        check_equal(
+            run_same(sim, a, b,
+                     [](Block& k, auto d, auto x, auto y, std::uint64_t n) { k.sub(d, x, y, n); }),
+            expect(a, b, [](auto x, auto y) { return x - y; }));
     }
     SECTION("mul") {
-        check_equal(run_same(sim, a, b, [](Block& k, auto d, auto x, auto y, std::uint64_t n) {
-                        k.mul(d, x, y, n);
-                    }),
-                    expect(a, b, [](auto x, auto y) { return x * y; }));
+        check_equal(
+            run_same(sim, a, b,
+                     [](Block& k, auto d, auto x, auto y, std::uint64_t n) { k.mul(d, x, y, n); }),
+            expect(a, b, [](auto x, auto y) { return x * y; }));
     }
     SECTION("max") {
-        check_equal(run_same(sim, a, b, [](Block& k, auto d, auto x, auto y, std::uint64_t n) {
-                        k.max(d, x, y, n);
-                    }),
-                    expect(a, b, [](auto x, auto y) { return x > y ? x : y; }));
+        check_equal(
+            run_same(sim, a, b,
+                     [](Block& k, auto d, auto x, auto y, std::uint64_t n) { k.max(d, x, y, n); }),
+            expect(a, b, [](auto x, auto y) { return x > y ? x : y; }));
     }
     SECTION("min") {
-        check_equal(run_same(sim, a, b, [](Block& k, auto d, auto x, auto y, std::uint64_t n) {
-                        k.min(d, x, y, n);
-                    }),
-                    expect(a, b, [](auto x, auto y) { return x < y ? x : y; }));
+        check_equal(
+            run_same(sim, a, b,
+                     [](Block& k, auto d, auto x, auto y, std::uint64_t n) { k.min(d, x, y, n); }),
+            expect(a, b, [](auto x, auto y) { return x < y ? x : y; }));
     }
     SECTION("adds") {
         check_equal(run_same(sim, a, b,
@@ -195,10 +193,10 @@ void check_arithmetic(Simulator& sim, const std::vector<T>& a, const std::vector
                     expect(a, b, [s](auto x, auto) { return x * static_cast<decltype(x)>(s); }));
     }
     SECTION("relu") {
-        check_equal(run_same(sim, a, b, [](Block& k, auto d, auto x, auto, std::uint64_t n) {
-                        k.relu(d, x, n);
-                    }),
-                    expect(a, b, [](auto x, auto) { return x > 0 ? x : decltype(x){0}; }));
+        check_equal(
+            run_same(sim, a, b,
+                     [](Block& k, auto d, auto x, auto, std::uint64_t n) { k.relu(d, x, n); }),
+            expect(a, b, [](auto x, auto) { return x > 0 ? x : decltype(x){0}; }));
     }
     SECTION("fill") {
         check_equal(run_same(sim, a, b,
@@ -208,10 +206,9 @@ void check_arithmetic(Simulator& sim, const std::vector<T>& a, const std::vector
                     std::vector<T>(a.size(), scalar));
     }
     SECTION("reduce_sum") {
-        const std::vector<T> got =
-            run_same(sim, a, b, [](Block& k, auto d, auto x, auto, std::uint64_t n) {
-                k.reduce_sum(d, x, n);
-            });
+        const std::vector<T> got = run_same(
+            sim, a, b,
+            [](Block& k, auto d, auto x, auto, std::uint64_t n) { k.reduce_sum(d, x, n); });
         T want{};
         if constexpr (std::is_integral_v<T>) {
             std::int64_t sum = 0;
@@ -248,14 +245,14 @@ TEST_CASE("built-in vector add: single and double buffered give x + y over many 
     INFO("blocks " << blocks);
 
     SECTION("single buffered") {
-        const RunResult r = sim.run({.name = "add1", .blocks = blocks},
-                                    kernels::vector_add_single_buffered, args);
+        const RunResult r =
+            sim.run({.name = "add1", .blocks = blocks}, kernels::vector_add_single_buffered, args);
         REQUIRE(r.completed());
         check_equal(sim.read(args.z), want);
     }
     SECTION("double buffered") {
-        const RunResult r = sim.run({.name = "add2", .blocks = blocks},
-                                    kernels::vector_add_double_buffered, args);
+        const RunResult r =
+            sim.run({.name = "add2", .blocks = blocks}, kernels::vector_add_double_buffered, args);
         REQUIRE(r.completed());
         check_equal(sim.read(args.z), want);
     }
@@ -277,9 +274,8 @@ TEST_CASE("double buffering is at least 1.6x faster than single buffering when b
         sim.write(args.x, x);
         sim.write(args.y, y);
         const RunResult r =
-            double_buffered
-                ? sim.run({.name = "db"}, kernels::vector_add_double_buffered, args)
-                : sim.run({.name = "sb"}, kernels::vector_add_single_buffered, args);
+            double_buffered ? sim.run({.name = "db"}, kernels::vector_add_double_buffered, args)
+                            : sim.run({.name = "sb"}, kernels::vector_add_single_buffered, args);
         REQUIRE(r.completed());
         std::vector<float> want(kElements);
         for (std::uint64_t i = 0; i < kElements; ++i) want[i] = x[i] + y[i];
@@ -289,8 +285,8 @@ TEST_CASE("double buffering is at least 1.6x faster than single buffering when b
     const Cycle single = run(false);
     const Cycle twice = run(true);
     const double ratio = static_cast<double>(single) / static_cast<double>(twice);
-    INFO("single-buffered " << single << " cycles, double-buffered " << twice
-                            << " cycles, speedup " << ratio);
+    INFO("single-buffered " << single << " cycles, double-buffered " << twice << " cycles, speedup "
+                            << ratio);
     CHECK(ratio >= 1.6);
 }
 
@@ -302,9 +298,8 @@ TEST_CASE("fp32 vector ops", "[functional]") {
         std::vector<float> small(a.size());
         for (std::size_t i = 0; i < a.size(); ++i) small[i] = a[i] / 8.0F;
         const std::vector<float> got =
-            run_same(sim, small, small, [](Block& k, auto d, auto x, auto, std::uint64_t n) {
-                k.exp(d, x, n);
-            });
+            run_same(sim, small, small,
+                     [](Block& k, auto d, auto x, auto, std::uint64_t n) { k.exp(d, x, n); });
         std::vector<float> want(a.size());
         for (std::size_t i = 0; i < a.size(); ++i) want[i] = std::exp(small[i]);
         check_equal(got, want);
@@ -324,10 +319,8 @@ TEST_CASE("fp16 vector ops compute in fp32 and round to nearest even", "[functio
     SECTION("exp") {
         std::vector<half> x(kN);
         for (std::uint64_t i = 0; i < kN; ++i) x[i] = half(static_cast<float>(i) / 16.0F - 2.0F);
-        const std::vector<half> got =
-            run_same(sim, x, x, [](Block& k, auto d, auto s, auto, std::uint64_t n) {
-                k.exp(d, s, n);
-            });
+        const std::vector<half> got = run_same(
+            sim, x, x, [](Block& k, auto d, auto s, auto, std::uint64_t n) { k.exp(d, s, n); });
         std::vector<half> want(kN);
         for (std::uint64_t i = 0; i < kN; ++i) want[i] = half(std::exp(static_cast<float>(x[i])));
         check_equal(got, want);
@@ -339,9 +332,8 @@ TEST_CASE("int32 vector ops wrap", "[functional]") {
     check_arithmetic<std::int32_t>(sim, i32_a(), i32_b(), std::int32_t{-7});
     SECTION("wrapping is visible") {
         const std::vector<std::int32_t> got =
-            run_same(sim, i32_a(), i32_b(), [](Block& k, auto d, auto x, auto y, std::uint64_t n) {
-                k.add(d, x, y, n);
-            });
+            run_same(sim, i32_a(), i32_b(),
+                     [](Block& k, auto d, auto x, auto y, std::uint64_t n) { k.add(d, x, y, n); });
         CHECK(got[0] == std::numeric_limits<std::int32_t>::min());
         CHECK(got[1] == std::numeric_limits<std::int32_t>::min() + 1);
     }
@@ -353,9 +345,8 @@ TEST_CASE("int8 vector ops wrap", "[functional]") {
     SECTION("wrapping is visible") {
         const std::vector<std::int8_t> a(kN, std::int8_t{100});
         const std::vector<std::int8_t> got =
-            run_same(sim, a, a, [](Block& k, auto d, auto x, auto y, std::uint64_t n) {
-                k.add(d, x, y, n);
-            });
+            run_same(sim, a, a,
+                     [](Block& k, auto d, auto x, auto y, std::uint64_t n) { k.add(d, x, y, n); });
         CHECK(got[0] == std::int8_t{-56});
     }
 }
@@ -367,12 +358,12 @@ TEST_CASE("casts: fp32 <-> fp16, float -> int rounds to nearest even and saturat
     SECTION("fp32 -> fp16") {
         std::vector<float> a(kN, 0.0F);
         const float ulp = std::ldexp(1.0F, -10);  // fp16 ulp at 1.0
-        a[0] = 1.0F + ulp / 2;       // tie -> even (1.0)
-        a[1] = 1.0F + 3 * ulp / 2;   // tie -> even (1 + 2 ulp)
-        a[2] = 65504.0F;             // largest finite
-        a[3] = 65520.0F;             // rounds to infinity
+        a[0] = 1.0F + ulp / 2;                    // tie -> even (1.0)
+        a[1] = 1.0F + 3 * ulp / 2;                // tie -> even (1 + 2 ulp)
+        a[2] = 65504.0F;                          // largest finite
+        a[3] = 65520.0F;                          // rounds to infinity
         a[4] = -2.5F;
-        a[5] = 1e-8F;                // below half the smallest subnormal: zero
+        a[5] = 1e-8F;                  // below half the smallest subnormal: zero
         a[6] = std::ldexp(1.0F, -24);  // smallest subnormal
         const std::vector<half> got = run_cast<half, float>(sim, a);
         CHECK(got[0].bits == 0x3C00);
@@ -400,9 +391,9 @@ TEST_CASE("casts: fp32 <-> fp16, float -> int rounds to nearest even and saturat
         constexpr std::int32_t kMax = std::numeric_limits<std::int32_t>::max();
         constexpr std::int32_t kMin = std::numeric_limits<std::int32_t>::min();
         const std::vector<std::pair<float, std::int32_t>> cases{
-            {2.5F, 2},     {3.5F, 4},      {-2.5F, -2}, {-3.5F, -4}, {0.49999997F, 0},
-            {1.5F, 2},     {-0.5F, 0},     {7.0F, 7},   {1e10F, kMax}, {-1e10F, kMin},
-            {nan, 0},      {2147483520.0F, 2147483520}};
+            {2.5F, 2},        {3.5F, 4},      {-2.5F, -2}, {-3.5F, -4},
+            {0.49999997F, 0}, {1.5F, 2},      {-0.5F, 0},  {7.0F, 7},
+            {1e10F, kMax},    {-1e10F, kMin}, {nan, 0},    {2147483520.0F, 2147483520}};
         for (std::size_t i = 0; i < cases.size(); ++i) a[i] = cases[i].first;
         const std::vector<std::int32_t> got = run_cast<std::int32_t, float>(sim, a);
         for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -480,30 +471,29 @@ TEST_CASE("cube path: GM -> L1 -> L0A/L0B -> mmad -> L0C -> GM gives the matrix 
     sim.write(ga, a);
     sim.write(gb, b);
     sim.attach(rec);
-    const RunResult r =
-        sim.run({.name = "matmul", .type = KernelType::AIC_ONLY}, [=](Block& blk) {
-            auto l1a = blk.alloc<half>(MemSpace::L1, mk);
-            auto l1b = blk.alloc<half>(MemSpace::L1, kn);
-            auto l0a = blk.alloc<half>(MemSpace::L0A, mk);
-            auto l0b = blk.alloc<half>(MemSpace::L0B, kn);
-            auto l0c = blk.alloc<float>(MemSpace::L0C, mn);
-            blk.copy(l1a, ga, mk);
-            blk.copy(l1b, gb, kn);
-            blk.set_flag(Pipe::MTE2, Pipe::MTE1, 0);
-            blk.wait_flag(Pipe::MTE2, Pipe::MTE1, 0);
-            blk.copy(l0a, l1a, mk);
-            blk.copy(l0b, l1b, kn);
-            blk.set_flag(Pipe::MTE1, Pipe::M, 0);
-            blk.wait_flag(Pipe::MTE1, Pipe::M, 0);
-            blk.mmad(l0c, l0a, l0b, s.m, s.n, s.k);
-            if (accumulate_twice) {
-                blk.pipe_barrier(Pipe::M);  // the second reads what the first writes
-                blk.mmad(l0c, l0a, l0b, s.m, s.n, s.k, true);
-            }
-            blk.set_flag(Pipe::M, Pipe::FIX, 0);
-            blk.wait_flag(Pipe::M, Pipe::FIX, 0);
-            blk.copy(gc, l0c, mn);
-        });
+    const RunResult r = sim.run({.name = "matmul", .type = KernelType::AIC_ONLY}, [=](Block& blk) {
+        auto l1a = blk.alloc<half>(MemSpace::L1, mk);
+        auto l1b = blk.alloc<half>(MemSpace::L1, kn);
+        auto l0a = blk.alloc<half>(MemSpace::L0A, mk);
+        auto l0b = blk.alloc<half>(MemSpace::L0B, kn);
+        auto l0c = blk.alloc<float>(MemSpace::L0C, mn);
+        blk.copy(l1a, ga, mk);
+        blk.copy(l1b, gb, kn);
+        blk.set_flag(Pipe::MTE2, Pipe::MTE1, 0);
+        blk.wait_flag(Pipe::MTE2, Pipe::MTE1, 0);
+        blk.copy(l0a, l1a, mk);
+        blk.copy(l0b, l1b, kn);
+        blk.set_flag(Pipe::MTE1, Pipe::M, 0);
+        blk.wait_flag(Pipe::MTE1, Pipe::M, 0);
+        blk.mmad(l0c, l0a, l0b, s.m, s.n, s.k);
+        if (accumulate_twice) {
+            blk.pipe_barrier(Pipe::M);  // the second reads what the first writes
+            blk.mmad(l0c, l0a, l0b, s.m, s.n, s.k, true);
+        }
+        blk.set_flag(Pipe::M, Pipe::FIX, 0);
+        blk.wait_flag(Pipe::M, Pipe::FIX, 0);
+        blk.copy(gc, l0c, mn);
+    });
     REQUIRE(r.completed());
     INFO("m n k = " << s.m << " " << s.n << " " << s.k << ", accumulate " << accumulate_twice);
     std::vector<float> want(mn);

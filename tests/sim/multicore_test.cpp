@@ -1,10 +1,11 @@
 // Multi-core kernels: hard and soft SyncAll, kernel types and placement, cross-core flags,
 // stuck reports, GM contention from barrier polling.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "core/errors.h"
 #include "core/transaction.h"
@@ -12,8 +13,6 @@
 #include "sim/catch_matchers.h"
 #include "sim/simulator.h"
 #include "sync/checker.h"
-
-#include <map>
 
 using namespace npusim;
 
@@ -131,13 +130,20 @@ TEST_CASE("repeated SyncAll in a loop works, hard and soft", "[multicore]") {
             for (int round = 0; round < 5; ++round) {
                 // Block 0 reads everyone's value written before the barrier.
                 b.store(c, b.block_idx() * 8, round + 1);
-                if (sync == 1) b.sync_all(); else b.sync_all(w, ub, 4);
+                if (sync == 1)
+                    b.sync_all();
+                else
+                    b.sync_all(w, ub, 4);
                 if (b.block_idx() == 0) {
                     for (std::uint32_t i = 0; i < 4; ++i) {
-                        if (b.load(c, i * 8) != round + 1) throw std::runtime_error("barrier leaked");
+                        if (b.load(c, i * 8) != round + 1)
+                            throw std::runtime_error("barrier leaked");
                     }
                 }
-                if (sync == 1) b.sync_all(); else b.sync_all(w, ub, 4);
+                if (sync == 1)
+                    b.sync_all();
+                else
+                    b.sync_all(w, ub, 4);
             }
         };
         INFO("sync mode " << sync);
@@ -154,7 +160,8 @@ TEST_CASE("soft SyncAll costs more with more blocks (GM traffic)", "[multicore]"
         Reduction r(sim, blocks, 2);
         REQUIRE(r.run(sim).completed());
         Cycle longest = 0;
-        for (const Transaction& tx : rec.of(Op::SoftSyncAll)) longest = std::max(longest, tx.end - tx.start);
+        for (const Transaction& tx : rec.of(Op::SoftSyncAll))
+            longest = std::max(longest, tx.end - tx.start);
         return longest;
     };
     const Cycle c4 = barrier_cost(4), c16 = barrier_cost(16), c48 = barrier_cost(48);
@@ -174,8 +181,10 @@ TEST_CASE("soft SyncAll rule violations name the call's line", "[multicore][rule
     };
     const Case cases[] = {
         {"GM too small", 3, 4, 4, false, "GM workspace holds 96 bytes, needs usedCores x 32 = 128"},
-        {"UB too small", 4, 2, 4, false, "UB workspace must be in UB and hold usedCores x 32 = 128"},
-        {"usedCores > blocks", 8, 8, 5, false, "usedCores 5 must be between 1 and the kernel's block count 4"},
+        {"UB too small", 4, 2, 4, false,
+         "UB workspace must be in UB and hold usedCores x 32 = 128"},
+        {"usedCores > blocks", 8, 8, 5, false,
+         "usedCores 5 must be between 1 and the kernel's block count 4"},
         {"not zero", 4, 4, 4, true, "GM workspace is not zero before first use"},
     };
     for (const Case& c : cases) {
@@ -209,7 +218,8 @@ TEST_CASE("soft SyncAll rule violations name the call's line", "[multicore][rule
                       Catch::Contains("vector cores only"));
 }
 
-TEST_CASE("SyncAll with 50 blocks on 48 cores stops with the stuck report", "[multicore][deadlock]") {
+TEST_CASE("SyncAll with 50 blocks on 48 cores stops with the stuck report",
+          "[multicore][deadlock]") {
     for (std::uint32_t sync : {1u, 2u}) {
         Simulator sim(builtin_chip_config("a2"));
         Reduction r(sim, 50, sync);
@@ -238,7 +248,8 @@ TEST_CASE("SyncAll with 50 blocks on 48 cores stops with the stuck report", "[mu
     }
 }
 
-TEST_CASE("1:2 mixed kernel: cube matmul, cross-core flag, vector post-processing", "[multicore][mix]") {
+TEST_CASE("1:2 mixed kernel: cube matmul, cross-core flag, vector post-processing",
+          "[multicore][mix]") {
     Simulator sim(builtin_chip_config("a2"));
     const BuiltinKernel* k = find_builtin_kernel("mix_matmul");
     REQUIRE(k != nullptr);
@@ -256,15 +267,17 @@ TEST_CASE("block index semantics of every kernel type", "[multicore][mix]") {
         std::uint32_t vector_blocks;
         std::uint32_t cube_blocks;
     };
-    for (const Expect e : {Expect{KernelType::AIV_ONLY, 3, 0}, Expect{KernelType::AIC_ONLY, 0, 3},
-                           Expect{KernelType::MIX_AIV_1_0, 3, 0}, Expect{KernelType::MIX_AIC_1_0, 0, 3},
-                           Expect{KernelType::MIX_AIC_1_1, 3, 3}, Expect{KernelType::MIX_AIC_1_2, 6, 3}}) {
+    for (const Expect e :
+         {Expect{KernelType::AIV_ONLY, 3, 0}, Expect{KernelType::AIC_ONLY, 0, 3},
+          Expect{KernelType::MIX_AIV_1_0, 3, 0}, Expect{KernelType::MIX_AIC_1_0, 0, 3},
+          Expect{KernelType::MIX_AIC_1_1, 3, 3}, Expect{KernelType::MIX_AIC_1_2, 6, 3}}) {
         Simulator sim(builtin_chip_config("a2"));
         std::vector<std::string> seen;
         auto kernel = [&](Block& b) {
-            seen.push_back(std::string(to_string(b.core_type())) + ":" + std::to_string(b.block_idx()) +
-                           "/" + std::to_string(b.block_num()) + " sub " +
-                           std::to_string(b.sub_block_idx()) + " group " + std::to_string(b.group_idx()));
+            seen.push_back(std::string(to_string(b.core_type())) + ":" +
+                           std::to_string(b.block_idx()) + "/" + std::to_string(b.block_num()) +
+                           " sub " + std::to_string(b.sub_block_idx()) + " group " +
+                           std::to_string(b.group_idx()));
         };
         INFO(to_string(e.type));
         REQUIRE(sim.run({.name = "idx", .blocks = 3, .type = e.type}, kernel).completed());
@@ -275,8 +288,9 @@ TEST_CASE("block index semantics of every kernel type", "[multicore][mix]") {
         }
         for (std::uint32_t i = 0; i < e.vector_blocks; ++i) {
             const std::uint32_t per = e.vector_blocks / 3;
-            want.push_back("aiv:" + std::to_string(i) + "/" + std::to_string(e.vector_blocks) + " sub " +
-                           std::to_string(per == 2 ? i % 2 : 0) + " group " + std::to_string(i / per));
+            want.push_back("aiv:" + std::to_string(i) + "/" + std::to_string(e.vector_blocks) +
+                           " sub " + std::to_string(per == 2 ? i % 2 : 0) + " group " +
+                           std::to_string(i / per));
         }
         std::sort(want.begin(), want.end());
         CHECK(seen == want);
@@ -304,8 +318,9 @@ TEST_CASE("cross-core flags: mode 0 round, counter overflow, misuse", "[multicor
                 for (int i = 0; i < 17; ++i) b.cross_core_set_flag(2, Pipe::S, 1);
             }
         };
-        CHECK_THROWS_WITH(sim.run({.name = "ovf", .blocks = 1, .type = KernelType::MIX_AIC_1_1}, kernel),
-                          Catch::Contains("overflows") && Catch::Contains("16 sets"));
+        CHECK_THROWS_WITH(
+            sim.run({.name = "ovf", .blocks = 1, .type = KernelType::MIX_AIC_1_1}, kernel),
+            Catch::Contains("overflows") && Catch::Contains("16 sets"));
     }
     SECTION("flag id and mode checks") {
         Simulator sim(builtin_chip_config("small"));
@@ -329,7 +344,8 @@ TEST_CASE("cross-core flags: mode 0 round, counter overflow, misuse", "[multicor
         const RunResult r = sim.run({.name = "lonely", .blocks = 1}, kernel);
         REQUIRE(r.outcome == RunOutcome::Deadlock);
         REQUIRE(r.stuck.size() == 1);
-        CHECK_THAT(r.stuck[0].where, Catch::StartsWith("multicore_test.cpp:" + std::to_string(line) + ":"));
+        CHECK_THAT(r.stuck[0].where,
+                   Catch::StartsWith("multicore_test.cpp:" + std::to_string(line) + ":"));
         CHECK_THAT(r.stuck[0].reason, Catch::Contains("CrossCoreWaitFlag(4)"));
     }
 }
@@ -416,7 +432,7 @@ TEST_CASE("hazard mode reports every instance, analysis mode folds them", "[mult
     };
     const auto folded = findings(true);
     const auto all = findings(false);
-    REQUIRE(folded.size() == 2);  // RAW and WAW between the same two lines
+    REQUIRE(folded.size() == 2);   // RAW and WAW between the same two lines
     CHECK(folded[0].count == 32);  // 8 tiles x 4 blocks
     CHECK(all.size() == 64);
 }

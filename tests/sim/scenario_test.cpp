@@ -1,14 +1,15 @@
 // Scenario files: the shipped default parses, a small scenario runs with verified output, and
 // every kind of mistake is a ConfigError whose problems name the origin and JSON pointer.
-#include <catch2/catch.hpp>
+#include "sim/scenario.h"
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include "core/errors.h"
 #include "sim/builtin_kernels.h"
-#include "sim/scenario.h"
 #include "test_support.h"
 
 using namespace npusim;
@@ -43,10 +44,10 @@ std::string problem_at(const std::vector<std::string>& problems, const std::stri
 }
 
 /// A valid small scenario with one member replaced (as raw JSON text).
-std::string small_scenario(const std::string& chip = R"("small")",
-                           const std::string& params =
-                               R"({ "elements": 65536, "tile": 2048, "buffers": 2 })",
-                           const std::string& blocks = "4") {
+std::string small_scenario(
+    const std::string& chip = R"("small")",
+    const std::string& params = R"({ "elements": 65536, "tile": 2048, "buffers": 2 })",
+    const std::string& blocks = "4") {
     return R"({ "description": "test", "chip": )" + chip + R"(, "kernel": "vector_add", )" +
            R"("blocks": )" + blocks + R"(, "params": )" + params + " }";
 }
@@ -93,9 +94,9 @@ TEST_CASE("a small scenario runs on the small chip with verified output", "[scen
 
 TEST_CASE("parameters left out take their defaults and a chip path is relative to the file",
           "[scenario]") {
-    const Scenario s = parse_scenario(
-        R"({ "chip": "../chips/small.json", "kernel": "vector_add", "blocks": 2 })",
-        "test.json", kScenarioDir);
+    const Scenario s =
+        parse_scenario(R"({ "chip": "../chips/small.json", "kernel": "vector_add", "blocks": 2 })",
+                       "test.json", kScenarioDir);
     CHECK(s.chip.name == "small");
     const BuiltinKernel* kernel = find_builtin_kernel("vector_add");
     REQUIRE(kernel != nullptr);
@@ -106,8 +107,8 @@ TEST_CASE("parameters left out take their defaults and a chip path is relative t
 
 TEST_CASE("scenario problems name the origin and the JSON pointer", "[scenario][config]") {
     SECTION("unknown key, with a suggestion") {
-        const auto problems = problems_of(
-            R"({ "chip": "small", "kernel": "vector_add", "blocks": 1, "param": {} })");
+        const auto problems =
+            problems_of(R"({ "chip": "small", "kernel": "vector_add", "blocks": 1, "param": {} })");
         const std::string p = problem_at(problems, "test.json:/param:");
         CHECK_THAT(p, Contains("unknown key 'param'"));
         CHECK_THAT(p, Contains("did you mean 'params'?"));
@@ -142,13 +143,11 @@ TEST_CASE("scenario problems name the origin and the JSON pointer", "[scenario][
         CHECK_THAT(p, Contains("expected an unsigned integer"));
     }
     SECTION("missing blocks") {
-        const auto problems =
-            problems_of(R"({ "chip": "small", "kernel": "vector_add" })");
+        const auto problems = problems_of(R"({ "chip": "small", "kernel": "vector_add" })");
         CHECK_THAT(problem_at(problems, "test.json:/blocks:"), Contains("missing"));
     }
     SECTION("blocks out of range") {
-        const auto problems = problems_of(small_scenario(R"("small")",
-                                                         R"({ "tile": 2048 })", "0"));
+        const auto problems = problems_of(small_scenario(R"("small")", R"({ "tile": 2048 })", "0"));
         const std::string p = problem_at(problems, "test.json:/blocks:");
         CHECK_THAT(p, Contains("1..65535"));
         CHECK_THAT(p, Contains("got 0"));

@@ -1,11 +1,11 @@
 // Intra-core synchronization: flags order pipes, same-pipe overlap needs PipeBarrier,
 // PipeBarrier(ALL) stalls the scalar unit, missing sync reads stale data, and a WaitFlag that
 // is never satisfied ends the run as a deadlock that names where the block is stuck.
-#include <catch2/catch.hpp>
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "sim/simulator.h"
 #include "test_support.h"
@@ -20,8 +20,7 @@ constexpr std::uint64_t kN = 512;  // fp32 elements: 2 KiB, 64 cycles of MTE2
 
 }  // namespace
 
-TEST_CASE("a V op behind WaitFlag<MTE2_V> starts when the copy has completed",
-          "[sync][engine]") {
+TEST_CASE("a V op behind WaitFlag<MTE2_V> starts when the copy has completed", "[sync][engine]") {
     test::Recorder rec;
     Simulator sim(test::small_chip());
     sim.attach(rec);
@@ -80,7 +79,7 @@ TEST_CASE("dependent ops on one pipe need PipeBarrier: without it they read stal
         b.wait_flag(Pipe::MTE2, Pipe::V, 0);  // the fill has long completed by now
         b.add(t, xb, yb, kN);                 // t = x + y
         if (with_barrier) b.pipe_barrier(Pipe::V);
-        b.add(u, t, yb, kN);                  // u = t + y: reads t
+        b.add(u, t, yb, kN);  // u = t + y: reads t
         b.set_flag(Pipe::V, Pipe::MTE3, 0);
         b.wait_flag(Pipe::V, Pipe::MTE3, 0);
         b.copy(z, u, kN);
@@ -104,8 +103,7 @@ TEST_CASE("dependent ops on one pipe need PipeBarrier: without it they read stal
     }
 }
 
-TEST_CASE("PipeBarrier(ALL) stalls the scalar unit until every pipe drained",
-          "[sync][engine]") {
+TEST_CASE("PipeBarrier(ALL) stalls the scalar unit until every pipe drained", "[sync][engine]") {
     test::Recorder rec;
     Simulator sim(test::small_chip());
     sim.attach(rec);
@@ -186,7 +184,8 @@ TEST_CASE("a WaitFlag without its SetFlag ends the run as a deadlock naming wher
         const RunResult r = sim.run({.name = "never_set", .blocks = 2}, [&, x](Block& b) {
             auto ub = b.alloc<float>(MemSpace::UB, kN);
             b.copy(ub, x, kN);
-            line = __LINE__; b.wait_flag(Pipe::MTE2, Pipe::V, 3);
+            line = __LINE__ + 1;
+            b.wait_flag(Pipe::MTE2, Pipe::V, 3);
             b.add(ub, ub, ub, kN);
         });
         CHECK(r.outcome == RunOutcome::Deadlock);
@@ -212,7 +211,8 @@ TEST_CASE("a WaitFlag without its SetFlag ends the run as a deadlock naming wher
     SECTION("the scalar unit waits (found at once)") {
         int line = 0;
         const RunResult r = sim.run({.name = "scalar_waits"}, [&](Block& b) {
-            line = __LINE__; b.wait_flag(Pipe::MTE3, Pipe::S, 0);
+            line = __LINE__ + 1;
+            b.wait_flag(Pipe::MTE3, Pipe::S, 0);
         });
         CHECK(r.outcome == RunOutcome::Deadlock);
         REQUIRE(r.stuck.size() == 1);
@@ -224,9 +224,11 @@ TEST_CASE("a WaitFlag without its SetFlag ends the run as a deadlock naming wher
         int wait_line = 0, issue_line = 0;
         const RunResult r = sim.run({.name = "queue_full"}, [&](Block& b) {
             auto ub = b.alloc<float>(MemSpace::UB, 64);
-            wait_line = __LINE__; b.wait_flag(Pipe::MTE2, Pipe::V, 1);
+            wait_line = __LINE__ + 1;
+            b.wait_flag(Pipe::MTE2, Pipe::V, 1);
             for (int i = 0; i < 40; ++i) {
-                issue_line = __LINE__; b.add(ub, ub, ub, 64);
+                issue_line = __LINE__ + 1;
+                b.add(ub, ub, ub, 64);
             }
         });
         CHECK(r.outcome == RunOutcome::Deadlock);
@@ -240,7 +242,8 @@ TEST_CASE("a WaitFlag without its SetFlag ends the run as a deadlock naming wher
         int line = 0;
         const RunResult r = sim.run({.name = "barrier_stuck"}, [&](Block& b) {
             b.wait_flag(Pipe::V, Pipe::MTE3, 2);
-            line = __LINE__; b.pipe_barrier(Pipe::ALL);
+            line = __LINE__ + 1;
+            b.pipe_barrier(Pipe::ALL);
         });
         CHECK(r.outcome == RunOutcome::Deadlock);
         REQUIRE(r.stuck.size() == 1);
@@ -248,9 +251,8 @@ TEST_CASE("a WaitFlag without its SetFlag ends the run as a deadlock naming wher
         CHECK_THAT(r.stuck[0].reason, Contains("WaitFlag<V_MTE3>(2)"));
     }
     SECTION("blocks that never got a core are reported too") {
-        const RunResult r = sim.run({.name = "many_stuck", .blocks = 6}, [](Block& b) {
-            b.wait_flag(Pipe::MTE3, Pipe::S, 0);
-        });
+        const RunResult r = sim.run({.name = "many_stuck", .blocks = 6},
+                                    [](Block& b) { b.wait_flag(Pipe::MTE3, Pipe::S, 0); });
         CHECK(r.outcome == RunOutcome::Deadlock);
         REQUIRE(r.stuck.size() == 6);
         std::uint32_t unplaced = 0;

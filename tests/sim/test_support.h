@@ -13,20 +13,24 @@
 #include <vector>
 
 #include "core/block.h"
-#include "temp_dir.h"
 #include "core/tensor.h"
 #include "core/transaction.h"
 #include "core/types.h"
 #include "sim/chip_config.h"
 #include "sim/simulator.h"
+#include "temp_dir.h"
 
 namespace npusim::test {
 
 /// The "small" preset: 4 vector cores, 2 cube cores, 1000 MHz (configs/chips/small.json).
-inline ChipConfig small_chip() { return builtin_chip_config("small"); }
+inline ChipConfig small_chip() {
+    return builtin_chip_config("small");
+}
 
 /// The "a2" preset: 48 vector cores, GM 889 B/cycle shared, MTE2 32 B/cycle per core.
-inline ChipConfig a2_chip() { return builtin_chip_config("a2"); }
+inline ChipConfig a2_chip() {
+    return builtin_chip_config("a2");
+}
 
 /// Records every transaction and kernel event it observes, in observation order.
 class Recorder final : public TransactionObserver {
@@ -87,7 +91,6 @@ inline std::string location_prefix(const char* file, int line) {
     return name + ":" + std::to_string(line) + ":";
 }
 
-
 inline std::string read_text(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -97,8 +100,9 @@ inline std::string read_text(const std::filesystem::path& file) {
 inline std::vector<float> pattern_f32(std::uint64_t count, std::uint64_t seed = 1) {
     std::vector<float> values(count);
     for (std::uint64_t i = 0; i < count; ++i) {
-        values[i] = static_cast<float>(static_cast<std::int64_t>((i * 37 + seed * 101) % 512) -
-                                       256) * 0.25F;
+        values[i] =
+            static_cast<float>(static_cast<std::int64_t>((i * 37 + seed * 101) % 512) - 256) *
+            0.25F;
     }
     return values;
 }

@@ -1,10 +1,10 @@
 // Timing of the core model: the cost model on isolated instructions (exact numbers from the
 // "small" preset), in-order pipes and queue depth, GM bandwidth contention (a2 preset), and
 // the statistics a RunResult reports.
-#include <catch2/catch.hpp>
-
 #include <cstdint>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "sim/simulator.h"
 #include "test_support.h"
@@ -27,7 +27,9 @@ constexpr Cycle kCubeStartup = 16;
 constexpr Cycle kScalarUbLatency = 4;
 constexpr Cycle kScalarGmLatency = 100;
 
-Cycle ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+Cycle ceil_div(std::uint64_t a, std::uint64_t b) {
+    return (a + b - 1) / b;
+}
 
 /// A single-instruction measurement: the one transaction of `op` the kernel issued.
 Transaction only(const Recorder& rec, Op op) {
@@ -241,13 +243,12 @@ TEST_CASE("mmad costs startup + ceil(m/16) ceil(n/16) ceil(k/16)", "[timing][eng
     for (const Shape s : {Shape{32, 32, 32, 8}, Shape{16, 16, 16, 1}, Shape{17, 16, 16, 2},
                           Shape{48, 32, 64, 24}, Shape{1, 1, 1, 1}}) {
         rec.clear();
-        const RunResult r =
-            sim.run({.name = "mmad", .type = KernelType::AIC_ONLY}, [=](Block& b) {
-                auto a = b.alloc<half>(MemSpace::L0A, std::uint64_t{s.m} * s.k);
-                auto w = b.alloc<half>(MemSpace::L0B, std::uint64_t{s.k} * s.n);
-                auto c = b.alloc<float>(MemSpace::L0C, std::uint64_t{s.m} * s.n);
-                b.mmad(c, a, w, s.m, s.n, s.k);
-            });
+        const RunResult r = sim.run({.name = "mmad", .type = KernelType::AIC_ONLY}, [=](Block& b) {
+            auto a = b.alloc<half>(MemSpace::L0A, std::uint64_t{s.m} * s.k);
+            auto w = b.alloc<half>(MemSpace::L0B, std::uint64_t{s.k} * s.n);
+            auto c = b.alloc<float>(MemSpace::L0C, std::uint64_t{s.m} * s.n);
+            b.mmad(c, a, w, s.m, s.n, s.k);
+        });
         REQUIRE(r.completed());
         const Transaction tx = only(rec, Op::Mmad);
         INFO("m n k = " << s.m << " " << s.n << " " << s.k);
@@ -435,8 +436,8 @@ TEST_CASE("RunResult statistics match what the kernel issued", "[timing][engine]
                 if (tx.core == core.index && tx.pipe == p.pipe) txs.push_back(tx);
             }
             CHECK(p.instructions == txs.size());
-            const std::uint64_t expected = p.pipe == Pipe::MTE2 ? 6
-                                           : p.pipe == Pipe::V  ? 6
+            const std::uint64_t expected = p.pipe == Pipe::MTE2   ? 6
+                                           : p.pipe == Pipe::V    ? 6
                                            : p.pipe == Pipe::MTE3 ? 4
                                                                   : 4;
             CHECK(p.instructions == expected);

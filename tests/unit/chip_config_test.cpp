@@ -1,5 +1,5 @@
 // Chip configuration: the shipped presets, strict validation and the wording of its errors.
-#include <catch2/catch.hpp>
+#include "sim/chip_config.h"
 
 #include <algorithm>
 #include <fstream>
@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
-#include "sim/chip_config.h"
 #include "sim/config_diagnostics.h"
 
 using namespace npusim;
@@ -29,7 +29,9 @@ std::string read_text(const std::string& path) {
 }
 
 /// The small preset as a document that a test breaks in one place.
-json small_document() { return json::parse(read_text(kSourceDir + "/configs/chips/small.json")); }
+json small_document() {
+    return json::parse(read_text(kSourceDir + "/configs/chips/small.json"));
+}
 
 /// Every problem reported for `text`; fails the test if it parses.
 std::vector<std::string> problems_of_text(const std::string& text) {
@@ -319,8 +321,8 @@ TEST_CASE("cross-field rules", "[config]") {
     CHECK_THAT(problem_of(with(small_document(), "/copy/fix/bytes_per_cycle", 65)),
                Catch::StartsWith("test.json:/copy/fix/bytes_per_cycle: 65 bytes/cycle exceeds"));
     // UB -> UB copies do not touch GM.
-    CHECK_NOTHROW(parse_chip_config(
-        with(small_document(), "/copy/v/bytes_per_cycle", 4096).dump(), "test.json"));
+    CHECK_NOTHROW(parse_chip_config(with(small_document(), "/copy/v/bytes_per_cycle", 4096).dump(),
+                                    "test.json"));
 
     document = with(small_document(), "/memory/ub_bytes", 1024);
     document["vector"]["repeat_bytes"] = 2048;
@@ -351,8 +353,9 @@ TEST_CASE("missing parameters are named by pointer", "[config]") {
     const std::vector<std::string> problems = problems_of_text("{}");
     CHECK(problems.size() == 11);  // clock_mhz, name and the 9 parameter objects
     CHECK(std::count_if(problems.begin(), problems.end(), [](const std::string& p) {
-              return p.starts_with("test.json:/copy: missing required object with keys 'mte2', "
-                                   "'mte3', 'v', 'mte1', 'fix'");
+              return p.starts_with(
+                  "test.json:/copy: missing required object with keys 'mte2', "
+                  "'mte3', 'v', 'mte1', 'fix'");
           }) == 1);
 }
 
@@ -411,15 +414,15 @@ TEST_CASE("duplicate keys are reported where they are", "[config]") {
 
 TEST_CASE("all problems are collected before throwing", "[config]") {
     json document = small_document();
-    document["clock_mhz"] = 0;                                   // range
-    document["memory"]["ub_byte"] = 196608;                      // unknown key
-    document["memory"].erase("ub_bytes");                        // missing
-    document["gm"]["bytes_per_cycle"] = "64";                    // type
-    document["pipes"]["queue_depth"] = {{"valeu", 16}};          // unknown inner key + no value
-    document["copy"]["mte1"]["latency"] = -1;                    // negative
-    document["vector"]["repeat_bytes"] = 100;                    // alignment
-    document["cores"] = {{"vector", 0}, {"cube", 0}};            // cross-field
-    document.erase("cube");                                      // missing object
+    document["clock_mhz"] = 0;                           // range
+    document["memory"]["ub_byte"] = 196608;              // unknown key
+    document["memory"].erase("ub_bytes");                // missing
+    document["gm"]["bytes_per_cycle"] = "64";            // type
+    document["pipes"]["queue_depth"] = {{"valeu", 16}};  // unknown inner key + no value
+    document["copy"]["mte1"]["latency"] = -1;            // negative
+    document["vector"]["repeat_bytes"] = 100;            // alignment
+    document["cores"] = {{"vector", 0}, {"cube", 0}};    // cross-field
+    document.erase("cube");                              // missing object
 
     const std::vector<std::string> problems = problems_of(document);
     INFO(Catch::Detail::stringify(problems));
@@ -473,8 +476,8 @@ TEST_CASE("diagnostics helpers", "[config]") {
         CHECK_NOTHROW(diag.throw_if_any());
         diag.add("", "whole file");
         diag.add("/x", "one key");
-        CHECK(diag.problems() == std::vector<std::string>{"f.json: whole file",
-                                                          "f.json:/x: one key"});
+        CHECK(diag.problems() ==
+              std::vector<std::string>{"f.json: whole file", "f.json:/x: one key"});
         CHECK_THROWS_AS(diag.throw_if_any(), ConfigError);
     }
     SECTION("read_unsigned reports and continues") {

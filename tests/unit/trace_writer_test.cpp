@@ -1,8 +1,5 @@
 #include "sim/trace_writer.h"
 
-#include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -15,33 +12,36 @@
 #include <utility>
 #include <vector>
 
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
 #include "core/errors.h"
-#include "temp_dir.h"
 #include "core/transaction.h"
+#include "temp_dir.h"
 
 namespace {
 
+using nlohmann::json;
 using npusim::ChromeTraceWriter;
 using npusim::CoreType;
 using npusim::MemSpace;
 using npusim::Op;
 using npusim::Pipe;
 using npusim::Transaction;
-using nlohmann::json;
 
 constexpr std::uint64_t kMhz = 1800;
 using npusim::test::TempDir;
-
 
 std::string read_text(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-json read_json(const std::filesystem::path& file) { return json::parse(read_text(file)); }
+json read_json(const std::filesystem::path& file) {
+    return json::parse(read_text(file));
+}
 
-Transaction make_tx(Op op, Pipe pipe, std::uint64_t serial, npusim::Cycle start,
-                    npusim::Cycle end,
+Transaction make_tx(Op op, Pipe pipe, std::uint64_t serial, npusim::Cycle start, npusim::Cycle end,
                     std::source_location where = std::source_location::current()) {
     Transaction tx;
     tx.kernel_id = 0;
@@ -83,8 +83,8 @@ struct Scenario {
 
 Scenario make_scenario() {
     Scenario s;
-    s.txs.push_back(make_copy(1, 1800, 3600));                        // 1.000 .. 2.000 us
-    s.txs.push_back(make_flag(Op::SetFlag, Pipe::MTE2, 2, 3600));     // zero duration
+    s.txs.push_back(make_copy(1, 1800, 3600));                     // 1.000 .. 2.000 us
+    s.txs.push_back(make_flag(Op::SetFlag, Pipe::MTE2, 2, 3600));  // zero duration
     Transaction wait = make_flag(Op::WaitFlag, Pipe::V, 3, 3601);
     wait.partner_serial = 2;
     s.txs.push_back(wait);
@@ -197,8 +197,8 @@ TEST_CASE("trace is valid Chrome trace JSON with processes, lanes and slices", "
                 sort_index[pid] = e.at("args").at("sort_index");
             }
         }
-        CHECK(names == std::map<int, std::string>{{4, "aiv 3"}, {1001, "aic 0"},
-                                                  {999999, "kernels"}});
+        CHECK(names ==
+              std::map<int, std::string>{{4, "aiv 3"}, {1001, "aic 0"}, {999999, "kernels"}});
         REQUIRE(sort_index.size() == 3);
         CHECK(sort_index[4] < sort_index[1001]);
     }
@@ -268,8 +268,7 @@ TEST_CASE("trace is valid Chrome trace JSON with processes, lanes and slices", "
 
     SECTION("times are printed with three fixed decimals") {
         const std::string text = read_text(file);
-        CHECK(text.find(R"("ts":1.000,"dur":1.000,"name":"DataCopy GM->UB")") !=
-              std::string::npos);
+        CHECK(text.find(R"("ts":1.000,"dur":1.000,"name":"DataCopy GM->UB")") != std::string::npos);
         CHECK(text.find(R"("ts":2.000,"dur":0.000,"name":"SetFlag MTE2_V #0")") !=
               std::string::npos);
     }
