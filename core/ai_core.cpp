@@ -4,8 +4,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "base/errors.h"
 #include "core/compute.h"
-#include "core/errors.h"
 
 namespace npusim {
 
@@ -85,17 +85,6 @@ AiCore::AiCore(const sc_core::sc_module_name& name, ChipResources& chip, WorkSou
 }
 
 AiCore::~AiCore() = default;
-
-bool AiCore::has_pipe(CoreType type, Pipe pipe) {
-    const auto& pipes = pipes_of(type);
-    return std::find(pipes.begin(), pipes.end(), pipe) != pipes.end();
-}
-
-const std::vector<Pipe>& AiCore::pipes_of(CoreType type) {
-    static const std::vector<Pipe> vector_pipes{Pipe::S, Pipe::MTE2, Pipe::V, Pipe::MTE3};
-    static const std::vector<Pipe> cube_pipes{Pipe::S, Pipe::MTE2, Pipe::MTE1, Pipe::M, Pipe::FIX};
-    return type == CoreType::Vector ? vector_pipes : cube_pipes;
-}
 
 PipeStatistics AiCore::pipe_statistics(Pipe pipe) const {
     if (pipe == Pipe::S) return {0, m_scalar_instructions};

@@ -24,13 +24,14 @@
 
 #include <systemc>
 
+#include "base/pipe_table.h"
 #include "core/block.h"
 #include "core/chip_resources.h"
 #include "core/kernel_launch.h"
 #include "memory/local_memory.h"
 #include "pipes/cost_model.h"
+#include "pipes/flag_table.h"
 #include "pipes/pipe_timeline.h"
-#include "sync/flag_table.h"
 
 namespace npusim {
 
@@ -57,8 +58,6 @@ public:
 
     CoreType type() const { return m_type; }
     std::uint32_t index() const { return m_index; }
-    static bool has_pipe(CoreType type, Pipe pipe);
-    static const std::vector<Pipe>& pipes_of(CoreType type);
 
     // ---- statistics and state, read by the simulator between runs ----------------------
     PipeStatistics pipe_statistics(Pipe pipe) const;

@@ -18,10 +18,10 @@
 #include <source_location>
 #include <string_view>
 
-#include "core/kernel_type.h"
-#include "core/tensor.h"
-#include "core/transaction.h"
-#include "core/types.h"
+#include "base/kernel_type.h"
+#include "base/tensor.h"
+#include "base/transaction.h"
+#include "base/types.h"
 
 namespace npusim {
 

@@ -8,12 +8,12 @@
 
 #include <systemc>
 
-#include "core/transaction.h"
+#include "base/chip_config.h"
+#include "base/transaction.h"
 #include "memory/effect_queue.h"
 #include "memory/global_memory.h"
 #include "memory/gm_bandwidth.h"
 #include "pipes/cost_model.h"
-#include "sim/chip_config.h"
 
 namespace npusim {
 

@@ -6,7 +6,7 @@
 
 #include <cstddef>
 
-#include "core/transaction.h"
+#include "base/transaction.h"
 
 namespace npusim {
 

@@ -11,8 +11,8 @@
 
 #include <systemc>
 
-#include "core/kernel_type.h"
-#include "core/types.h"
+#include "base/kernel_type.h"
+#include "base/types.h"
 #include "sync/cross_core_flags.h"
 #include "sync/hard_barrier.h"
 

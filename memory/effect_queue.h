@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/types.h"
+#include "base/types.h"
 
 namespace npusim {
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <deque>
 
-#include "core/types.h"
+#include "base/types.h"
 
 namespace npusim {
 

@@ -9,23 +9,10 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
 }  // namespace
 
 std::optional<CopyPath> CostModel::copy_path(MemSpace src, MemSpace dst) const {
-    const ChipConfig& c = m_chip;
-    if (src == MemSpace::GM && (dst == MemSpace::UB || dst == MemSpace::L1)) {
-        return CopyPath{Pipe::MTE2, c.mte2_latency, c.mte2_bytes_per_cycle, true};
-    }
-    if (src == MemSpace::UB && dst == MemSpace::GM) {
-        return CopyPath{Pipe::MTE3, c.mte3_latency, c.mte3_bytes_per_cycle, true};
-    }
-    if (src == MemSpace::UB && dst == MemSpace::UB) {
-        return CopyPath{Pipe::V, c.v_copy_latency, c.v_copy_bytes_per_cycle, false};
-    }
-    if (src == MemSpace::L1 && (dst == MemSpace::L0A || dst == MemSpace::L0B)) {
-        return CopyPath{Pipe::MTE1, c.mte1_latency, c.mte1_bytes_per_cycle, false};
-    }
-    if (src == MemSpace::L0C && dst == MemSpace::GM) {
-        return CopyPath{Pipe::FIX, c.fix_latency, c.fix_bytes_per_cycle, true};
-    }
-    return std::nullopt;
+    const std::optional<CopyRoute> route = find_copy_route(src, dst);
+    if (!route) return std::nullopt;
+    const CopyPathParams& params = m_chip.copy_path(*route);
+    return CopyPath{route->pipe, params.latency, params.bytes_per_cycle, route->uses_gm()};
 }
 
 InstructionCost CostModel::local_copy(const CopyPath& path, std::uint64_t bytes) const {

@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <optional>
 
-#include "core/types.h"
-#include "sim/chip_config.h"
+#include "base/chip_config.h"
+#include "base/types.h"
 
 namespace npusim {
 

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/tensor.h"
 #include "core/block.h"
-#include "core/tensor.h"
 #include "sim/run_result.h"
 #include "sim/simulator.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "core/transaction.h"
+#include "base/transaction.h"
 
 namespace npusim {
 

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <vector>
 
+#include "base/pipe_table.h"
+
 namespace npusim {
 
 namespace {
@@ -19,7 +21,7 @@ std::string fixed(double value, int decimals) {
 constexpr std::size_t kMaxCoreLines = 8;
 
 std::string short_pipe(Pipe pipe) {
-    return std::string(to_string(pipe).substr(5));
+    return std::string(pipe_info(pipe).short_name);
 }
 
 }  // namespace

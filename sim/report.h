@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/chip_config.h"
 #include "sim/builtin_kernels.h"
-#include "sim/chip_config.h"
 #include "sim/run_result.h"
 
 namespace npusim {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/kernel_type.h"
-#include "core/types.h"
+#include "base/kernel_type.h"
+#include "base/types.h"
 
 namespace npusim {
 

@@ -1,7 +1,7 @@
 #include "sim/scenario.h"
 
-#include "core/errors.h"
-#include "sim/config_diagnostics.h"
+#include "base/config_diagnostics.h"
+#include "base/errors.h"
 #include "sim/simulator.h"
 #include "sync/checker.h"
 

@@ -15,9 +15,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/transaction.h"
+#include "base/chip_config.h"
+#include "base/transaction.h"
 #include "sim/builtin_kernels.h"
-#include "sim/chip_config.h"
 #include "sync/checker.h"
 #include "sync/findings.h"
 

@@ -6,7 +6,7 @@
 
 #include <systemc>
 
-#include "core/errors.h"
+#include "base/errors.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 extern "C" {

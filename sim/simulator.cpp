@@ -192,7 +192,7 @@ void collect_usage_of(const std::vector<std::unique_ptr<AiCore>>& cores, RunResu
     for (const auto& core : cores) {
         if (core->blocks_run() == 0 && !core->stuck()) continue;
         CoreUsage usage{core->type(), core->index(), core->blocks_run(), {}};
-        for (Pipe pipe : AiCore::pipes_of(core->type())) {
+        for (Pipe pipe : pipes_of(core->type())) {
             const PipeStatistics s = core->pipe_statistics(pipe);
             usage.pipes.push_back(
                 {pipe, s.busy_cycles, static_cast<double>(s.busy_cycles) / span, s.instructions});

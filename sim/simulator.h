@@ -17,12 +17,12 @@
 #include <utility>
 #include <vector>
 
+#include "base/chip_config.h"
+#include "base/errors.h"
+#include "base/kernel_type.h"
+#include "base/tensor.h"
+#include "base/transaction.h"
 #include "core/block.h"
-#include "core/errors.h"
-#include "core/kernel_type.h"
-#include "core/tensor.h"
-#include "core/transaction.h"
-#include "sim/chip_config.h"
 #include "sim/run_result.h"
 
 namespace npusim {

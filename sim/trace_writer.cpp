@@ -6,7 +6,8 @@
 #include <string_view>
 #include <system_error>
 
-#include "core/errors.h"
+#include "base/errors.h"
+#include "base/pipe_table.h"
 
 namespace npusim {
 
@@ -52,32 +53,12 @@ void append_ns_as_us(std::string& out, std::uint64_t ns) {
 }
 
 std::string_view pipe_short_name(Pipe pipe) {
-    std::string_view name = to_string(pipe);
-    if (name.starts_with("PIPE_")) name.remove_prefix(5);
-    return name;
+    return is_real_pipe(pipe) ? pipe_info(pipe).short_name : "ALL";
 }
 
 // Lane order inside a core: the order data flows through an AI Core, not pipe_t order.
 int lane_sort_index(Pipe pipe) {
-    switch (pipe) {
-        case Pipe::S:
-            return 0;
-        case Pipe::MTE2:
-            return 1;
-        case Pipe::MTE1:
-            return 2;
-        case Pipe::V:
-            return 3;
-        case Pipe::M:
-            return 4;
-        case Pipe::MTE3:
-            return 5;
-        case Pipe::FIX:
-            return 6;
-        case Pipe::ALL:
-            return 7;
-    }
-    return 8;
+    return is_real_pipe(pipe) ? pipe_info(pipe).lane : kAllPipesLane;
 }
 
 std::uint64_t splitmix64(std::uint64_t x) {

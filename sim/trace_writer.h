@@ -30,8 +30,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/transaction.h"
-#include "core/types.h"
+#include "base/transaction.h"
+#include "base/types.h"
 
 namespace npusim {
 

@@ -30,7 +30,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/transaction.h"
+#include "base/transaction.h"
 #include "memory/global_memory.h"
 #include "sync/findings.h"
 #include "sync/vector_clock.h"

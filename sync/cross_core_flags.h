@@ -16,7 +16,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/types.h"
+#include "base/types.h"
 
 namespace npusim {
 

@@ -12,7 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "core/errors.h"
+#include "base/errors.h"
 #include "sim/check_report.h"
 #include "sim/report.h"
 #include "sim/scenario.h"

@@ -7,8 +7,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "core/errors.h"
-#include "core/transaction.h"
+#include "base/errors.h"
+#include "base/transaction.h"
 #include "sim/builtin_kernels.h"
 #include "sim/catch_matchers.h"
 #include "sim/simulator.h"

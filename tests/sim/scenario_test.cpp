@@ -8,7 +8,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "core/errors.h"
+#include "base/errors.h"
 #include "sim/builtin_kernels.h"
 #include "test_support.h"
 

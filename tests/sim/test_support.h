@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "base/chip_config.h"
+#include "base/tensor.h"
+#include "base/transaction.h"
+#include "base/types.h"
 #include "core/block.h"
-#include "core/tensor.h"
-#include "core/transaction.h"
-#include "core/types.h"
-#include "sim/chip_config.h"
 #include "sim/simulator.h"
 #include "temp_dir.h"
 

@@ -41,16 +41,16 @@ Transaction only(const Recorder& rec, Op op) {
 void check_chip_is_as_documented(const ChipConfig& c) {
     // Guards the constants above: if the preset changes, fix the constants, not the model.
     REQUIRE(c.scalar_cycles_per_call == kScalarCall);
-    REQUIRE(c.mte2_latency == kMte2Latency);
-    REQUIRE(c.mte2_bytes_per_cycle == 32);
-    REQUIRE(c.mte3_latency == kMte3Latency);
-    REQUIRE(c.mte3_bytes_per_cycle == 32);
-    REQUIRE(c.v_copy_latency == kVCopyLatency);
-    REQUIRE(c.v_copy_bytes_per_cycle == 128);
-    REQUIRE(c.mte1_latency == kMte1Latency);
-    REQUIRE(c.mte1_bytes_per_cycle == 128);
-    REQUIRE(c.fix_latency == kFixLatency);
-    REQUIRE(c.fix_bytes_per_cycle == 64);
+    REQUIRE(c.copy_group("mte2").latency == kMte2Latency);
+    REQUIRE(c.copy_group("mte2").bytes_per_cycle == 32);
+    REQUIRE(c.copy_group("mte3").latency == kMte3Latency);
+    REQUIRE(c.copy_group("mte3").bytes_per_cycle == 32);
+    REQUIRE(c.copy_group("v").latency == kVCopyLatency);
+    REQUIRE(c.copy_group("v").bytes_per_cycle == 128);
+    REQUIRE(c.copy_group("mte1").latency == kMte1Latency);
+    REQUIRE(c.copy_group("mte1").bytes_per_cycle == 128);
+    REQUIRE(c.copy_group("fix").latency == kFixLatency);
+    REQUIRE(c.copy_group("fix").bytes_per_cycle == 64);
     REQUIRE(c.vector_startup_cycles == kVectorStartup);
     REQUIRE(c.vector_repeat_bytes == 256);
     REQUIRE(c.cube_startup_cycles == kCubeStartup);
@@ -456,7 +456,7 @@ TEST_CASE("GM bandwidth: one core copies at its path rate, 48 cores saturate the
     const ChipConfig chip = test::a2_chip();
     REQUIRE(chip.vector_cores == 48);
     REQUIRE(chip.gm_bytes_per_cycle == 889);
-    REQUIRE(chip.mte2_bytes_per_cycle == 32);
+    REQUIRE(chip.copy_group("mte2").bytes_per_cycle == 32);
     constexpr std::uint64_t kElements = 16384;  // 64 KiB per core
     constexpr std::uint64_t kBytes = kElements * 4;
 

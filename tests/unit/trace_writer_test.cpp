@@ -15,8 +15,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "core/errors.h"
-#include "core/transaction.h"
+#include "base/errors.h"
+#include "base/transaction.h"
 #include "temp_dir.h"
 
 namespace {

@@ -17,7 +17,7 @@
 #include <functional>
 #include <string_view>
 
-#include "core/types.h"
+#include "base/types.h"
 
 namespace npusim {
 

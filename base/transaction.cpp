@@ -1,4 +1,4 @@
-#include "core/transaction.h"
+#include "base/transaction.h"
 
 #include <string_view>
 

@@ -10,6 +10,7 @@
 //     "memory": { "ub_bytes": {"value": 196608, "note": "A2 vector core UB"}, ... } }
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -17,11 +18,18 @@
 #include <string_view>
 #include <vector>
 
-#include "core/types.h"
+#include "base/copy_routes.h"
+#include "base/types.h"
 
 namespace npusim {
 
 /// Resolved, validated chip parameters. All sizes in bytes, all times in core cycles.
+/// Timing of one group of DataCopy routes.
+struct CopyPathParams {
+    std::uint64_t latency = 0;          // cycles before the first byte lands
+    std::uint64_t bytes_per_cycle = 0;  // rate of one core's transfer
+};
+
 struct ChipConfig {
     std::string name;
     std::string source;  // file it came from ("<builtin>" or "<json>" otherwise)
@@ -47,17 +55,9 @@ struct ChipConfig {
     std::uint64_t scalar_ub_latency = 0;
     std::uint64_t scalar_gm_latency = 0;
 
-    // Copy paths: fixed latency plus bytes / bytes_per_cycle.
-    std::uint64_t mte2_latency = 0;  // GM -> UB / L1
-    std::uint64_t mte2_bytes_per_cycle = 0;
-    std::uint64_t mte3_latency = 0;  // UB -> GM
-    std::uint64_t mte3_bytes_per_cycle = 0;
-    std::uint64_t v_copy_latency = 0;  // UB -> UB
-    std::uint64_t v_copy_bytes_per_cycle = 0;
-    std::uint64_t mte1_latency = 0;  // L1 -> L0A / L0B
-    std::uint64_t mte1_bytes_per_cycle = 0;
-    std::uint64_t fix_latency = 0;  // L0C -> GM
-    std::uint64_t fix_bytes_per_cycle = 0;
+    /// DataCopy timing per copy group (base/copy_routes.h): fixed latency plus
+    /// bytes / bytes_per_cycle. Indexed like kCopyGroups.
+    std::array<CopyPathParams, kCopyGroupCount> copy_paths{};
 
     std::uint64_t vector_startup_cycles = 0;
     std::uint64_t vector_repeat_bytes = 0;  // bytes one repeat processes (one cycle)
@@ -73,13 +73,34 @@ struct ChipConfig {
         return type == CoreType::Vector ? vector_cores : cube_cores;
     }
     std::uint64_t capacity_of(MemSpace space) const;
+    /// The copy group with this key ("mte2"); UsageError for a key not in kCopyGroups.
+    const CopyPathParams& copy_group(std::string_view key) const;
+    const CopyPathParams& copy_path(const CopyRoute& route) const {
+        return copy_paths[route.group];
+    }
+};
+
+/// Where a numeric parameter lives in ChipConfig: a plain member, or one member of a copy
+/// group's CopyPathParams.
+struct ChipField {
+    std::uint64_t ChipConfig::*member = nullptr;
+    std::uint64_t CopyPathParams::*path_member = nullptr;
+    std::size_t copy_group = 0;
+
+    constexpr bool operator==(const ChipField&) const = default;
+    std::uint64_t& of(ChipConfig& config) const {
+        return member ? config.*member : config.copy_paths[copy_group].*path_member;
+    }
+    std::uint64_t of(const ChipConfig& config) const {
+        return member ? config.*member : config.copy_paths[copy_group].*path_member;
+    }
 };
 
 /// Descriptor of one numeric parameter. The single place where a default, a range and a
 /// meaning are written.
 struct ChipParameter {
     std::string_view pointer;  // JSON pointer, e.g. "/memory/ub_bytes"
-    std::uint64_t ChipConfig::*field;
+    ChipField field;
     std::string_view unit;
     std::uint64_t min;
     std::uint64_t max;

@@ -1,29 +1,14 @@
-#include "core/types.h"
+#include "base/types.h"
 
 #include <bit>
+
+#include "base/pipe_table.h"
 
 namespace npusim {
 
 std::string_view to_string(Pipe pipe) {
-    switch (pipe) {
-        case Pipe::S:
-            return "PIPE_S";
-        case Pipe::V:
-            return "PIPE_V";
-        case Pipe::M:
-            return "PIPE_M";
-        case Pipe::MTE1:
-            return "PIPE_MTE1";
-        case Pipe::MTE2:
-            return "PIPE_MTE2";
-        case Pipe::MTE3:
-            return "PIPE_MTE3";
-        case Pipe::ALL:
-            return "PIPE_ALL";
-        case Pipe::FIX:
-            return "PIPE_FIX";
-    }
-    return "PIPE_?";
+    if (pipe == Pipe::ALL) return "PIPE_ALL";
+    return is_real_pipe(pipe) ? pipe_info(pipe).name : "PIPE_?";
 }
 
 std::string_view to_string(CoreType type) {

@@ -8,8 +8,8 @@
 #include <source_location>
 #include <string>
 
-#include "core/kernel_type.h"
-#include "core/types.h"
+#include "base/kernel_type.h"
+#include "base/types.h"
 
 namespace npusim {
 

@@ -1,46 +1,25 @@
-#include "sync/flag_table.h"
+#include "pipes/flag_table.h"
+
+#include "base/pipe_table.h"
 
 namespace npusim {
 
 namespace {
-constexpr int kFlagPipes = 7;
-// Dense index of the pipes that carry flags: S V M MTE1 MTE2 MTE3 FIX.
-int dense_index(Pipe pipe) {
-    switch (pipe) {
-        case Pipe::S:
-            return 0;
-        case Pipe::V:
-            return 1;
-        case Pipe::M:
-            return 2;
-        case Pipe::MTE1:
-            return 3;
-        case Pipe::MTE2:
-            return 4;
-        case Pipe::MTE3:
-            return 5;
-        case Pipe::FIX:
-            return 6;
-        case Pipe::ALL:
-            return -1;
-    }
-    return -1;
+constexpr std::size_t kFlagPipes = kPipeCount;
+std::size_t dense_index(Pipe pipe) {
+    return static_cast<std::size_t>(pipe_index(pipe));
 }
 }  // namespace
 
 FlagTable::FlagTable(std::uint32_t event_ids)
-    : m_event_ids(event_ids),
-      m_fifos(static_cast<std::size_t>(kFlagPipes) * kFlagPipes * event_ids) {}
+    : m_event_ids(event_ids), m_fifos(kFlagPipes * kFlagPipes * event_ids) {}
 
 bool FlagTable::is_flag_pipe(Pipe pipe) {
-    return dense_index(pipe) >= 0;
+    return is_real_pipe(pipe);
 }
 
 std::size_t FlagTable::key(Pipe src, Pipe dst, std::uint32_t id) const {
-    return (static_cast<std::size_t>(dense_index(src)) * kFlagPipes +
-            static_cast<std::size_t>(dense_index(dst))) *
-               m_event_ids +
-           id;
+    return (dense_index(src) * kFlagPipes + dense_index(dst)) * m_event_ids + id;
 }
 
 void FlagTable::set(Pipe src, Pipe dst, std::uint32_t id, const FlagSet& set) {

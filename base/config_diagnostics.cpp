@@ -1,4 +1,4 @@
-#include "sim/config_diagnostics.h"
+#include "base/config_diagnostics.h"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +8,7 @@
 #include <set>
 #include <utility>
 
-#include "core/errors.h"
+#include "base/errors.h"
 
 namespace npusim {
 

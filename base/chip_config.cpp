@@ -1,4 +1,4 @@
-#include "sim/chip_config.h"
+#include "base/chip_config.h"
 
 #include <algorithm>
 #include <array>
@@ -6,9 +6,9 @@
 #include <system_error>
 #include <utility>
 
-#include "core/errors.h"
-#include "sim/builtin_chip_texts.h"
-#include "sim/config_diagnostics.h"
+#include "base/builtin_chip_texts.h"
+#include "base/config_diagnostics.h"
+#include "base/errors.h"
 
 namespace npusim {
 
@@ -26,73 +26,57 @@ constexpr std::uint64_t kMaxCycles = 1'000'000;
 constexpr std::uint64_t kMaxBytesPerCycle = kMiB;
 constexpr std::uint64_t kMaxCores = 4096;
 
-using Field = std::uint64_t ChipConfig::*;
+using Field = ChipField;
+
+constexpr ChipField plain(std::uint64_t ChipConfig::*member) {
+    return {member, nullptr, 0};
+}
 
 // The one table of numeric parameters: the JSON layout (objects are the pointers' prefixes),
 // ranges, units and meanings all come from here.
 constexpr std::array kParameters{
-    ChipParameter{"/clock_mhz", &ChipConfig::clock_mhz, "MHz", 1, 100'000,
+    ChipParameter{"/clock_mhz", plain(&ChipConfig::clock_mhz), "MHz", 1, 100'000,
                   "core clock; converts cycles to time"},
-    ChipParameter{"/cores/vector", &ChipConfig::vector_cores, "cores", 0, kMaxCores,
+    ChipParameter{"/cores/vector", plain(&ChipConfig::vector_cores), "cores", 0, kMaxCores,
                   "vector cores (AIV)"},
-    ChipParameter{"/cores/cube", &ChipConfig::cube_cores, "cores", 0, kMaxCores,
+    ChipParameter{"/cores/cube", plain(&ChipConfig::cube_cores), "cores", 0, kMaxCores,
                   "cube cores (AIC)"},
-    ChipParameter{"/memory/gm_bytes", &ChipConfig::gm_bytes, "bytes", kMiB, kPiB,
+    ChipParameter{"/memory/gm_bytes", plain(&ChipConfig::gm_bytes), "bytes", kMiB, kPiB,
                   "global memory (HBM) capacity; multiple of 4096"},
-    ChipParameter{"/memory/ub_bytes", &ChipConfig::ub_bytes, "bytes", kKiB, 64 * kMiB,
+    ChipParameter{"/memory/ub_bytes", plain(&ChipConfig::ub_bytes), "bytes", kKiB, 64 * kMiB,
                   "unified buffer per vector core; multiple of 32"},
-    ChipParameter{"/memory/l1_bytes", &ChipConfig::l1_bytes, "bytes", kKiB, 64 * kMiB,
+    ChipParameter{"/memory/l1_bytes", plain(&ChipConfig::l1_bytes), "bytes", kKiB, 64 * kMiB,
                   "L1 buffer per cube core; multiple of 32"},
-    ChipParameter{"/memory/l0a_bytes", &ChipConfig::l0a_bytes, "bytes", kKiB, 64 * kMiB,
+    ChipParameter{"/memory/l0a_bytes", plain(&ChipConfig::l0a_bytes), "bytes", kKiB, 64 * kMiB,
                   "L0A (cube left operand) per cube core; multiple of 512"},
-    ChipParameter{"/memory/l0b_bytes", &ChipConfig::l0b_bytes, "bytes", kKiB, 64 * kMiB,
+    ChipParameter{"/memory/l0b_bytes", plain(&ChipConfig::l0b_bytes), "bytes", kKiB, 64 * kMiB,
                   "L0B (cube right operand) per cube core; multiple of 512"},
-    ChipParameter{"/memory/l0c_bytes", &ChipConfig::l0c_bytes, "bytes", kKiB, 64 * kMiB,
+    ChipParameter{"/memory/l0c_bytes", plain(&ChipConfig::l0c_bytes), "bytes", kKiB, 64 * kMiB,
                   "L0C (cube accumulator) per cube core; multiple of 512"},
-    ChipParameter{"/gm/bytes_per_cycle", &ChipConfig::gm_bytes_per_cycle, "bytes/cycle", 1,
+    ChipParameter{"/gm/bytes_per_cycle", plain(&ChipConfig::gm_bytes_per_cycle), "bytes/cycle", 1,
                   kMaxBytesPerCycle, "GM bandwidth of the whole chip, shared by all transfers"},
-    ChipParameter{"/gm/window_cycles", &ChipConfig::gm_window_cycles, "cycles", 1, 65'536,
+    ChipParameter{"/gm/window_cycles", plain(&ChipConfig::gm_window_cycles), "cycles", 1, 65'536,
                   "length of one GM bandwidth accounting slot"},
-    ChipParameter{"/pipes/queue_depth", &ChipConfig::queue_depth, "instructions", 1, 4096,
+    ChipParameter{"/pipes/queue_depth", plain(&ChipConfig::queue_depth), "instructions", 1, 4096,
                   "instructions a pipe queue holds before the scalar unit stalls on it"},
-    ChipParameter{"/pipes/event_ids", &ChipConfig::event_ids, "ids", 1, 64,
+    ChipParameter{"/pipes/event_ids", plain(&ChipConfig::event_ids), "ids", 1, 64,
                   "SetFlag/WaitFlag event ids per pipe pair"},
-    ChipParameter{"/scalar/cycles_per_call", &ChipConfig::scalar_cycles_per_call, "cycles", 1,
-                  kMaxCycles, "scalar unit cost of issuing one kernel API call"},
-    ChipParameter{"/scalar/ub_latency", &ChipConfig::scalar_ub_latency, "cycles", 0, kMaxCycles,
-                  "scalar read or write of one UB element"},
-    ChipParameter{"/scalar/gm_latency", &ChipConfig::scalar_gm_latency, "cycles", 0, kMaxCycles,
-                  "scalar read or write of one GM element"},
-    ChipParameter{"/copy/mte2/latency", &ChipConfig::mte2_latency, "cycles", 0, kMaxCycles,
-                  "fixed cost of a GM -> UB / L1 copy (MTE2)"},
-    ChipParameter{"/copy/mte2/bytes_per_cycle", &ChipConfig::mte2_bytes_per_cycle, "bytes/cycle", 1,
-                  kMaxBytesPerCycle, "GM -> UB / L1 copy rate of one core"},
-    ChipParameter{"/copy/mte3/latency", &ChipConfig::mte3_latency, "cycles", 0, kMaxCycles,
-                  "fixed cost of a UB -> GM copy (MTE3)"},
-    ChipParameter{"/copy/mte3/bytes_per_cycle", &ChipConfig::mte3_bytes_per_cycle, "bytes/cycle", 1,
-                  kMaxBytesPerCycle, "UB -> GM copy rate of one core"},
-    ChipParameter{"/copy/v/latency", &ChipConfig::v_copy_latency, "cycles", 0, kMaxCycles,
-                  "fixed cost of a UB -> UB copy (PIPE_V)"},
-    ChipParameter{"/copy/v/bytes_per_cycle", &ChipConfig::v_copy_bytes_per_cycle, "bytes/cycle", 1,
-                  kMaxBytesPerCycle, "UB -> UB copy rate"},
-    ChipParameter{"/copy/mte1/latency", &ChipConfig::mte1_latency, "cycles", 0, kMaxCycles,
-                  "fixed cost of an L1 -> L0A / L0B copy (MTE1)"},
-    ChipParameter{"/copy/mte1/bytes_per_cycle", &ChipConfig::mte1_bytes_per_cycle, "bytes/cycle", 1,
-                  kMaxBytesPerCycle, "L1 -> L0A / L0B copy rate"},
-    ChipParameter{"/copy/fix/latency", &ChipConfig::fix_latency, "cycles", 0, kMaxCycles,
-                  "fixed cost of an L0C -> GM copy (fixpipe)"},
-    ChipParameter{"/copy/fix/bytes_per_cycle", &ChipConfig::fix_bytes_per_cycle, "bytes/cycle", 1,
-                  kMaxBytesPerCycle, "L0C -> GM copy rate of one core"},
-    ChipParameter{"/vector/startup_cycles", &ChipConfig::vector_startup_cycles, "cycles", 0,
+    ChipParameter{"/scalar/cycles_per_call", plain(&ChipConfig::scalar_cycles_per_call), "cycles",
+                  1, kMaxCycles, "scalar unit cost of issuing one kernel API call"},
+    ChipParameter{"/scalar/ub_latency", plain(&ChipConfig::scalar_ub_latency), "cycles", 0,
+                  kMaxCycles, "scalar read or write of one UB element"},
+    ChipParameter{"/scalar/gm_latency", plain(&ChipConfig::scalar_gm_latency), "cycles", 0,
+                  kMaxCycles, "scalar read or write of one GM element"},
+    ChipParameter{"/vector/startup_cycles", plain(&ChipConfig::vector_startup_cycles), "cycles", 0,
                   kMaxCycles, "fixed cost of one vector instruction"},
-    ChipParameter{"/vector/repeat_bytes", &ChipConfig::vector_repeat_bytes, "bytes", 32, 4096,
-                  "bytes one vector repeat processes in one cycle; multiple of 32"},
-    ChipParameter{"/cube/startup_cycles", &ChipConfig::cube_startup_cycles, "cycles", 0, kMaxCycles,
-                  "fixed cost of one cube (Mmad) instruction"},
-    ChipParameter{"/sync/syncall_latency", &ChipConfig::syncall_latency, "cycles", 0, kMaxCycles,
-                  "hard SyncAll: release after the last block arrived"},
-    ChipParameter{"/sync/cross_core_flag_latency", &ChipConfig::cross_core_flag_latency, "cycles",
-                  0, kMaxCycles, "CrossCoreSetFlag -> visible to the waiting core"},
+    ChipParameter{"/vector/repeat_bytes", plain(&ChipConfig::vector_repeat_bytes), "bytes", 32,
+                  4096, "bytes one vector repeat processes in one cycle; multiple of 32"},
+    ChipParameter{"/cube/startup_cycles", plain(&ChipConfig::cube_startup_cycles), "cycles", 0,
+                  kMaxCycles, "fixed cost of one cube (Mmad) instruction"},
+    ChipParameter{"/sync/syncall_latency", plain(&ChipConfig::syncall_latency), "cycles", 0,
+                  kMaxCycles, "hard SyncAll: release after the last block arrived"},
+    ChipParameter{"/sync/cross_core_flag_latency", plain(&ChipConfig::cross_core_flag_latency),
+                  "cycles", 0, kMaxCycles, "CrossCoreSetFlag -> visible to the waiting core"},
 };
 
 /// Alignment rules: hardware addresses buffers in 32-byte blocks (L0 in 512-byte fractals),
@@ -102,13 +86,13 @@ struct MultipleRule {
     std::uint64_t multiple;
 };
 constexpr std::array kMultiples{
-    MultipleRule{&ChipConfig::gm_bytes, 4096},
-    MultipleRule{&ChipConfig::ub_bytes, 32},
-    MultipleRule{&ChipConfig::l1_bytes, 32},
-    MultipleRule{&ChipConfig::l0a_bytes, 512},
-    MultipleRule{&ChipConfig::l0b_bytes, 512},
-    MultipleRule{&ChipConfig::l0c_bytes, 512},
-    MultipleRule{&ChipConfig::vector_repeat_bytes, 32},
+    MultipleRule{plain(&ChipConfig::gm_bytes), 4096},
+    MultipleRule{plain(&ChipConfig::ub_bytes), 32},
+    MultipleRule{plain(&ChipConfig::l1_bytes), 32},
+    MultipleRule{plain(&ChipConfig::l0a_bytes), 512},
+    MultipleRule{plain(&ChipConfig::l0b_bytes), 512},
+    MultipleRule{plain(&ChipConfig::l0c_bytes), 512},
+    MultipleRule{plain(&ChipConfig::vector_repeat_bytes), 32},
 };
 
 /// Whether `description` says "multiple of <multiple>", so the documentation generated from
@@ -152,21 +136,22 @@ static_assert(multiples_documented(),
 constexpr std::array<std::string_view, 2> kRootTextKeys{"name", "description"};
 
 const ChipParameter& parameter_of(Field field) {
-    return *std::find_if(kParameters.begin(), kParameters.end(),
+    const std::vector<ChipParameter>& all = chip_parameters();
+    return *std::find_if(all.begin(), all.end(),
                          [field](const ChipParameter& p) { return p.field == field; });
 }
 
 const ChipParameter* parameter_at(std::string_view pointer) {
-    const auto found =
-        std::find_if(kParameters.begin(), kParameters.end(),
-                     [pointer](const ChipParameter& p) { return p.pointer == pointer; });
-    return found == kParameters.end() ? nullptr : &*found;
+    const std::vector<ChipParameter>& all = chip_parameters();
+    const auto found = std::find_if(
+        all.begin(), all.end(), [pointer](const ChipParameter& p) { return p.pointer == pointer; });
+    return found == all.end() ? nullptr : &*found;
 }
 
 /// Direct children of the object at `group`, in table order.
 std::vector<std::string_view> children_of(std::string_view group) {
     std::vector<std::string_view> children;
-    for (const ChipParameter& parameter : kParameters) {
+    for (const ChipParameter& parameter : chip_parameters()) {
         const std::string_view pointer = parameter.pointer;
         if (pointer.size() <= group.size() + 1 || !pointer.starts_with(group) ||
             pointer[group.size()] != '/')
@@ -238,7 +223,7 @@ private:
                            std::string(parameter.unit) + ", got " + std::to_string(read->value));
             valid = false;
         }
-        m_config.*parameter.field = read->value;
+        parameter.field.of(m_config) = read->value;
         if (read->note) m_config.notes[std::string(parameter.pointer)] = *read->note;
         if (valid) m_valid.push_back(parameter.field);
     }
@@ -256,31 +241,33 @@ private:
 
     // Only between values that passed their own checks, so one typo yields one message.
     void check_cross_fields() {
-        if (is_valid(&ChipConfig::vector_cores) && is_valid(&ChipConfig::cube_cores) &&
+        if (is_valid(plain(&ChipConfig::vector_cores)) &&
+            is_valid(plain(&ChipConfig::cube_cores)) &&
             m_config.vector_cores + m_config.cube_cores == 0)
             m_diag.add("/cores", "expected at least one core, got vector 0 and cube 0");
 
         // These paths draw on the chip's GM bandwidth: one core cannot outrun the whole chip.
-        const ChipParameter& gm = parameter_of(&ChipConfig::gm_bytes_per_cycle);
-        for (const Field field :
-             {&ChipConfig::mte2_bytes_per_cycle, &ChipConfig::mte3_bytes_per_cycle,
-              &ChipConfig::fix_bytes_per_cycle}) {
-            if (!is_valid(field) || !is_valid(gm.field) || m_config.*field <= m_config.*gm.field)
-                continue;
+        const ChipParameter& gm = parameter_of(plain(&ChipConfig::gm_bytes_per_cycle));
+        for (std::size_t group = 0; group < kCopyGroupCount; ++group) {
+            if (!copy_group_uses_gm(group)) continue;
+            const ChipField field{nullptr, &CopyPathParams::bytes_per_cycle, group};
+            const std::uint64_t rate = field.of(m_config);
+            const std::uint64_t chip_rate = gm.field.of(m_config);
+            if (!is_valid(field) || !is_valid(gm.field) || rate <= chip_rate) continue;
             m_diag.add(parameter_of(field).pointer,
-                       std::to_string(m_config.*field) + " bytes/cycle exceeds " +
-                           std::string(gm.pointer) + " (" + std::to_string(m_config.*gm.field) +
+                       std::to_string(rate) + " bytes/cycle exceeds " + std::string(gm.pointer) +
+                           " (" + std::to_string(chip_rate) +
                            "): one core cannot copy faster than the whole chip's GM");
         }
 
         // One vector repeat works inside UB, so it cannot cover more than UB holds.
-        const ChipParameter& ub = parameter_of(&ChipConfig::ub_bytes);
-        const ChipParameter& repeat = parameter_of(&ChipConfig::vector_repeat_bytes);
+        const ChipParameter& ub = parameter_of(plain(&ChipConfig::ub_bytes));
+        const ChipParameter& repeat = parameter_of(plain(&ChipConfig::vector_repeat_bytes));
         if (is_valid(ub.field) && is_valid(repeat.field) &&
-            m_config.*repeat.field > m_config.*ub.field)
-            m_diag.add(repeat.pointer, std::to_string(m_config.*repeat.field) + " bytes exceeds " +
-                                           std::string(ub.pointer) + " (" +
-                                           std::to_string(m_config.*ub.field) + ")");
+            repeat.field.of(m_config) > ub.field.of(m_config))
+            m_diag.add(repeat.pointer, std::to_string(repeat.field.of(m_config)) +
+                                           " bytes exceeds " + std::string(ub.pointer) + " (" +
+                                           std::to_string(ub.field.of(m_config)) + ")");
     }
 
     bool is_valid(Field field) const {
@@ -297,6 +284,13 @@ std::string preset_origin(const std::string& preset) {
 }
 
 }  // namespace
+
+const CopyPathParams& ChipConfig::copy_group(std::string_view key) const {
+    for (std::size_t group = 0; group < kCopyGroupCount; ++group) {
+        if (kCopyGroups[group].key == key) return copy_paths[group];
+    }
+    throw UsageError("no copy group " + single_quoted(key) + " (see kCopyGroups)");
+}
 
 std::uint64_t ChipConfig::capacity_of(MemSpace space) const {
     switch (space) {
@@ -316,8 +310,53 @@ std::uint64_t ChipConfig::capacity_of(MemSpace space) const {
     return 0;
 }
 
+namespace {
+
+/// The copy groups' rows, generated from kCopyGroups (base/copy_routes.h) so that a new group
+/// needs no edit here. Pointers and descriptions need storage that lives as long as the table.
+std::vector<ChipParameter> copy_group_parameters() {
+    static std::array<std::array<std::string, 4>, kCopyGroupCount> texts;
+    std::vector<ChipParameter> rows;
+    for (std::size_t group = 0; group < kCopyGroupCount; ++group) {
+        const CopyGroupInfo& info = kCopyGroups[group];
+        const bool gm = copy_group_uses_gm(group);
+        std::array<std::string, 4>& text = texts[group];
+        text[0] = "/copy/" + std::string(info.key) + "/latency";
+        text[1] = "fixed cost of " + std::string(info.description);
+        text[2] = "/copy/" + std::string(info.key) + "/bytes_per_cycle";
+        text[3] = "rate of " + std::string(info.description) + (gm ? " on one core" : "");
+        rows.push_back({text[0],
+                        {nullptr, &CopyPathParams::latency, group},
+                        "cycles",
+                        0,
+                        kMaxCycles,
+                        text[1]});
+        rows.push_back({text[2],
+                        {nullptr, &CopyPathParams::bytes_per_cycle, group},
+                        "bytes/cycle",
+                        1,
+                        kMaxBytesPerCycle,
+                        text[3]});
+    }
+    return rows;
+}
+
+}  // namespace
+
 const std::vector<ChipParameter>& chip_parameters() {
-    static const std::vector<ChipParameter> parameters(kParameters.begin(), kParameters.end());
+    // Table order is documentation order: the copy groups go after the scalar unit.
+    static const std::vector<ChipParameter> parameters = [] {
+        std::vector<ChipParameter> all;
+        for (const ChipParameter& parameter : kParameters) {
+            if (parameter.pointer.starts_with("/vector/") &&
+                all.back().pointer.starts_with("/scalar/")) {
+                const std::vector<ChipParameter> copies = copy_group_parameters();
+                all.insert(all.end(), copies.begin(), copies.end());
+            }
+            all.push_back(parameter);
+        }
+        return all;
+    }();
     return parameters;
 }
 

@@ -1,4 +1,4 @@
-#include "core/kernel_type.h"
+#include "base/kernel_type.h"
 
 namespace npusim {
 

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Fails when a library source includes a header from a layer above its own. The layer order
+# is read from docs/architecture.md (the line starting "Layer order:"), so the document and
+# the check cannot drift apart.
+#   tools/check_layers.sh            check the tree
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+order_line=$(grep -m1 '^Layer order:' docs/architecture.md || true)
+if [[ -z "$order_line" ]]; then
+  echo "check_layers: docs/architecture.md has no 'Layer order:' line" >&2
+  exit 2
+fi
+read -r -a layers <<<"$(sed -e 's/^Layer order://' -e 's/[`<]/ /g' <<<"$order_line")"
+declare -A rank=()
+for i in "${!layers[@]}"; do rank[${layers[$i]}]=$i; done
+
+violations=0
+while IFS= read -r file; do
+  layer=${file%%/*}
+  [[ -n "${rank[$layer]+x}" ]] || continue
+  while IFS=: read -r line target; do
+    dep=${target%%/*}
+    [[ -n "${rank[$dep]+x}" ]] || continue
+    if ((rank[$dep] > rank[$layer])); then
+      echo "$file:$line: includes \"$target\": $layer/ may not depend on $dep/ (layer order: ${layers[*]})"
+      violations=$((violations + 1))
+    fi
+  done < <(grep -n -o -E '^#include "[^"]+"' "$file" | sed -E 's/^([0-9]+):#include "(.*)"/\1:\2/')
+done < <(git ls-files '*.h' '*.cpp')
+
+if ((violations)); then
+  echo "check_layers: $violations include(s) against the layer order" >&2
+  exit 1
+fi
+echo "check_layers: every include follows ${layers[*]}"
