@@ -9,6 +9,7 @@
 #include "base/builtin_chip_texts.h"
 #include "base/config_diagnostics.h"
 #include "base/errors.h"
+#include "base/memory_spaces.h"
 
 namespace npusim {
 
@@ -293,21 +294,16 @@ const CopyPathParams& ChipConfig::copy_group(std::string_view key) const {
 }
 
 std::uint64_t ChipConfig::capacity_of(MemSpace space) const {
-    switch (space) {
-        case MemSpace::GM:
-            return gm_bytes;
-        case MemSpace::UB:
-            return ub_bytes;
-        case MemSpace::L1:
-            return l1_bytes;
-        case MemSpace::L0A:
-            return l0a_bytes;
-        case MemSpace::L0B:
-            return l0b_bytes;
-        case MemSpace::L0C:
-            return l0c_bytes;
+    return this->*mem_space_info(space).capacity;
+}
+
+std::array<std::uint64_t, kMemSpaces> local_capacities(const ChipConfig& chip, CoreType type) {
+    std::array<std::uint64_t, kMemSpaces> capacities{};
+    for (const MemSpaceInfo& info : kMemSpaceTable) {
+        if (type == CoreType::Vector ? info.on_vector : info.on_cube)
+            capacities[static_cast<std::size_t>(info.space)] = chip.*info.capacity;
     }
-    return 0;
+    return capacities;
 }
 
 namespace {

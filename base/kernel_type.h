@@ -39,6 +39,11 @@ enum class SyncAllScope : std::uint8_t {
     Vector,  // the kernel's AIV blocks only
 };
 
+/// Cross-core flags (CrossCoreSetFlag / CrossCoreWaitFlag): ids 0 to kCrossCoreFlagIds - 1;
+/// a block's counter for one id holds at most kCrossCoreMaxPending unconsumed sets.
+inline constexpr std::uint32_t kCrossCoreFlagIds = 11;
+inline constexpr std::uint32_t kCrossCoreMaxPending = 16;
+
 /// Vector cores one block (group) of this kernel type occupies: 0, 1 or 2.
 std::uint32_t vector_cores_per_block(KernelType type);
 /// Cube cores one block (group) occupies: 0 or 1.

@@ -38,7 +38,6 @@ enum class Op : std::uint8_t {
     CrossCoreSetFlag,
     CrossCoreWaitFlag,
 };
-std::string_view to_string(Op op);
 
 /// One memory access of an instruction, in bytes. For GM `address` is a GM address; for
 /// local spaces it is the byte offset inside that core's memory.

@@ -2,6 +2,7 @@
 
 #include <bit>
 
+#include "base/memory_spaces.h"
 #include "base/pipe_table.h"
 
 namespace npusim {
@@ -16,21 +17,8 @@ std::string_view to_string(CoreType type) {
 }
 
 std::string_view to_string(MemSpace space) {
-    switch (space) {
-        case MemSpace::GM:
-            return "GM";
-        case MemSpace::UB:
-            return "UB";
-        case MemSpace::L1:
-            return "L1";
-        case MemSpace::L0A:
-            return "L0A";
-        case MemSpace::L0B:
-            return "L0B";
-        case MemSpace::L0C:
-            return "L0C";
-    }
-    return "?";
+    const auto index = static_cast<std::size_t>(space);
+    return index < kMemSpaceTable.size() ? kMemSpaceTable[index].name : "?";
 }
 
 std::string_view to_string(DType dtype) {

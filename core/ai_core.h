@@ -2,6 +2,13 @@
 // kernels: the kernel's C++ code executes on that thread and each API call issues an
 // instruction into a pipe at the scalar unit's simulated time.
 //
+// The module wires its components together:
+//   core/instruction_decoder.h   hardware rules: request in, transaction out
+//   pipes/core_pipes.h           the pipes, their queues and the flags between them
+//   memory/local_allocator.h     Block::alloc()
+//   memory/memory_router.h       where an access's bytes live (GM or a local memory)
+//   sync/kernel_sync.h           SyncAll and cross-core flags, through core/sync_port.h
+//
 // Why pipes are not SystemC processes: pipe timing within a core is fully determined by
 // the scalar unit's issue stream (in-order queues, flags, barriers), so each instruction is
 // timed when it is issued (or when the WaitFlag it is stalled behind resolves), and only
@@ -12,11 +19,8 @@
 // instruction cheaper than a SystemC context switch.
 #pragma once
 
-#include <array>
 #include <cstdint>
-#include <deque>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,11 +31,13 @@
 #include "base/pipe_table.h"
 #include "core/block.h"
 #include "core/chip_resources.h"
+#include "core/instruction_decoder.h"
 #include "core/kernel_launch.h"
+#include "core/sync_port.h"
+#include "memory/local_allocator.h"
 #include "memory/local_memory.h"
-#include "pipes/cost_model.h"
-#include "pipes/flag_table.h"
-#include "pipes/pipe_timeline.h"
+#include "memory/memory_router.h"
+#include "pipes/core_pipes.h"
 
 namespace npusim {
 
@@ -50,7 +56,7 @@ struct PipeStatistics {
     std::uint64_t instructions = 0;
 };
 
-class AiCore final : public sc_core::sc_module {
+class AiCore final : public sc_core::sc_module, public CorePort, private PipeClient {
 public:
     AiCore(const sc_core::sc_module_name& name, ChipResources& chip, WorkSource& work,
            CoreType type, std::uint32_t index, std::size_t stack_bytes);
@@ -72,19 +78,40 @@ public:
     void reset_after_abort();
 
     // ---- backend of the kernel API (core/block.h); called on this core's thread --------
-    void issue(const Request& request, const Loc& loc);
+    void issue(const Request& request, const Loc& loc) override;
     std::uint64_t allocate_local(MemSpace space, std::uint64_t bytes, const Loc& loc);
-    void scalar_load(const Operand& where, void* value, const Loc& loc);
+    void scalar_load(const Operand& where, void* value, const Loc& loc) override;
     void scalar_store(const Operand& where, const void* value, const Loc& loc);
     void hard_sync_all(SyncAllScope scope, const Loc& loc);
     void soft_sync_all(const Operand& gm_workspace, const Operand& ub_workspace,
                        std::uint32_t used_cores, const Loc& loc);
     void cross_core_set_flag(std::uint32_t mode, Pipe pipe, std::uint32_t flag_id, const Loc& loc);
     void cross_core_wait_flag(std::uint32_t flag_id, const Loc& loc);
-    Cycle local_time() const { return m_local_time; }
-    std::uint32_t block_num() const {
+
+    // ---- CorePort: what the synchronization library may do on this core ---------------
+    const BlockAssignment& assignment() const override { return m_current; }
+    CoreType core_type() const override { return m_type; }
+    std::uint32_t block_num() const override {
         return blocks_on(m_current.kernel->type, m_type, m_current.kernel->blocks);
     }
+    const InstructionDecoder& decoder() const override { return m_decoder; }
+    ChipResources& chip() override { return m_chip; }
+    Transaction begin_record(Pipe pipe, Op op, const Loc& loc) override;
+    void scalar_issue(Transaction& tx) override;
+    void publish(const Transaction& tx) override { m_chip.publish(tx); }
+    void publish_arrival(const Transaction& tx) override;
+    void set_internal(bool internal) override { m_internal = internal; }
+    void drain_pipes(const Loc& loc, const char* what) override;
+    Cycle local_time() const override { return m_local_time; }
+    void advance_to(Cycle t) override { m_local_time = std::max(m_local_time, t); }
+    void sync_to_local() override { sync_to(m_local_time); }
+    void maybe_sync() override {
+        if (m_local_time >= m_sync_deadline) sync_to(m_local_time);
+    }
+    void block_until(const std::function<bool()>& ready, const Loc& loc,
+                     std::function<std::string()> reason) override;
+    [[noreturn]] void block_stuck(const Loc& loc, std::string reason) override;
+    void notify_kernel() override { m_current.runtime->sync_event.notify(sc_core::SC_ZERO_TIME); }
 
 private:
     struct InFlight;
@@ -96,58 +123,38 @@ private:
 
     InFlight* acquire();
     void release(InFlight* item);
+    /// A pooled record for an instruction that goes through a pipe or has a deferred effect.
     InFlight* begin(Pipe pipe, Op op, const Loc& loc);
-    InFlight* begin_scalar_access(Op op, const Operand& where, const Loc& loc);
-    [[noreturn]] void rule_error(const Transaction& tx, const std::string& what) const;
-    [[noreturn]] void block_stuck(const Loc& loc, std::string reason);
-    /// Blocks until `ready()` holds, waking on the kernel's sync event; while blocked the core
-    /// reports `reason` if the chip gets stuck.
-    void block_until(const std::function<bool()>& ready, const Loc& loc,
-                     std::function<std::string()> reason);
-    void drain_pipes(InFlight* f, const Loc& loc, const char* what);
-    void post_cross_core(const Transaction& tx, Cycle at);
-    void publish_arrival(const Transaction& tx);
-
-    /// align 0: the space's DataCopy alignment (32 bytes, 512 on L0).
-    void validate_local(const Transaction& tx, const Operand& operand, std::uint64_t count,
-                        const char* role, std::uint64_t align = 0) const;
-    void validate_global(const Transaction& tx, const Operand& operand, std::uint64_t count,
-                         const char* role) const;
-    void prepare_copy(InFlight& f, const Request& request);
-    void prepare_vector(InFlight& f, const Request& request);
-    void prepare_mmad(InFlight& f, const Request& request);
 
     void issue_to_pipe(InFlight* f, const Loc& loc);
-    bool try_schedule(InFlight* f);
-    void complete_zero_length(InFlight* f, Cycle at);
-    void resolve(Pipe pipe);
     void scalar_set_flag(InFlight* f);
     void scalar_wait_flag(InFlight* f, const Loc& loc);
     void barrier_all(InFlight* f, const Loc& loc);
+    /// The first pipe that waits for a SetFlag that is never issued, if any.
+    const PipeInstruction* first_stalled_pipe_head() const;
+
+    // PipeClient
+    void on_data_started(PipeInstruction& instruction) override;
+    void on_zero_length_done(PipeInstruction& instruction) override;
+    void on_cross_core_set(const Transaction& tx, Cycle at) override;
 
     void apply_effect(InFlight& f, std::uint32_t phase);
-    void read_bytes(const MemAccess& access, std::byte* out);
-    void write_bytes(const MemAccess& access, const std::byte* in);
 
     Cycle now_cycles() const;
     void sync_to(Cycle t);
-    void maybe_sync() {
-        if (m_local_time >= m_sync_deadline) sync_to(m_local_time);
-    }
     void check_abort() const {
         if (m_chip.abort) throw BlockAborted{};
     }
-    PipeTimeline& timeline(Pipe pipe) { return m_pipes[static_cast<std::size_t>(pipe)]; }
-    std::deque<InFlight*>& stalled(Pipe pipe) { return m_stalled[static_cast<std::size_t>(pipe)]; }
 
     ChipResources& m_chip;
     WorkSource& m_work;
     CoreType m_type;
     std::uint32_t m_index;
     LocalMemory m_local;
-    FlagTable m_flags;
-    std::vector<PipeTimeline> m_pipes;                        // indexed by pipe id
-    std::array<std::deque<InFlight*>, kPipeSlots> m_stalled;  // behind an unresolved WaitFlag
+    LocalAllocator m_allocator;
+    MemoryRouter m_memory;
+    InstructionDecoder m_decoder;
+    CorePipes m_pipes;
     std::vector<std::unique_ptr<InFlight>> m_pool;
     std::vector<InFlight*> m_free;
     sc_core::sc_event m_wake;
@@ -155,12 +162,10 @@ private:
     BlockAssignment m_current;
     std::optional<BlockAssignment> m_next;
     bool m_internal = false;  // issuing a library sync primitive's own instructions
-    std::map<std::uint64_t, std::int32_t> m_soft_epoch;  // per GM workspace, this block
     std::uint64_t m_serial = 0;
     Cycle m_local_time = 0;
     Cycle m_sync_deadline = 0;
     Cycle m_scalar_drained = 0;  // last scalar store visible
-    std::array<std::uint64_t, kMemSpaces> m_alloc_top{};
     std::uint64_t m_blocks_run = 0;
     std::uint64_t m_scalar_instructions = 0;
     std::optional<StuckInfo> m_stuck;

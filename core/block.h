@@ -22,37 +22,12 @@
 #include "base/tensor.h"
 #include "base/transaction.h"
 #include "base/types.h"
+#include "core/request.h"
 
 namespace npusim {
 
 class AiCore;
 struct BlockAssignment;
-
-/// An operand as the core sees it: space, byte address, element count, element type.
-struct Operand {
-    MemSpace space = MemSpace::UB;
-    std::uint64_t address = 0;
-    std::uint64_t count = 0;
-    DType dtype = DType::F32;
-};
-
-/// One API call, type-erased for the core.
-struct Request {
-    Op op = Op::Copy;
-    Operand dst;
-    Operand src0;
-    Operand src1;
-    std::uint64_t count = 0;  // elements processed
-    double scalar = 0.0;
-    std::uint32_t m = 0, n = 0, k = 0;
-    bool accumulate = false;
-    Pipe flag_src = Pipe::S;
-    Pipe flag_dst = Pipe::S;
-    std::uint32_t event_id = 0;
-    Pipe barrier_pipe = Pipe::ALL;
-};
-
-using Loc = std::source_location;
 
 class Block final {
 public:

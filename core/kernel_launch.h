@@ -5,7 +5,7 @@
 
 #include <cstdint>
 #include <functional>
-#include <set>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,8 +13,7 @@
 
 #include "base/kernel_type.h"
 #include "base/types.h"
-#include "sync/cross_core_flags.h"
-#include "sync/hard_barrier.h"
+#include "core/sync_port.h"
 
 namespace npusim {
 
@@ -29,29 +28,17 @@ struct KernelLaunch {
     std::vector<Cycle> start_offsets;  // extra start delay per block (group) index
 };
 
-/// Shared state of one running kernel.
+/// Shared state of one running kernel: its blocks' synchronization (sync/kernel_sync.h,
+/// created by the scheduler) and the event its blocked blocks wait on.
 struct KernelRuntime {
-    explicit KernelRuntime(const KernelLaunch& launch)
-        : kernel(launch),
-          vector_blocks(blocks_on(launch.type, CoreType::Vector, launch.blocks)),
-          cube_blocks(blocks_on(launch.type, CoreType::Cube, launch.blocks)),
-          barrier_all(vector_blocks + cube_blocks),
-          barrier_vector(vector_blocks > 0 ? vector_blocks : 1) {}
+    KernelRuntime(const KernelLaunch& launch, std::unique_ptr<CrossBlockSync> kernel_sync)
+        : kernel(launch), sync(std::move(kernel_sync)) {}
 
     const KernelLaunch& kernel;
-    std::uint32_t vector_blocks;
-    std::uint32_t cube_blocks;
-    HardBarrier barrier_all;     // participants: AIV blocks, then AIC blocks
-    HardBarrier barrier_vector;  // participants: AIV blocks
-    CrossCoreFlags flags;
+    std::unique_ptr<CrossBlockSync> sync;
     // Notified (delta) whenever a barrier releases or a cross-core flag is posted; blocked
     // blocks wake and re-check their condition.
     sc_core::sc_event sync_event;
-    std::set<std::uint64_t> soft_sync_checked;  // GM workspaces checked for zero at first use
-
-    std::uint32_t participant(CoreType type, std::uint32_t block) const {
-        return type == CoreType::Vector ? block : vector_blocks + block;
-    }
 };
 
 struct BlockAssignment {

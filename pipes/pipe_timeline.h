@@ -21,6 +21,8 @@ public:
 
     explicit PipeTimeline(std::uint64_t queue_depth) : m_started(queue_depth, 0) {}
 
+    std::uint64_t queue_depth() const { return m_started.size(); }
+
     /// When the next instruction may enter the queue: the instruction queue_depth places
     /// earlier must have started. kNotStarted: that one is stalled (unknown yet).
     Cycle queue_slot_free_at() const {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sync/kernel_sync.h"
+
 namespace npusim {
 
 namespace {
@@ -26,7 +28,8 @@ std::uint32_t Scheduler::launch(KernelLaunch kernel, Cycle now) {
     kernel.id = m_next_id++;
     Entry entry;
     entry.kernel = std::make_unique<KernelLaunch>(std::move(kernel));
-    entry.runtime = std::make_unique<KernelRuntime>(*entry.kernel);
+    entry.runtime =
+        std::make_unique<KernelRuntime>(*entry.kernel, std::make_unique<KernelSync>(*entry.kernel));
     KernelResult& r = entry.result;
     r.id = entry.kernel->id;
     r.name = entry.kernel->name;

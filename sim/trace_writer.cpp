@@ -8,6 +8,7 @@
 
 #include "base/errors.h"
 #include "base/pipe_table.h"
+#include "pipes/op_table.h"
 
 namespace npusim {
 

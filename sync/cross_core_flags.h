@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "base/kernel_type.h"
 #include "base/types.h"
 
 namespace npusim {
@@ -38,8 +39,8 @@ struct BlockKey {
 
 class CrossCoreFlags final {
 public:
-    static constexpr std::uint32_t kFlagIds = 11;
-    static constexpr std::size_t kMaxPending = 16;
+    static constexpr std::uint32_t kFlagIds = kCrossCoreFlagIds;
+    static constexpr std::size_t kMaxPending = kCrossCoreMaxPending;
 
     /// Adds one set for `dest`. Returns false (and adds nothing) if its counter is full.
     bool post(BlockKey dest, std::uint32_t id, const CrossCoreSet& set);

@@ -1,4 +1,4 @@
-#include "core/compute.h"
+#include "pipes/compute.h"
 
 #include <cmath>
 #include <cstdint>
@@ -57,8 +57,8 @@ T from_double(double value) {
     }
 }
 
-template <class T>
-T combine(Op op, T a, T b, double scalar) {
+template <Op op, class T>
+T combine(T a, T b, double scalar) {
     if constexpr (std::is_integral_v<T>) {
         const std::int64_t x = a;
         const std::int64_t y = b;
@@ -117,13 +117,13 @@ T combine(Op op, T a, T b, double scalar) {
     }
 }
 
-template <class T>
+template <Op op, class T>
 void elementwise(const Transaction& tx, const std::byte* src0, const std::byte* src1,
                  std::byte* out) {
     for (std::uint64_t i = 0; i < tx.count; ++i) {
         const T a = src0 != nullptr ? load_at<T>(src0, i) : T{};
         const T b = src1 != nullptr ? load_at<T>(src1, i) : T{};
-        store_at<T>(out, i, combine<T>(tx.op, a, b, tx.scalar));
+        store_at<T>(out, i, combine<op, T>(a, b, tx.scalar));
     }
 }
 
@@ -169,27 +169,42 @@ void with_dtype(DType dtype, F&& f) {
 
 }  // namespace
 
-void compute_vector(const Transaction& tx, const std::byte* src0, const std::byte* src1,
-                    std::byte* out) {
-    if (tx.op == Op::Cast) {
-        with_dtype(tx.dtype, [&](auto to) {
-            with_dtype(tx.src_dtype,
-                       [&](auto from) { cast<decltype(to), decltype(from)>(tx, src0, out); });
-        });
-        return;
-    }
+template <Op op>
+void compute_elementwise(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
     with_dtype(tx.dtype, [&](auto element) {
-        using T = decltype(element);
-        if (tx.op == Op::ReduceSum) {
-            reduce_sum<T>(tx, src0, out);
-        } else {
-            elementwise<T>(tx, src0, src1, out);
-        }
+        elementwise<op, decltype(element)>(tx, sources[0], sources[1], out);
+    });
+}
+template void compute_elementwise<Op::Add>(const Transaction&, const std::byte* const*, std::byte*);
+template void compute_elementwise<Op::Sub>(const Transaction&, const std::byte* const*, std::byte*);
+template void compute_elementwise<Op::Mul>(const Transaction&, const std::byte* const*, std::byte*);
+template void compute_elementwise<Op::Max>(const Transaction&, const std::byte* const*, std::byte*);
+template void compute_elementwise<Op::Min>(const Transaction&, const std::byte* const*, std::byte*);
+template void compute_elementwise<Op::Adds>(const Transaction&, const std::byte* const*,
+                                            std::byte*);
+template void compute_elementwise<Op::Muls>(const Transaction&, const std::byte* const*,
+                                            std::byte*);
+template void compute_elementwise<Op::Exp>(const Transaction&, const std::byte* const*, std::byte*);
+template void compute_elementwise<Op::Relu>(const Transaction&, const std::byte* const*,
+                                            std::byte*);
+template void compute_elementwise<Op::Fill>(const Transaction&, const std::byte* const*,
+                                            std::byte*);
+
+void compute_reduce_sum(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
+    with_dtype(tx.dtype, [&](auto element) { reduce_sum<decltype(element)>(tx, sources[0], out); });
+}
+
+void compute_cast(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
+    with_dtype(tx.dtype, [&](auto to) {
+        with_dtype(tx.src_dtype,
+                   [&](auto from) { cast<decltype(to), decltype(from)>(tx, sources[0], out); });
     });
 }
 
-void compute_mmad(const Transaction& tx, const std::byte* a, const std::byte* b,
-                  const std::byte* c_in, std::byte* out) {
+void compute_mmad(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
+    const std::byte* a = sources[0];
+    const std::byte* b = sources[1];
+    const std::byte* c_in = sources[2];
     const std::uint64_t m = tx.m, n = tx.n, k = tx.k;
     for (std::uint64_t row = 0; row < m; ++row) {
         for (std::uint64_t col = 0; col < n; ++col) {

@@ -1,0 +1,116 @@
+#include "core/block.h"
+
+#include "core/ai_core.h"
+
+namespace npusim {
+
+Block::Block(AiCore& core, const BlockAssignment& work) : m_core(core), m_work(work) {}
+
+std::uint32_t Block::block_idx() const {
+    return m_work.block_idx;
+}
+std::uint32_t Block::block_num() const {
+    return m_core.block_num();
+}
+std::uint32_t Block::sub_block_idx() const {
+    return m_work.sub_block_idx;
+}
+std::uint32_t Block::group_idx() const {
+    return m_work.group;
+}
+KernelType Block::kernel_type() const {
+    return m_work.kernel->type;
+}
+CoreType Block::core_type() const {
+    return m_core.type();
+}
+std::string_view Block::kernel_name() const {
+    return m_work.kernel->name;
+}
+
+void Block::sync_all(SyncAllScope scope, Loc loc) {
+    m_core.hard_sync_all(scope, loc);
+}
+
+void Block::sync_all(GlobalTensor<std::int32_t> gm_workspace,
+                     LocalTensor<std::int32_t> ub_workspace, std::uint32_t used_cores, Loc loc) {
+    m_core.soft_sync_all(global_operand(gm_workspace), local_operand(ub_workspace), used_cores,
+                         loc);
+}
+
+void Block::cross_core_set_flag(std::uint32_t mode, Pipe pipe, std::uint32_t flag_id, Loc loc) {
+    m_core.cross_core_set_flag(mode, pipe, flag_id, loc);
+}
+
+void Block::cross_core_wait_flag(std::uint32_t flag_id, Loc loc) {
+    m_core.cross_core_wait_flag(flag_id, loc);
+}
+Cycle Block::now() const {
+    return m_core.local_time();
+}
+
+void Block::mmad(LocalTensor<float> c, LocalTensor<half> a, LocalTensor<half> b, std::uint32_t m,
+                 std::uint32_t n, std::uint32_t k, bool accumulate, Loc loc) {
+    Request r;
+    r.op = Op::Mmad;
+    r.dst = local_operand(c);
+    r.src0 = local_operand(a);
+    r.src1 = local_operand(b);
+    r.m = m;
+    r.n = n;
+    r.k = k;
+    r.accumulate = accumulate;
+    issue(r, loc);
+}
+
+void Block::set_flag(Pipe src, Pipe dst, std::uint32_t event_id, Loc loc) {
+    Request r;
+    r.op = Op::SetFlag;
+    r.flag_src = src;
+    r.flag_dst = dst;
+    r.event_id = event_id;
+    issue(r, loc);
+}
+
+void Block::wait_flag(Pipe src, Pipe dst, std::uint32_t event_id, Loc loc) {
+    Request r;
+    r.op = Op::WaitFlag;
+    r.flag_src = src;
+    r.flag_dst = dst;
+    r.event_id = event_id;
+    issue(r, loc);
+}
+
+void Block::pipe_barrier(Pipe pipe, Loc loc) {
+    Request r;
+    r.op = Op::PipeBarrier;
+    r.barrier_pipe = pipe;
+    issue(r, loc);
+}
+
+void Block::issue_copy(const Operand& dst, const Operand& src, std::uint64_t count, Loc loc) {
+    Request r;
+    r.op = Op::Copy;
+    r.dst = dst;
+    r.src0 = src;
+    r.count = count;
+    issue(r, loc);
+}
+
+void Block::issue(const Request& request, Loc loc) {
+    m_core.issue(request, loc);
+}
+
+std::uint64_t Block::allocate_local(MemSpace space, std::uint64_t bytes, Loc loc) {
+    return m_core.allocate_local(space, bytes, loc);
+}
+
+void Block::scalar_load(const Operand& where, void* value, Loc loc) {
+    m_core.scalar_load(where, value, loc);
+}
+
+void Block::scalar_store(const Operand& where, const void* value, Loc loc) {
+    m_core.scalar_store(where, value, loc);
+}
+
+}  // namespace npusim

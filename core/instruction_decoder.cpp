@@ -1,0 +1,334 @@
+#include "core/instruction_decoder.h"
+
+#include <sstream>
+
+#include "base/errors.h"
+#include "base/memory_spaces.h"
+#include "base/pipe_table.h"
+#include "pipes/op_table.h"
+
+namespace npusim {
+
+namespace {
+
+std::string hex(std::uint64_t value) {
+    std::ostringstream out;
+    out << "0x" << std::hex << value;
+    return out.str();
+}
+
+std::string name_of(MemSpace space) {
+    return std::string(to_string(space));
+}
+std::string name_of(Pipe pipe) {
+    return std::string(to_string(pipe));
+}
+std::string name_of(CoreType type) {
+    return std::string(to_string(type));
+}
+std::string name_of(Op op) {
+    return std::string(to_string(op));
+}
+
+}  // namespace
+
+InstructionDecoder::InstructionDecoder(CoreType core_type, const ChipConfig& chip)
+    : m_core_type(core_type),
+      m_local_capacity(local_capacities(chip, core_type)),
+      m_gm_capacity(chip.gm_bytes),
+      m_event_ids(chip.event_ids) {}
+
+void InstructionDecoder::rule_error(const Transaction& tx, const std::string& what) const {
+    throw KernelError("kernel '" + std::string(m_kernel_name) + "' block " +
+                      std::to_string(tx.block) + " (" + name_of(m_core_type) + ") " +
+                      name_of(tx.pipe) + " serial " + std::to_string(tx.serial) + " at " +
+                      format_location(tx.where) + ": " + what);
+}
+
+Pipe InstructionDecoder::pipe_of(const Request& r) {
+    switch (op_info(r.op).unit) {
+        case OpUnit::Copy: {
+            const auto route = find_copy_route(r.src0.space, r.dst.space);
+            return route ? route->pipe : Pipe::S;
+        }
+        case OpUnit::Vector:
+            return Pipe::V;
+        case OpUnit::Cube:
+            return Pipe::M;
+        case OpUnit::Scalar:
+            return Pipe::S;
+        case OpUnit::Sync:
+            break;
+    }
+    if (r.op == Op::SetFlag) return r.flag_src;
+    if (r.op == Op::WaitFlag) return r.flag_dst;
+    if (r.op == Op::PipeBarrier) return r.barrier_pipe;
+    return Pipe::S;
+}
+
+DecodedInstruction InstructionDecoder::decode(const Request& r, Transaction& tx) const {
+    DecodedInstruction out;
+    tx.pipe = pipe_of(r);
+    tx.op = r.op;
+    switch (op_info(r.op).unit) {
+        case OpUnit::Copy:
+            decode_copy(r, tx, out);
+            break;
+        case OpUnit::Vector:
+            decode_vector(r, tx, out);
+            break;
+        case OpUnit::Cube:
+            decode_mmad(r, tx, out);
+            break;
+        case OpUnit::Scalar:
+            rule_error(tx, "scalar accesses go through decode_scalar_access");
+        case OpUnit::Sync:
+            if (r.op == Op::SetFlag || r.op == Op::WaitFlag) {
+                decode_flag(r, tx);
+            } else if (r.op == Op::PipeBarrier) {
+                decode_barrier(r, tx);
+            } else {
+                rule_error(tx, name_of(r.op) + " is not issued through decode()");
+            }
+            break;
+    }
+    return out;
+}
+
+void InstructionDecoder::check_local(const Transaction& tx, const Operand& operand,
+                                     std::uint64_t count, const char* role,
+                                     std::uint64_t align) const {
+    const std::uint64_t capacity = local_capacity(operand.space);
+    const std::string name = name_of(operand.space);
+    if (capacity == 0) {
+        rule_error(tx, std::string(role) + " is in " + name + ", which an " + name_of(m_core_type) +
+                           " core does not have");
+    }
+    if (align == 0) align = mem_space_info(operand.space).alignment;
+    if (operand.address % align != 0) {
+        rule_error(tx, std::string(role) + " " + name + " address " + hex(operand.address) +
+                           " is not " + std::to_string(align) + "-byte aligned");
+    }
+    if (count > operand.count) {
+        rule_error(tx, std::string(role) + " needs " + std::to_string(count) +
+                           " elements but its tensor holds " + std::to_string(operand.count));
+    }
+    const std::uint64_t bytes = count * size_of(operand.dtype);
+    if (operand.address > capacity || bytes > capacity - operand.address) {
+        rule_error(tx, std::string(role) + " " + name + " range [" + hex(operand.address) + ", " +
+                           hex(operand.address + bytes) + ") is outside " + name + " (" +
+                           std::to_string(capacity) + " bytes)");
+    }
+}
+
+void InstructionDecoder::check_global(const Transaction& tx, const Operand& operand,
+                                      std::uint64_t count, const char* role) const {
+    if (count > operand.count) {
+        rule_error(tx, std::string(role) + " needs " + std::to_string(count) +
+                           " elements but its tensor holds " + std::to_string(operand.count));
+    }
+    const std::uint64_t bytes = count * size_of(operand.dtype);
+    if (operand.address > m_gm_capacity || bytes > m_gm_capacity - operand.address) {
+        rule_error(tx, std::string(role) + " GM range [" + hex(operand.address) + ", " +
+                           hex(operand.address + bytes) + ") is outside GM (" +
+                           std::to_string(m_gm_capacity) + " bytes)");
+    }
+}
+
+void InstructionDecoder::decode_copy(const Request& r, Transaction& tx,
+                                     DecodedInstruction& out) const {
+    out.route = find_copy_route(r.src0.space, r.dst.space);
+    if (!out.route) {
+        rule_error(
+            tx, "no DataCopy path from " + name_of(r.src0.space) + " to " + name_of(r.dst.space));
+    }
+    tx.dtype = tx.src_dtype = r.src0.dtype;
+    tx.count = r.count;
+    const std::string route = name_of(r.src0.space) + "->" + name_of(r.dst.space);
+    if (r.count == 0) rule_error(tx, "DataCopy " + route + " of 0 elements");
+    const std::uint64_t bytes = r.count * size_of(r.src0.dtype);
+    if (bytes % 32 != 0) {
+        rule_error(tx, "DataCopy " + route + " length " + std::to_string(bytes) +
+                           " bytes is not a multiple of 32 bytes");
+    }
+    for (const Operand* op : {&r.src0, &r.dst}) {
+        const char* role = op == &r.dst ? "destination" : "source";
+        if (op->space == MemSpace::GM) {
+            check_global(tx, *op, r.count, role);
+        } else {
+            check_local(tx, *op, r.count, role);
+        }
+    }
+    tx.add_access(r.src0.space, false, r.src0.address, bytes);
+    tx.add_access(r.dst.space, true, r.dst.address, bytes);
+    out.write_access = 1;
+}
+
+void InstructionDecoder::decode_vector(const Request& r, Transaction& tx,
+                                       DecodedInstruction& out) const {
+    const OpInfo& info = op_info(r.op);
+    tx.dtype = r.dst.dtype;
+    tx.src_dtype = info.ub_sources == 0 ? r.dst.dtype : r.src0.dtype;
+    tx.count = r.count;
+    tx.scalar = r.scalar;
+    if (m_core_type != CoreType::Vector) rule_error(tx, name_of(r.op) + " needs a vector core");
+    if (r.count == 0) rule_error(tx, name_of(r.op) + " of 0 elements");
+    const std::uint64_t out_count = info.single_output ? 1 : r.count;
+    auto check_ub = [&](const Operand& op, std::uint64_t count, const char* role) {
+        if (op.space != MemSpace::UB) {
+            rule_error(tx, std::string(role) + " must be in UB, not " + name_of(op.space));
+        }
+        check_local(tx, op, count, role);
+    };
+    if (info.ub_sources >= 1) {
+        check_ub(r.src0, r.count, "source");
+        tx.add_access(MemSpace::UB, false, r.src0.address, r.count * size_of(r.src0.dtype));
+    }
+    if (info.ub_sources >= 2) {
+        check_ub(r.src1, r.count, "second source");
+        tx.add_access(MemSpace::UB, false, r.src1.address, r.count * size_of(r.src1.dtype));
+    }
+    check_ub(r.dst, out_count, "destination");
+    out.write_access = tx.access_count;
+    tx.add_access(MemSpace::UB, true, r.dst.address, out_count * size_of(r.dst.dtype));
+}
+
+void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,
+                                     DecodedInstruction& out) const {
+    tx.dtype = DType::F32;
+    tx.src_dtype = DType::F16;
+    tx.m = r.m;
+    tx.n = r.n;
+    tx.k = r.k;
+    tx.accumulate = r.accumulate;
+    if (m_core_type != CoreType::Cube) rule_error(tx, "Mmad needs a cube core");
+    if (r.m == 0 || r.n == 0 || r.k == 0) rule_error(tx, "Mmad with a zero dimension");
+    const std::uint64_t m = r.m, n = r.n, k = r.k;
+    auto check = [&](const Operand& op, MemSpace space, std::uint64_t count, const char* role) {
+        if (op.space != space) {
+            rule_error(tx, std::string(role) + " must be in " + name_of(space) + ", not " +
+                               name_of(op.space));
+        }
+        check_local(tx, op, count, role);
+    };
+    check(r.src0, MemSpace::L0A, m * k, "left matrix");
+    check(r.src1, MemSpace::L0B, k * n, "right matrix");
+    check(r.dst, MemSpace::L0C, m * n, "result matrix");
+    // Reads first, in compute order (a, b, then the accumulator); the write last but one.
+    tx.add_access(MemSpace::L0A, false, r.src0.address, m * k * 2);
+    tx.add_access(MemSpace::L0B, false, r.src1.address, k * n * 2);
+    out.write_access = tx.access_count;
+    tx.add_access(MemSpace::L0C, true, r.dst.address, m * n * 4);
+    if (r.accumulate) tx.add_access(MemSpace::L0C, false, r.dst.address, m * n * 4);
+}
+
+void InstructionDecoder::decode_flag(const Request& r, Transaction& tx) const {
+    tx.flag_src = r.flag_src;
+    tx.flag_dst = r.flag_dst;
+    tx.event_id = r.event_id;
+    for (Pipe p : {r.flag_src, r.flag_dst}) {
+        if (!has_pipe(m_core_type, p)) {
+            rule_error(tx, flag_instruction_name(tx) + ": " + name_of(p) +
+                               " does not exist on an " + name_of(m_core_type) + " core");
+        }
+    }
+    if (r.flag_src == r.flag_dst) {
+        rule_error(tx, flag_instruction_name(tx) + ": source and destination pipe are the same");
+    }
+    if (r.event_id >= m_event_ids) {
+        rule_error(tx, flag_instruction_name(tx) + ": event id " + std::to_string(r.event_id) +
+                           " is out of range (this chip has event ids 0-" +
+                           std::to_string(m_event_ids - 1) + ")");
+    }
+}
+
+void InstructionDecoder::decode_barrier(const Request& r, Transaction& tx) const {
+    if (r.barrier_pipe == Pipe::S) {
+        rule_error(tx,
+                   "PipeBarrier<PIPE_S> is a hardware error: the scalar unit cannot wait for "
+                   "itself");
+    }
+    if (r.barrier_pipe != Pipe::ALL && !has_pipe(m_core_type, r.barrier_pipe)) {
+        rule_error(tx, "PipeBarrier: " + name_of(r.barrier_pipe) + " does not exist on an " +
+                           name_of(m_core_type) + " core");
+    }
+}
+
+DecodedInstruction InstructionDecoder::decode_scalar_access(Op op, const Operand& where,
+                                                            Transaction& tx) const {
+    DecodedInstruction out;
+    const bool store = op == Op::ScalarStore;
+    tx.pipe = Pipe::S;
+    tx.op = op;
+    tx.dtype = tx.src_dtype = where.dtype;
+    tx.count = 1;
+    const std::uint64_t bytes = size_of(where.dtype);
+    const char* role = store ? "destination" : "source";
+    if (where.space == MemSpace::GM) {
+        check_global(tx, where, 1, role);
+    } else {
+        // The scalar unit addresses single elements: element alignment, not DataCopy's.
+        check_local(tx, {where.space, where.address, 1, where.dtype}, 1, role, bytes);
+    }
+    if (where.address % bytes != 0) {
+        rule_error(tx, std::string("scalar ") + (store ? "store" : "load") + " address " +
+                           hex(where.address) + " is not " + std::to_string(bytes) +
+                           "-byte aligned");
+    }
+    if (store) out.write_access = 0;
+    tx.add_access(where.space, store, where.address, bytes);
+    return out;
+}
+
+void InstructionDecoder::decode_cross_core_set(std::uint32_t mode, Pipe pipe, std::uint32_t flag_id,
+                                               Transaction& tx) const {
+    tx.pipe = pipe;
+    tx.op = Op::CrossCoreSetFlag;
+    tx.mode = mode;
+    tx.event_id = flag_id;
+    const KernelType type = m_kernel_type;
+    const std::string name = "CrossCoreSetFlag<" + std::to_string(mode) + ", " + name_of(pipe) +
+                             ">(" + std::to_string(flag_id) + ")";
+    if (flag_id >= kCrossCoreFlagIds) {
+        rule_error(tx, name + ": flag id must be 0-" + std::to_string(kCrossCoreFlagIds - 1));
+    }
+    if (mode > 2) rule_error(tx, name + ": mode must be 0, 1 or 2");
+    if (!has_pipe(m_core_type, pipe)) {
+        rule_error(tx, name + ": " + name_of(pipe) + " is not a pipe of an " +
+                           name_of(m_core_type) + " core");
+    }
+    if (mode == 1 && (m_core_type != CoreType::Vector || type != KernelType::MIX_AIC_1_2)) {
+        rule_error(tx, name +
+                           ": mode 1 syncs the two AIVs of a group and needs a MIX_AIC_1_2 "
+                           "kernel on a vector core (this is " +
+                           std::string(to_string(type)) + " on an " + name_of(m_core_type) +
+                           " core)");
+    }
+    if (mode == 2 && (vector_cores_per_block(type) == 0 || cube_cores_per_block(type) == 0)) {
+        rule_error(tx, name +
+                           ": mode 2 syncs the AIC and AIV(s) of a group and needs a "
+                           "MIX_AIC_1_1 or MIX_AIC_1_2 kernel (this is " +
+                           std::string(to_string(type)) + ")");
+    }
+}
+
+void InstructionDecoder::decode_cross_core_wait(std::uint32_t flag_id, Transaction& tx) const {
+    tx.pipe = Pipe::S;
+    tx.op = Op::CrossCoreWaitFlag;
+    tx.event_id = flag_id;
+    if (flag_id >= kCrossCoreFlagIds) {
+        rule_error(tx, "CrossCoreWaitFlag(" + std::to_string(flag_id) + "): flag id must be 0-" +
+                           std::to_string(kCrossCoreFlagIds - 1));
+    }
+}
+
+void InstructionDecoder::decode_sync_all(SyncAllScope scope, Transaction& tx) const {
+    tx.pipe = Pipe::S;
+    tx.op = Op::SyncAll;
+    tx.mode = static_cast<std::uint32_t>(scope);
+    if (scope == SyncAllScope::Vector && m_core_type != CoreType::Vector) {
+        rule_error(tx, "SyncAll over vector cores only, called on a cube core");
+    }
+}
+
+}  // namespace npusim

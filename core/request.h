@@ -1,0 +1,40 @@
+// One kernel API call as the core receives it: the Block API (core/block.h) turns each typed
+// call into a Request; the decoder (core/instruction_decoder.h) checks it and turns it into a
+// Transaction.
+#pragma once
+
+#include <cstdint>
+#include <source_location>
+
+#include "base/transaction.h"
+#include "base/types.h"
+
+namespace npusim {
+
+/// An operand as the core sees it: space, byte address, element count, element type.
+struct Operand {
+    MemSpace space = MemSpace::UB;
+    std::uint64_t address = 0;
+    std::uint64_t count = 0;
+    DType dtype = DType::F32;
+};
+
+/// One API call, type-erased for the core.
+struct Request {
+    Op op = Op::Copy;
+    Operand dst;
+    Operand src0;
+    Operand src1;
+    std::uint64_t count = 0;  // elements processed
+    double scalar = 0.0;
+    std::uint32_t m = 0, n = 0, k = 0;
+    bool accumulate = false;
+    Pipe flag_src = Pipe::S;
+    Pipe flag_dst = Pipe::S;
+    std::uint32_t event_id = 0;
+    Pipe barrier_pipe = Pipe::ALL;
+};
+
+using Loc = std::source_location;
+
+}  // namespace npusim

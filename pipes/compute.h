@@ -1,0 +1,29 @@
+// Functional semantics of vector and cube instructions: bytes in, bytes out. No timing.
+// half arithmetic is done in float and rounded back (round to nearest even); integer
+// arithmetic wraps (two's complement); float -> integer casts round to nearest even and
+// saturate. The op table (pipes/op_table.h) names which function computes which op.
+#pragma once
+
+#include <cstddef>
+
+#include "base/transaction.h"
+
+namespace npusim {
+
+/// Contract shared by every compute function: `sources` holds the instruction's read
+/// operands in access order (null where an op has fewer), `out` receives the bytes of its
+/// write access. Nothing else is read or written.
+using ComputeFn = void (*)(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+
+/// out[i] = op(src0[i], src1[i], tx.scalar) for tx.count elements of tx.dtype.
+template <Op op>
+void compute_elementwise(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// out[0] = sum of tx.count elements (accumulated in fp32 for float types).
+void compute_reduce_sum(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// tx.src_dtype -> tx.dtype for tx.count elements.
+void compute_cast(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// c[m x n] = (accumulate ? c : 0) + a[m x k] * b[k x n]; sources a, b (fp16, row-major),
+/// c_in (fp32, read only when tx.accumulate).
+void compute_mmad(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+
+}  // namespace npusim

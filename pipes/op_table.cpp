@@ -1,0 +1,66 @@
+#include "pipes/op_table.h"
+
+#include <array>
+
+#include "base/pipe_table.h"
+
+namespace npusim {
+
+namespace {
+
+constexpr std::array kOps{
+    OpInfo{Op::Copy, "DataCopy", OpUnit::Copy},
+    OpInfo{Op::Add, "Add", OpUnit::Vector, 2, false, &compute_elementwise<Op::Add>},
+    OpInfo{Op::Sub, "Sub", OpUnit::Vector, 2, false, &compute_elementwise<Op::Sub>},
+    OpInfo{Op::Mul, "Mul", OpUnit::Vector, 2, false, &compute_elementwise<Op::Mul>},
+    OpInfo{Op::Max, "Max", OpUnit::Vector, 2, false, &compute_elementwise<Op::Max>},
+    OpInfo{Op::Min, "Min", OpUnit::Vector, 2, false, &compute_elementwise<Op::Min>},
+    OpInfo{Op::Adds, "Adds", OpUnit::Vector, 1, false, &compute_elementwise<Op::Adds>},
+    OpInfo{Op::Muls, "Muls", OpUnit::Vector, 1, false, &compute_elementwise<Op::Muls>},
+    OpInfo{Op::Exp, "Exp", OpUnit::Vector, 1, false, &compute_elementwise<Op::Exp>},
+    OpInfo{Op::Relu, "Relu", OpUnit::Vector, 1, false, &compute_elementwise<Op::Relu>},
+    OpInfo{Op::Fill, "Duplicate", OpUnit::Vector, 0, false, &compute_elementwise<Op::Fill>},
+    OpInfo{Op::ReduceSum, "ReduceSum", OpUnit::Vector, 1, true, &compute_reduce_sum},
+    OpInfo{Op::Cast, "Cast", OpUnit::Vector, 1, false, &compute_cast},
+    OpInfo{Op::Mmad, "Mmad", OpUnit::Cube, 0, false, &compute_mmad},
+    OpInfo{Op::ScalarLoad, "ScalarLoad", OpUnit::Scalar},
+    OpInfo{Op::ScalarStore, "ScalarStore", OpUnit::Scalar},
+    OpInfo{Op::SetFlag, "SetFlag", OpUnit::Sync},
+    OpInfo{Op::WaitFlag, "WaitFlag", OpUnit::Sync},
+    OpInfo{Op::PipeBarrier, "PipeBarrier", OpUnit::Sync},
+    OpInfo{Op::SyncAll, "SyncAll", OpUnit::Sync},
+    OpInfo{Op::SoftSyncAll, "SoftSyncAll", OpUnit::Sync},
+    OpInfo{Op::CrossCoreSetFlag, "CrossCoreSetFlag", OpUnit::Sync},
+    OpInfo{Op::CrossCoreWaitFlag, "CrossCoreWaitFlag", OpUnit::Sync},
+};
+
+constexpr bool rows_in_enum_order() {
+    for (std::size_t i = 0; i < kOps.size(); ++i) {
+        if (static_cast<std::size_t>(kOps[i].op) != i) return false;
+    }
+    return static_cast<std::size_t>(Op::CrossCoreWaitFlag) + 1 == kOps.size();
+}
+static_assert(rows_in_enum_order(), "kOps has one row per Op, in enumerator order");
+
+}  // namespace
+
+const OpInfo& op_info(Op op) {
+    return kOps[static_cast<std::size_t>(op)];
+}
+
+std::string_view to_string(Op op) {
+    const auto index = static_cast<std::size_t>(op);
+    return index < kOps.size() ? kOps[index].name : "?";
+}
+
+std::string flag_instruction_name(const Transaction& tx) {
+    std::string text(to_string(tx.op));
+    text += '<';
+    text += is_real_pipe(tx.flag_src) ? pipe_info(tx.flag_src).short_name : "ALL";
+    text += '_';
+    text += is_real_pipe(tx.flag_dst) ? pipe_info(tx.flag_dst).short_name : "ALL";
+    text += ">(" + std::to_string(tx.event_id) + ")";
+    return text;
+}
+
+}  // namespace npusim

@@ -1,0 +1,122 @@
+#include "sync/kernel_sync.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "core/chip_resources.h"
+#include "core/instruction_decoder.h"
+#include "sync/cross_core_routing.h"
+#include "sync/soft_sync_all.h"
+
+namespace npusim {
+
+KernelSync::KernelSync(const KernelLaunch& launch)
+    : m_kernel(launch),
+      m_vector_blocks(blocks_on(launch.type, CoreType::Vector, launch.blocks)),
+      m_cube_blocks(blocks_on(launch.type, CoreType::Cube, launch.blocks)),
+      m_barrier_all(m_vector_blocks + m_cube_blocks),
+      m_barrier_vector(m_vector_blocks > 0 ? m_vector_blocks : 1) {}
+
+// ---- hard SyncAll -----------------------------------------------------------------------
+
+void KernelSync::hard_sync_all(CorePort& core, SyncAllScope scope, const Loc& loc) {
+    Transaction tx = core.begin_record(Pipe::S, Op::SyncAll, loc);
+    core.decoder().decode_sync_all(scope, tx);
+    core.scalar_issue(tx);
+    core.drain_pipes(loc, "SyncAll");
+    core.sync_to_local();  // arrivals reach the barrier in simulated-time order
+    HardBarrier& barrier = scope == SyncAllScope::All ? m_barrier_all : m_barrier_vector;
+    const std::uint32_t me = participant(core.core_type(), tx.block);
+    const HardBarrier::Arrival arrival =
+        barrier.arrive(me, core.local_time(), core.chip().config.syncall_latency);
+    tx.start = core.local_time();
+    const auto kind =
+        scope == SyncAllScope::All ? SyncAllId::Kind::HardAll : SyncAllId::Kind::HardVector;
+    tx.sync_id = SyncAllId{kind, arrival.generation}.encode();
+    core.publish_arrival(tx);
+    if (arrival.last) core.notify_kernel();
+    const std::uint32_t vector_blocks = m_vector_blocks;
+    core.block_until([&] { return barrier.released(arrival.generation); }, loc,
+                     [&barrier, vector_blocks] {
+                         std::string text = "hard SyncAll: " + std::to_string(barrier.arrived()) +
+                                            " of " + std::to_string(barrier.participants()) +
+                                            " blocks arrived; still waiting for";
+                         int listed = 0;
+                         for (std::uint32_t p : barrier.missing()) {
+                             if (listed++ == 8) {
+                                 text += " ...";
+                                 break;
+                             }
+                             const bool vec = p < vector_blocks;
+                             text += std::string(listed > 1 ? "," : "") +
+                                     (vec ? " aiv " : " aic ") +
+                                     std::to_string(vec ? p : p - vector_blocks);
+                         }
+                         return text;
+                     });
+    core.advance_to(barrier.last_release());
+    tx.end = tx.pipe_free = core.local_time();
+    core.publish(tx);
+    core.maybe_sync();
+}
+
+// ---- soft SyncAll -----------------------------------------------------------------------
+
+void KernelSync::soft_sync_all(CorePort& core, const Operand& gm_workspace,
+                               const Operand& ub_workspace, std::uint32_t used_cores,
+                               const Loc& loc) {
+    run_soft_sync_all(core, *this, gm_workspace, ub_workspace, used_cores, loc);
+}
+
+std::int32_t KernelSync::next_epoch(CoreType type, std::uint32_t block,
+                                    std::uint64_t gm_workspace) {
+    return ++m_soft_epochs[{BlockKey{type, block}, gm_workspace}];
+}
+
+SyncAllId KernelSync::soft_instance(std::uint64_t gm_workspace, std::int32_t epoch) {
+    const auto [it, added] =
+        m_soft_instances.try_emplace({gm_workspace, epoch}, m_soft_instances.size());
+    return {SyncAllId::Kind::Soft, it->second};
+}
+
+// ---- cross-core flags -------------------------------------------------------------------
+
+void KernelSync::post_cross_core(CorePort& core, const Transaction& tx, Cycle at) {
+    const Cycle latency = core.chip().config.cross_core_flag_latency;
+    const CrossCoreRoute route =
+        route_cross_core_set(m_kernel.type, m_kernel.blocks, tx.core_type, tx.block, tx.mode);
+    const CrossCoreSet set{at + latency, tx.block, tx.core_type, tx.serial};
+    bool ok = true;
+    if (route.round) {
+        ok = m_flags.join_round(route.round_key, tx.event_id, route.targets,
+                                {at, tx.block, tx.core_type, tx.serial}, latency);
+    } else {
+        for (const BlockKey& target : route.targets) {
+            ok = m_flags.post(target, tx.event_id, set) && ok;
+        }
+    }
+    if (!ok) {
+        core.decoder().rule_error(tx, "cross-core flag " + std::to_string(tx.event_id) +
+                                          " overflows: " + route.receiver + " already holds " +
+                                          std::to_string(kCrossCoreMaxPending) +
+                                          " sets that no CrossCoreWaitFlag consumed");
+    }
+    core.notify_kernel();
+}
+
+Cycle KernelSync::take_cross_core(CorePort& core, Transaction& tx, const Loc& loc) {
+    const BlockKey me{core.core_type(), tx.block};
+    const std::uint32_t flag_id = tx.event_id;
+    std::optional<CrossCoreSet> got;
+    core.block_until([&] { return (got = m_flags.take(me, flag_id)).has_value(); }, loc,
+                     [flag_id] {
+                         return "waits at CrossCoreWaitFlag(" + std::to_string(flag_id) +
+                                "): no block sets this flag for it";
+                     });
+    tx.partner_block = got->block;
+    tx.partner_core_type = got->core_type;
+    tx.partner_serial = got->serial;
+    return got->visible;
+}
+
+}  // namespace npusim
