@@ -571,6 +571,9 @@ bool AiCore::try_schedule(InFlight* f) {
     m_chip.publish(tx);
     m_chip.effects.schedule(tx.start, f, kPhaseRead);
     m_chip.effects.schedule(tx.end, f, kPhaseCommit);
+    if (tx.op == Op::Copy && tx.accesses[0].space == MemSpace::GM) {
+        m_chip.gm.prefetch(tx.accesses[0].address, tx.accesses[0].bytes);  // read at tx.start
+    }
     return true;
 }
 
