@@ -281,6 +281,11 @@ void AiCore::on_data_started(PipeInstruction& instruction) {
     m_chip.publish(tx);
     m_chip.effects.schedule(tx.start, &f, kPhaseRead);
     m_chip.effects.schedule(tx.end, &f, kPhaseCommit);
+    // Many cores' short copies interleave GM read streams that the host's prefetcher does
+    // not follow; the source is read at tx.start, so warm it now.
+    if (tx.op == Op::Copy && tx.accesses[0].space == MemSpace::GM) {
+        m_chip.gm.prefetch(tx.accesses[0].address, tx.accesses[0].bytes);
+    }
 }
 
 void AiCore::on_zero_length_done(PipeInstruction& instruction) {

@@ -81,6 +81,19 @@ void GlobalMemory::read(std::uint64_t address, void* destination, std::uint64_t 
     }
 }
 
+void GlobalMemory::prefetch(std::uint64_t address, std::uint64_t bytes) const {
+    // Small copies from many cores interleave many short streams, which the host's
+    // hardware prefetcher does not follow; longer copies stream well once started.
+    constexpr std::uint64_t kLine = 64, kMostBytes = 256;
+    const std::byte* page = page_for_read(address >> kPageBits);
+    if (page == nullptr) return;
+    const std::uint64_t offset = address & (kPageBytes - 1);
+    const std::uint64_t end = std::min({offset + bytes, offset + kMostBytes, kPageBytes});
+    for (std::uint64_t at = offset; at < end; at = (at | (kLine - 1)) + 1) {
+        __builtin_prefetch(page + at);
+    }
+}
+
 void GlobalMemory::write(std::uint64_t address, const void* source, std::uint64_t bytes) {
     const auto* in = static_cast<const std::byte*>(source);
     while (bytes > 0) {

@@ -49,6 +49,9 @@ public:
     /// Data access. The caller guarantees [address, address+bytes) lies within capacity().
     void read(std::uint64_t address, void* destination, std::uint64_t bytes) const;
     void write(std::uint64_t address, const void* source, std::uint64_t bytes);
+    /// A host cache hint for a read that comes later (the first few lines of the range):
+    /// no effect on contents, never allocates a page.
+    void prefetch(std::uint64_t address, std::uint64_t bytes) const;
 
     /// Host bytes held for page backing (what a run touched).
     std::uint64_t resident_bytes() const { return m_resident_pages * kPageBytes; }
