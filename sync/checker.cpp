@@ -253,6 +253,9 @@ struct Checker::Impl {
         AgentId agents[kSlots]{};
         std::vector<std::pair<MemSpace, std::pair<std::uint64_t, std::uint64_t>>> allocations;
         std::array<Shadow*, kMemSpaces> local_shadows{};  // this core's local spaces
+        // Flag queues of this block's core by (src, dst, id) for ids below 8, found once.
+        std::unique_ptr<std::array<std::deque<FlagRecord>*, kPipeSlots * kPipeSlots * 8>>
+            flag_cache;
     };
     struct KernelState {
         KernelInfo info;
@@ -280,6 +283,34 @@ struct Checker::Impl {
     // Intra-core flags: per (core, src, dst, id), oldest first.
     std::map<std::tuple<CoreType, std::uint32_t, Pipe, Pipe, std::uint32_t>, std::deque<FlagRecord>>
         flags;
+    // The same queues by a packed key: a hash lookup per SetFlag / WaitFlag (the ordered map
+    // gives the report order at kernel end).
+    std::unordered_map<std::uint64_t, std::deque<FlagRecord>*> flag_index;
+    std::deque<FlagRecord>& flag_queue(Block& b, const Transaction& tx) {
+        std::deque<FlagRecord>** cached = nullptr;
+        if (tx.event_id < 8) {
+            if (!b.flag_cache) {
+                b.flag_cache = std::make_unique<
+                    std::array<std::deque<FlagRecord>*, kPipeSlots * kPipeSlots * 8>>();
+                b.flag_cache->fill(nullptr);
+            }
+            cached = &(*b.flag_cache)[(static_cast<std::size_t>(tx.flag_src) * kPipeSlots +
+                                       static_cast<std::size_t>(tx.flag_dst)) *
+                                          8 +
+                                      tx.event_id];
+            if (*cached != nullptr) return **cached;
+        }
+        const std::uint64_t key = (std::uint64_t{tx.event_id} << 32) |
+                                  (std::uint64_t{b.core} << 10) |
+                                  (static_cast<std::uint64_t>(b.type) << 9) |
+                                  (static_cast<std::uint64_t>(tx.flag_src) << 4) |
+                                  static_cast<std::uint64_t>(tx.flag_dst);
+        std::deque<FlagRecord>*& queue = flag_index[key];
+        if (queue == nullptr)
+            queue = &flags[{b.type, b.core, tx.flag_src, tx.flag_dst, tx.event_id}];
+        if (cached != nullptr) *cached = queue;
+        return *queue;
+    }
     // Cross-core flags, mirroring sync/cross_core_flags.h.
     std::map<std::tuple<std::uint32_t, CoreType, std::uint32_t, std::uint32_t>,
              std::deque<VectorClock>>
@@ -404,8 +435,14 @@ struct Checker::Impl {
     }
 
     // Everything `pipe` completed, for a SetFlag or cross-core set fired from it.
+    std::vector<VectorClock> spare_clocks;  // consumed flags' clocks, reused (no allocation)
     VectorClock fired(Block& b, Slot pipe) {
-        VectorClock c = agent(b, pipe).clock;
+        VectorClock c;
+        if (!spare_clocks.empty()) {
+            c = std::move(spare_clocks.back());
+            spare_clocks.pop_back();
+        }
+        c = agent(b, pipe).clock;
         c.raise(b.agents[pipe], agent(b, pipe).counter);
         if (pipe == kS) c.raise(b.agents[kStores], agent(b, kStores).counter);
         return c;
@@ -612,16 +649,20 @@ struct Checker::Impl {
         shadow.map.clear();
     }
 
-    void split(Shadow& shadow, std::uint64_t at) {
+    // Splits the interval holding `at` there; returns the first interval starting at or
+    // after `at`.
+    std::map<std::uint64_t, Interval>::iterator split(Shadow& shadow, std::uint64_t at) {
         auto it = shadow.map.upper_bound(at);
-        if (it == shadow.map.begin()) return;
-        --it;
-        if (it->first < at && at < it->second.hi) {
-            Interval right = it->second;
+        if (it == shadow.map.begin()) return it;
+        const auto before = std::prev(it);
+        if (before->first == at) return before;
+        if (at < before->second.hi) {
+            Interval right = before->second;
             retain(right);
-            it->second.hi = at;
-            shadow.map.emplace_hint(std::next(it), at, std::move(right));
+            before->second.hi = at;
+            return shadow.map.emplace_hint(it, at, std::move(right));
         }
+        return it;
     }
 
     // The pieces of run `id` inside [lo, hi) that `view` does not cover: how many, and the
@@ -731,14 +772,12 @@ struct Checker::Impl {
                 std::uint64_t hi, bool write) {
         if (lo >= hi) return;
         auto& shadow = sh.map;
-        split(sh, lo);
-        split(sh, hi);
+        auto it = split(sh, lo);
         const std::uint32_t me = new_run(site, lo, hi - lo);
         bool uninitialized = false;
         std::uint64_t uninit_lo = 0;
         Cycle merged_first_landed = site.time;
         std::uint64_t cursor = lo;
-        auto it = shadow.lower_bound(lo);
         while (cursor < hi) {
             if (it == shadow.end() || it->first > cursor) {
                 const std::uint64_t gap_hi = it == shadow.end() ? hi : std::min(hi, it->first);
@@ -758,6 +797,12 @@ struct Checker::Impl {
                 it = std::next(shadow.emplace_hint(it, cursor, std::move(fresh)));
                 cursor = gap_hi;
                 continue;
+            }
+            if (it->second.hi > hi) {  // the last interval reaches past the access: split
+                Interval right = it->second;
+                retain(right);
+                it->second.hi = hi;
+                shadow.emplace_hint(std::next(it), hi, std::move(right));
             }
             Interval& iv = it->second;
             const std::uint64_t ilo = it->first;
@@ -838,10 +883,20 @@ struct Checker::Impl {
         }
     }
 
+    const GmBuffer* last_buffer = nullptr;
+    std::size_t gm_buffers_seen = 0;
     void check_bounds(const Block& b, const Site& site, const MemAccess& a) {
         if (!options.memcheck) return;
         if (a.space == MemSpace::GM) {
+            // Most accesses fall in the buffer the previous one did.
+            if (last_buffer != nullptr && !last_buffer->freed &&
+                a.address >= last_buffer->address &&
+                a.address + a.bytes <= last_buffer->address + last_buffer->bytes &&
+                gm_buffers_seen == gm.buffers().size())
+                return;
             const GmBuffer* buffer = gm.find_buffer(a.address);
+            last_buffer = buffer;
+            gm_buffers_seen = gm.buffers().size();
             if (buffer == nullptr || a.address + a.bytes > buffer->address + buffer->bytes) {
                 std::string what =
                     buffer == nullptr
@@ -935,7 +990,7 @@ struct Checker::Impl {
             case Op::SetFlag: {
                 const Slot src = slot_of(tx.flag_src);
                 if (src != kS) issue_edge(b, src);
-                auto& queue = flags[{b.type, b.core, tx.flag_src, tx.flag_dst, tx.event_id}];
+                auto& queue = flag_queue(b, tx);
                 if (options.synccheck && !queue.empty()) {
                     const FlagRecord& open = queue.back();
                     Site s{
@@ -956,12 +1011,13 @@ struct Checker::Impl {
             case Op::WaitFlag: {
                 const Slot dst = slot_of(tx.flag_dst);
                 if (dst != kS) issue_edge(b, dst);
-                auto& queue = flags[{b.type, b.core, tx.flag_src, tx.flag_dst, tx.event_id}];
+                auto& queue = flag_queue(b, tx);
                 auto it = std::find_if(queue.begin(), queue.end(), [&](const FlagRecord& r) {
                     return r.serial == tx.partner_serial;
                 });
                 if (it == queue.end()) return;
                 agent(b, dst).clock.join(it->clock);
+                spare_clocks.push_back(std::move(it->clock));
                 queue.erase(it);
                 return;
             }
