@@ -319,6 +319,7 @@ struct Checker::Impl {
              std::pair<std::uint32_t, VectorClock>>
         cross_rounds;
     Block* last_block = nullptr;
+    std::array<std::vector<Block*>, 2> running;  // per core type and core: its latest block
     std::uint64_t uninit_sequence = 0;
     std::size_t uninit_count = 0;
 
@@ -377,6 +378,16 @@ struct Checker::Impl {
             last_block->type == tx.core_type) {
             return *last_block;
         }
+        // Blocks interleave: the one a core ran last is found by the core's index.
+        auto& by_core = running[tx.core_type == CoreType::Cube ? 1 : 0];
+        if (tx.core < by_core.size()) {
+            Block* b = by_core[tx.core];
+            if (b && b->kernel_id == tx.kernel_id && b->block == tx.block &&
+                b->type == tx.core_type) {
+                last_block = b;
+                return *b;
+            }
+        }
         auto& slot = blocks[{tx.kernel_id, tx.core_type, tx.block}];
         if (!slot) {
             slot = std::make_unique<Block>();
@@ -399,6 +410,8 @@ struct Checker::Impl {
             kernels[tx.kernel_id].blocks.push_back(&b);
         }
         last_block = slot.get();
+        if (tx.core >= by_core.size()) by_core.resize(tx.core + 1, nullptr);
+        by_core[tx.core] = slot.get();
         return *slot;
     }
 
