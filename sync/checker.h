@@ -37,14 +37,26 @@
 
 namespace npusim {
 
+/// How a report orders two unordered accesses of different blocks (which one is "first",
+/// and so RAW or WAR). Within a block it is always issue order (serial numbers).
+enum class RaceOrder : std::uint8_t {
+    /// The order in which they took effect in this run (a read when it starts, a write when
+    /// its data lands): what happened, but another chip or start skew may name it otherwise.
+    Timing,
+    /// (kernel id, core type with AIC first, block index, serial): the same finding for the
+    /// same program whatever the timing.
+    Program,
+};
+
 struct CheckerOptions {
     bool racecheck = true;
     bool synccheck = true;
     bool memcheck = true;
     bool initcheck = true;
-    /// true: one finding per (kind, space, source-location pair) with a count (analysis
-    /// mode); false: one finding per instance (hazard mode).
+    /// true: one finding per (kind, space, scope, source-location pair, pipes) with a count
+    /// (analysis mode); false: one finding per instance (hazard mode).
     bool deduplicate = true;
+    RaceOrder race_order = RaceOrder::Timing;
 };
 
 class Checker final : public TransactionObserver {

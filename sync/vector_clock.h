@@ -34,6 +34,33 @@ public:
     /// this = max(this, other), elementwise.
     void join(const VectorClock& other) {
         if (other.m_entries.empty() || &other == this) return;
+        // Common case: `other` knows no agent this clock lacks; raise in place, no allocation.
+        {
+            auto a = m_entries.begin();
+            bool subset = true;
+            for (const Entry& e : other.m_entries) {
+                while (a != m_entries.end() && a->first < e.first) ++a;
+                if (a == m_entries.end() || a->first != e.first) {
+                    subset = false;
+                    break;
+                }
+                ++a;
+            }
+            if (subset) {
+                bool raised = false;
+                a = m_entries.begin();
+                for (const Entry& e : other.m_entries) {
+                    while (a->first < e.first) ++a;
+                    if (e.second > a->second) {
+                        a->second = e.second;
+                        raised = true;
+                    }
+                    ++a;
+                }
+                if (raised) ++m_version;
+                return;
+            }
+        }
         bool changed = false;
         std::vector<Entry> merged;
         merged.reserve(m_entries.size() + other.m_entries.size());

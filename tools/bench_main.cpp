@@ -7,8 +7,16 @@
 //      as many activations as case b has instructions, no model work
 //   d  memory: a run that touches 256 MiB of the 64 GiB modelled GM
 //   e  case a again with the checker attached (host time and peak RSS compared with a)
+//   f  checker on fine-grained work: the 8-element-tile add on 48 cores, without (f0) and
+//      with (f1) the checker
+//   g  checker on a racy run with many blocks: syncall_reduction without its SyncAll at 512
+//      and 1,024 blocks (48 cores: later rounds), without (g512_0, g1024_0) and with the
+//      checker (g512_1, g1024_1)
+//   h  scaling: the 8-element-tile add with the same instruction count on 1 block (h1) and
+//      on 48 blocks (h48): M instructions per host second of each, and their ratio
 // Targets: b reaches >= 50% of c's rate; d peaks <= 2 x touched bytes + 100 MB; e costs at
-// most 1.5x a's host time and 2x its peak RSS.
+// most 1.5x a's host time and 2x its peak RSS; f at most 1.5x time and 1.5x peak RSS; g at
+// most 3x time at each block count. h is measured only.
 // `--quick` shrinks every case (a smoke run for CI); `--case X` runs one case in-process.
 #include <chrono>
 #include <cstdio>
@@ -108,6 +116,42 @@ json run_add(const std::string& preset, std::uint32_t blocks, std::uint64_t elem
     return j;
 }
 
+// The SyncAll reduction without its SyncAll (every block reads every other block's slice,
+// unordered: a racy run whose findings grow with blocks squared).
+json run_racy_reduction(std::uint32_t blocks, bool check) {
+    npusim::Simulator sim(npusim::builtin_chip_config("a2"));
+    std::unique_ptr<npusim::Checker> checker;
+    if (check) {
+        checker = std::make_unique<npusim::Checker>(sim.global_memory());
+        sim.attach(*checker);
+    }
+    npusim::kernels::ReductionArgs args;
+    args.elements = 32;
+    args.sync = 0;
+    const std::uint64_t total = args.elements * blocks;
+    args.input = sim.allocate<float>(total, "input");
+    args.work = sim.allocate<float>(total, "work");
+    args.output = sim.allocate<float>(total, "output");
+    args.sync_workspace = sim.allocate<std::int32_t>(std::uint64_t{blocks} * 8, "sync_workspace");
+    sim.write(args.input, std::vector<float>(total, 1.0F));
+    const auto start = Clock::now();
+    const npusim::RunResult r = sim.run({.name = "syncall_reduction_nosync", .blocks = blocks},
+                                        npusim::kernels::syncall_reduction, args);
+    const double host = seconds_since(start);
+    json j;
+    j["blocks"] = blocks;
+    j["completed"] = r.completed();
+    j["instructions"] = r.instructions;
+    j["host_seconds"] = host;
+    if (checker) {
+        j["checker_findings"] = checker->findings().size();
+        std::uint64_t instances = 0;
+        for (const npusim::Finding& f : checker->findings()) instances += f.count;
+        j["checker_instances"] = instances;
+    }
+    return j;
+}
+
 // The floor: what SystemC itself costs for one thread activation per instruction.
 struct FloorModule : sc_core::sc_module {
     std::uint64_t remaining;
@@ -155,8 +199,22 @@ json run_case(const std::string& name, bool quick, std::uint64_t floor_activatio
         // 3 operands x 22315008 fp32 = 255.4 MiB touched (multiple of 48 blocks x 2048).
         const std::uint64_t elements = quick ? 48u * 2048u * 16u : 227u * 48u * 2048u;
         j = run_add("a2", 48, elements, 2048);
+    } else if (name == "f0" || name == "f1") {
+        // 6291456 fp32 per operand in 8-element tiles: 786432 tiles, ~9.4M instructions.
+        const std::uint64_t elements = quick ? 48u * 8u * 2000u : 6291456u;
+        j = run_add("a2", 48, elements, 8, name == "f1");
+    } else if (name == "g512_0" || name == "g512_1" || name == "g1024_0" || name == "g1024_1") {
+        const bool big = name.starts_with("g1024");
+        const std::uint32_t blocks = quick ? (big ? 128u : 64u) : (big ? 1024u : 512u);
+        j = run_racy_reduction(blocks, name.back() == '1');
+    } else if (name == "h1" || name == "h48") {
+        // The same 8-element tiles (and so the same instruction count) on 1 or 48 blocks.
+        const std::uint64_t elements = quick ? 48u * 8u * 1000u : 48u * 8u * 17000u;
+        j = run_add("a2", name == "h1" ? 1 : 48, elements, 8);
     } else {
-        throw npusim::UsageError("unknown case '" + name + "' (a, b, c, d, e)");
+        throw npusim::UsageError("unknown case '" + name +
+                                 "' (a, b, c, d, e, f0, f1, g512_0, g512_1, g1024_0, g1024_1, "
+                                 "h1, h48)");
     }
     j["peak_rss_bytes"] = peak_rss_bytes();
     return j;
@@ -206,7 +264,9 @@ int main(int argc, char** argv) {
     bool quick = false;
     std::string only;
     app.add_flag("--quick", quick, "Small sizes (smoke test)");
-    app.add_option("--case", only, "Run one case (a, b, c, d, e) in-process");
+    app.add_option("--case", only,
+                   "Run one case (a, b, c, d, e, f0, f1, g512_0, g512_1, g1024_0, g1024_1, h1, "
+                   "h48) in-process");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -226,6 +286,14 @@ int main(int argc, char** argv) {
         out["c_systemc_floor"] = run_isolated("c", quick, activations);
         out["d_touch_256MiB"] = run_isolated("d", quick, 0);
         out["e_add_48core_64MiB_checked"] = run_isolated("e", quick, 0);
+        out["f0_tile8_48core"] = run_isolated("f0", quick, 0);
+        out["f1_tile8_48core_checked"] = run_isolated("f1", quick, 0);
+        out["g512_0_racy_reduction"] = run_isolated("g512_0", quick, 0);
+        out["g512_1_racy_reduction_checked"] = run_isolated("g512_1", quick, 0);
+        out["g1024_0_racy_reduction"] = run_isolated("g1024_0", quick, 0);
+        out["g1024_1_racy_reduction_checked"] = run_isolated("g1024_1", quick, 0);
+        out["h1_tile8_1block"] = run_isolated("h1", quick, 0);
+        out["h48_tile8_48blocks"] = run_isolated("h48", quick, 0);
 
         const json& b = out["b_tiny_tiles"];
         const json& c = out["c_systemc_floor"];
@@ -258,6 +326,43 @@ int main(int argc, char** argv) {
             targets["checker_rss_ratio"] = rss_ratio;
             targets["checker_rss_ratio_target"] = 2.0;
             targets["checker_pass"] = time_ratio <= 1.5 && rss_ratio <= 2.0;
+        }
+        const json& f0 = out["f0_tile8_48core"];
+        const json& f1 = out["f1_tile8_48core_checked"];
+        if (f0.contains("host_seconds") && f1.contains("host_seconds")) {
+            const double time_ratio =
+                f1["host_seconds"].get<double>() / f0["host_seconds"].get<double>();
+            const double rss_ratio =
+                f1["peak_rss_bytes"].get<double>() / f0["peak_rss_bytes"].get<double>();
+            targets["fine_checker_time_ratio"] = time_ratio;
+            targets["fine_checker_rss_ratio"] = rss_ratio;
+            targets["fine_checker_target"] = 1.5;
+            targets["fine_checker_pass"] = time_ratio <= 1.5 && rss_ratio <= 1.5;
+        }
+        bool racy_pass = true;
+        for (const char* n : {"512", "1024"}) {
+            const json& off = out[std::string("g") + n + "_0_racy_reduction"];
+            const json& on = out[std::string("g") + n + "_1_racy_reduction_checked"];
+            if (!off.contains("host_seconds") || !on.contains("host_seconds")) {
+                racy_pass = false;
+                continue;
+            }
+            const double ratio =
+                on["host_seconds"].get<double>() / off["host_seconds"].get<double>();
+            targets[std::string("racy_checker_time_ratio_") + n] = ratio;
+            racy_pass = racy_pass && ratio <= 3.0;
+        }
+        targets["racy_checker_target"] = 3.0;
+        targets["racy_checker_pass"] = racy_pass;
+        const json& h1 = out["h1_tile8_1block"];
+        const json& h48 = out["h48_tile8_48blocks"];
+        if (h1.contains("instructions_per_host_second") &&
+            h48.contains("instructions_per_host_second")) {
+            const double one = h1["instructions_per_host_second"].get<double>() / 1e6;
+            const double many = h48["instructions_per_host_second"].get<double>() / 1e6;
+            targets["scaling_1block_minstr_per_s"] = one;
+            targets["scaling_48blocks_minstr_per_s"] = many;
+            targets["scaling_48_vs_1_ratio"] = many / one;
         }
         out["targets"] = targets;
         std::cout << out.dump(2) << "\n";
