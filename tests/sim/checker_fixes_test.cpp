@@ -6,8 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "base/errors.h"
 #include "core/block.h"
-#include "core/errors.h"
 #include "sim/simulator.h"
 #include "sync/checker.h"
 #include "sync/finding_match.h"
