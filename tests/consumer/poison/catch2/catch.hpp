@@ -1,0 +1,1 @@
+#error "a public npusim header includes <catch2/catch.hpp>"
