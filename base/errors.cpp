@@ -1,5 +1,8 @@
 #include "base/errors.h"
 
+#include "base/invariant.h"
+#include "base/transaction.h"
+
 namespace npusim {
 
 namespace {
@@ -13,5 +16,12 @@ std::string join_problems(const std::vector<std::string>& problems) {
 
 ConfigError::ConfigError(std::vector<std::string> problems)
     : Error(join_problems(problems)), m_problems(std::move(problems)) {}
+
+void invariant_failed(std::string_view component, std::uint64_t cycle, std::string_view condition,
+                      std::string_view what, const std::source_location& where) {
+    throw InternalError("internal error in " + std::string(component) + " at cycle " +
+                        std::to_string(cycle) + ": " + std::string(condition) +
+                        " failed: " + std::string(what) + " (" + format_location(where) + ")");
+}
 
 }  // namespace npusim

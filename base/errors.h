@@ -39,4 +39,11 @@ public:
     using Error::Error;
 };
 
+/// npusim broke one of its own invariants (base/invariant.h): a bug in npusim, reported with
+/// the component, the simulated cycle and the condition so that it can be fixed.
+class InternalError final : public Error {
+public:
+    using Error::Error;
+};
+
 }  // namespace npusim

@@ -8,6 +8,7 @@
 #include <source_location>
 #include <string>
 
+#include "base/invariant.h"
 #include "base/kernel_type.h"
 #include "base/types.h"
 
@@ -98,6 +99,8 @@ struct Transaction {
     bool accumulate = false;
 
     void add_access(MemSpace space, bool write, std::uint64_t address, std::uint64_t bytes) {
+        NPUSIM_INVARIANT(access_count < accesses.size(), "Transaction", issue,
+                         "an instruction has more memory accesses than a transaction holds");
         accesses[access_count++] = MemAccess{space, write, address, bytes};
     }
 };

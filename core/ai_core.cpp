@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/errors.h"
+#include "base/invariant.h"
 #include "base/memory_spaces.h"
 #include "pipes/op_table.h"
 
@@ -103,6 +104,8 @@ void AiCore::run_block(const BlockAssignment& work) {
         // Another block failed or the chip deadlocked: unwind quietly.
     } catch (const sc_core::sc_unwind_exception&) {
         throw;  // SystemC's own process kill/reset: must propagate
+    } catch (const InternalError& error) {
+        m_chip.fail(error.what(), /*internal=*/true);
     } catch (const KernelError& error) {
         m_chip.fail(error.what());
     } catch (const std::exception& error) {
@@ -277,6 +280,8 @@ void AiCore::issue_to_pipe(InFlight* f, const Loc& loc) {
 void AiCore::on_data_started(PipeInstruction& instruction) {
     auto& f = static_cast<InFlight&>(instruction);
     const Transaction& tx = f.tx;
+    NPUSIM_INVARIANT(f.write_access >= 0 && f.write_access < tx.access_count, "AiCore", tx.start,
+                     "a data instruction started without a destination access");
     f.scratch.resize(tx.accesses[static_cast<std::size_t>(f.write_access)].bytes);
     m_chip.publish(tx);
     m_chip.effects.schedule(tx.start, &f, kPhaseRead);

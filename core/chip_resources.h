@@ -50,14 +50,19 @@ struct ChipResources {
     bool abort = false;
     bool shutdown = false;
     std::optional<std::string> first_error;
+    bool first_error_internal = false;
     sc_core::sc_event abort_event{"npusim_abort"};
 
     void publish(const Transaction& tx) {
         if (!tx.internal) ++progress_epoch;
         for (TransactionObserver* observer : observers) observer->on_transaction(tx);
     }
-    void fail(std::string message) {
-        if (!first_error) first_error = std::move(message);
+    /// internal: the error is a broken invariant of npusim (InternalError), not the kernel's.
+    void fail(std::string message, bool internal = false) {
+        if (!first_error) {
+            first_error = std::move(message);
+            first_error_internal = internal;
+        }
         abort = true;
         abort_event.notify(sc_core::SC_ZERO_TIME);
     }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/invariant.h"
+
 namespace npusim {
 
 CorePipes::CorePipes(const ChipConfig& chip, const CostModel& cost, GmBandwidth& bandwidth,
@@ -16,6 +18,10 @@ CorePipes::CorePipes(const ChipConfig& chip, const CostModel& cost, GmBandwidth&
 
 void CorePipes::enqueue(PipeInstruction* instruction) {
     PipeUnit& pipe = unit(instruction->tx.pipe);
+    const Cycle slot = pipe.timeline().queue_slot_free_at();
+    NPUSIM_INVARIANT(slot != PipeTimeline::kNotStarted && slot <= instruction->tx.issue,
+                     "CorePipes", instruction->tx.issue,
+                     "an instruction entered a pipe queue that had no free slot");
     instruction->queue_index = pipe.timeline().enqueue();
     if (!pipe.stalled().empty() || !try_start(instruction)) pipe.stalled().push_back(instruction);
 }

@@ -2,11 +2,15 @@
 
 #include <algorithm>
 
+#include "base/invariant.h"
+
 namespace npusim {
 
 void PipeUnit::start_data(PipeInstruction& instruction, Cycle start, const CostModel& cost,
                           GmBandwidth& bandwidth) {
     Transaction& tx = instruction.tx;
+    NPUSIM_INVARIANT(start >= tx.issue && start >= m_timeline.free_at(), "PipeUnit", start,
+                     "an instruction started before it was issued or before its pipe was free");
     Cycle pipe_free = start;
     Cycle latency = 0;
     if (tx.op == Op::Copy) {

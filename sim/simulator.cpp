@@ -259,7 +259,10 @@ RunResult Simulator::run() {
     result.kernels = impl.scheduler.take_results();
     if (impl.resources.first_error) {
         std::string message = std::move(*impl.resources.first_error);
+        const bool internal = impl.resources.first_error_internal;
         impl.resources.first_error.reset();
+        impl.resources.first_error_internal = false;
+        if (internal) throw InternalError(message);
         throw KernelError(message);
     }
     return result;

@@ -2,14 +2,20 @@
 
 #include <algorithm>
 
+#include "base/invariant.h"
+
 namespace npusim {
 
 HardBarrier::Arrival HardBarrier::arrive(std::uint32_t index, Cycle at, Cycle latency) {
+    NPUSIM_INVARIANT(index < m_arrived.size(), "HardBarrier", at,
+                     "a block that is not a participant arrived");
+    NPUSIM_INVARIANT(!m_arrived[index], "HardBarrier", at,
+                     "a participant arrived twice in one generation");
+    NPUSIM_INVARIANT(at >= m_latest_arrival, "HardBarrier", at,
+                     "arrivals must come in simulated-time order");
     Arrival arrival{m_generation, false};
-    if (!m_arrived[index]) {
-        m_arrived[index] = true;
-        ++m_count;
-    }
+    m_arrived[index] = true;
+    ++m_count;
     m_latest_arrival = std::max(m_latest_arrival, at);
     if (m_count == m_arrived.size()) {
         m_last_release = m_latest_arrival + latency;
