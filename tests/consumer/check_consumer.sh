@@ -2,10 +2,12 @@
 # Installs the build tree into a temporary prefix and builds tests/consumer against it with
 # find_package(npusim): the installed public headers alone must compile (SystemC, TLM and
 # Catch2 headers are poisoned), the consumer must run correctly, and the CLI must be
-# installed.   check_consumer.sh BUILD_DIR SOURCE_DIR
+# installed.   check_consumer.sh BUILD_DIR SOURCE_DIR [EXTRA_CXX_FLAGS]
+# EXTRA_CXX_FLAGS: what the library was built with that its users must match (sanitizers).
 set -euo pipefail
 build=$1
 source=$2
+extra_flags=${3:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -22,7 +24,8 @@ for internal in core/ai_core.h core/kernel_launch.h core/chip_resources.h sim/sc
 done
 
 cmake -S "$source/tests/consumer" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
-      -DCMAKE_BUILD_TYPE=Release >/dev/null
+      -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="$extra_flags" \
+      -DCMAKE_EXE_LINKER_FLAGS="$extra_flags" >/dev/null
 cmake --build "$work/build" >/dev/null
 SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 "$work/build/consumer"
 "$work/prefix/bin/npusim" kernels >/dev/null
