@@ -65,7 +65,7 @@ TEST_CASE("pipe timeline: a barrier makes the next start wait for completion", "
     CHECK(idle.free_at() == 8);
 }
 
-TEST_CASE("pipe timeline: busy cycles count the union of [start, end)", "[unit]") {
+TEST_CASE("pipe timeline: busy cycles count the union of the start-to-end intervals", "[unit]") {
     PipeTimeline timeline(4);
     timeline.occupy(0, 10, 30);   // [0, 30)
     timeline.occupy(10, 20, 40);  // overlaps: adds [30, 40)

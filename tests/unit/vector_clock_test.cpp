@@ -19,7 +19,7 @@ bool covered_by(const VectorClock& a, const VectorClock& b, AgentId agents) {
 }
 }  // namespace
 
-TEST_CASE("vector clock: unknown agents read zero; set and raise", "[unit]") {
+TEST_CASE("vector clock: unknown agents read zero, set and raise", "[unit]") {
     VectorClock clock;
     CHECK(clock.get(0) == 0);
     CHECK(clock.get(1000000) == 0);
