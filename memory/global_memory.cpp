@@ -16,8 +16,11 @@ GlobalMemory::~GlobalMemory() = default;
 
 std::uint64_t GlobalMemory::allocate(std::uint64_t bytes, std::string name) {
     if (bytes == 0) throw UsageError("GM allocation '" + name + "': size must be > 0");
-    const std::uint64_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-    if (rounded > m_capacity || m_next_free > m_capacity - rounded) {
+    // Compared before rounding: rounding the largest sizes up would wrap around to 0.
+    const bool fits =
+        bytes <= m_capacity && (bytes + kAlignment - 1) / kAlignment * kAlignment <= m_capacity;
+    const std::uint64_t rounded = fits ? (bytes + kAlignment - 1) / kAlignment * kAlignment : 0;
+    if (!fits || m_next_free > m_capacity - rounded) {
         throw UsageError("GM allocation '" + name + "' of " + std::to_string(bytes) +
                          " bytes exceeds the remaining GM (" +
                          std::to_string(m_capacity - std::min(m_capacity, m_next_free)) + " of " +

@@ -42,23 +42,11 @@ TracedRun traced_double_buffered_add(const std::filesystem::path& trace_file) {
         Simulator sim(test::small_chip());
         sim.attach(writer);
         sim.attach(rec);
-        kernels::VectorAddArgs args;
-        args.x = sim.allocate<float>(kElements, "x");
-        args.y = sim.allocate<float>(kElements, "y");
-        args.z = sim.allocate<float>(kElements, "z");
-        args.tile = kTile;
-        const std::vector<float> x = test::pattern_f32(kElements, 7);
-        const std::vector<float> y = test::pattern_f32(kElements, 8);
-        sim.write(args.x, x);
-        sim.write(args.y, y);
+        const test::VectorAddData data = test::make_vector_add(sim, kElements, kTile, 7, 8);
         const RunResult r = sim.run({.name = "vector_add_double_buffered", .blocks = kBlocks},
-                                    kernels::vector_add_double_buffered, args);
+                                    kernels::vector_add_double_buffered, data.args);
         REQUIRE(r.completed());
-        const std::vector<float> z = sim.read(args.z);
-        out.output_right = true;
-        for (std::uint64_t i = 0; i < kElements; ++i) {
-            if (z[i] != x[i] + y[i]) out.output_right = false;
-        }
+        out.output_right = sim.read(data.args.z) == data.sum();
         out.result_json = to_json(r).dump(2);
     }
     writer.finish();

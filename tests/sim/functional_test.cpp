@@ -231,17 +231,9 @@ TEST_CASE("built-in vector add: single and double buffered give x + y over many 
     const std::uint32_t blocks = GENERATE(1u, 4u, 6u);
     constexpr std::uint64_t kTile = 256;
     const std::uint64_t elements = blocks * kTile * 6;  // 6 tiles per block
-    kernels::VectorAddArgs args;
-    args.x = sim.allocate<float>(elements, "x");
-    args.y = sim.allocate<float>(elements, "y");
-    args.z = sim.allocate<float>(elements, "z");
-    args.tile = kTile;
-    const std::vector<float> x = test::pattern_f32(elements, 3);
-    const std::vector<float> y = test::pattern_f32(elements, 4);
-    sim.write(args.x, x);
-    sim.write(args.y, y);
-    std::vector<float> want(elements);
-    for (std::uint64_t i = 0; i < elements; ++i) want[i] = x[i] + y[i];
+    const test::VectorAddData data = test::make_vector_add(sim, elements, kTile, 3, 4);
+    const kernels::VectorAddArgs& args = data.args;
+    const std::vector<float> want = data.sum();
     INFO("blocks " << blocks);
 
     SECTION("single buffered") {
@@ -264,22 +256,13 @@ TEST_CASE("double buffering is at least 1.6x faster than single buffering when b
     constexpr std::uint64_t kElements = kTile * 32;
     auto run = [&](bool double_buffered) {
         Simulator sim(test::small_chip());
-        kernels::VectorAddArgs args;
-        args.x = sim.allocate<float>(kElements, "x");
-        args.y = sim.allocate<float>(kElements, "y");
-        args.z = sim.allocate<float>(kElements, "z");
-        args.tile = kTile;
-        const std::vector<float> x = test::pattern_f32(kElements, 5);
-        const std::vector<float> y = test::pattern_f32(kElements, 6);
-        sim.write(args.x, x);
-        sim.write(args.y, y);
+        const test::VectorAddData data = test::make_vector_add(sim, kElements, kTile, 5, 6);
+        const kernels::VectorAddArgs& args = data.args;
         const RunResult r =
             double_buffered ? sim.run({.name = "db"}, kernels::vector_add_double_buffered, args)
                             : sim.run({.name = "sb"}, kernels::vector_add_single_buffered, args);
         REQUIRE(r.completed());
-        std::vector<float> want(kElements);
-        for (std::uint64_t i = 0; i < kElements; ++i) want[i] = x[i] + y[i];
-        check_equal(sim.read(args.z), want);
+        check_equal(sim.read(args.z), data.sum());
         return r.cycles();
     };
     const Cycle single = run(false);

@@ -17,6 +17,7 @@
 #include "base/transaction.h"
 #include "base/types.h"
 #include "core/block.h"
+#include "sim/builtin_kernels.h"
 #include "sim/simulator.h"
 #include "temp_dir.h"
 
@@ -162,6 +163,34 @@ inline std::uint64_t run_correct_add(Simulator& sim, std::uint32_t blocks = 2,
     const RunResult r = sim.run({.name = "recovery_add", .blocks = blocks}, synced_add_kernel, buf);
     if (!r.completed()) return blocks * n;
     return add_mismatches(sim, buf);
+}
+
+/// Inputs x, y (pattern_f32 with the given seeds) and an output z of `elements` fp32 each, as
+/// the builtin vector-add kernels take them; x and y are kept to compute expectations.
+struct VectorAddData {
+    kernels::VectorAddArgs args;
+    std::vector<float> x, y;
+
+    /// x + y, elementwise: what z must hold after the kernel.
+    std::vector<float> sum() const {
+        std::vector<float> out(x.size());
+        for (std::size_t i = 0; i < x.size(); ++i) out[i] = x[i] + y[i];
+        return out;
+    }
+};
+
+inline VectorAddData make_vector_add(Simulator& sim, std::uint64_t elements, std::uint64_t tile,
+                                     std::uint64_t x_seed, std::uint64_t y_seed) {
+    VectorAddData data;
+    data.args.x = sim.allocate<float>(elements, "x");
+    data.args.y = sim.allocate<float>(elements, "y");
+    data.args.z = sim.allocate<float>(elements, "z");
+    data.args.tile = tile;
+    data.x = pattern_f32(elements, x_seed);
+    data.y = pattern_f32(elements, y_seed);
+    sim.write(data.args.x, data.x);
+    sim.write(data.args.y, data.y);
+    return data;
 }
 
 }  // namespace npusim::test

@@ -60,6 +60,16 @@ void check_chip_is_as_documented(const ChipConfig& c) {
     REQUIRE(c.queue_depth == 16);
 }
 
+/// An instruction on an idle pipe: starts at its issue, occupies ceil(bytes / rate) cycles,
+/// then its results land `latency` cycles later.
+void check_idle_timing(const Transaction& tx, Pipe pipe, std::uint64_t bytes, std::uint64_t rate,
+                       Cycle latency) {
+    CHECK(tx.pipe == pipe);
+    CHECK(tx.start == tx.issue);
+    CHECK(tx.pipe_free - tx.start == ceil_div(bytes, rate));
+    CHECK(tx.end - tx.pipe_free == latency);
+}
+
 }  // namespace
 
 TEST_CASE("the small preset has the timing parameters these tests assume", "[timing]") {
@@ -82,10 +92,7 @@ TEST_CASE("copies cost latency + bytes / path rate on an idle chip", "[timing][e
             REQUIRE(r.completed());
             const Transaction tx = only(rec, Op::Copy);
             INFO("elements " << elements);
-            CHECK(tx.pipe == Pipe::MTE2);
-            CHECK(tx.start == tx.issue);
-            CHECK(tx.pipe_free - tx.start == ceil_div(elements * 4, 32));
-            CHECK(tx.end - tx.pipe_free == kMte2Latency);
+            check_idle_timing(tx, Pipe::MTE2, elements * 4, 32, kMte2Latency);
             CHECK(r.gm_bytes == elements * 4);
         }
     }
@@ -100,10 +107,7 @@ TEST_CASE("copies cost latency + bytes / path rate on an idle chip", "[timing][e
             REQUIRE(r.completed());
             const Transaction tx = only(rec, Op::Copy);
             INFO("elements " << elements);
-            CHECK(tx.pipe == Pipe::MTE3);
-            CHECK(tx.start == tx.issue);
-            CHECK(tx.pipe_free - tx.start == ceil_div(elements * 4, 32));
-            CHECK(tx.end - tx.pipe_free == kMte3Latency);
+            check_idle_timing(tx, Pipe::MTE3, elements * 4, 32, kMte3Latency);
         }
     }
     SECTION("UB -> UB on V, rounded up to whole cycles") {
@@ -117,10 +121,7 @@ TEST_CASE("copies cost latency + bytes / path rate on an idle chip", "[timing][e
             REQUIRE(r.completed());
             const Transaction tx = only(rec, Op::Copy);
             INFO("elements " << elements);
-            CHECK(tx.pipe == Pipe::V);
-            CHECK(tx.start == tx.issue);
-            CHECK(tx.pipe_free - tx.start == ceil_div(elements * 4, 128));
-            CHECK(tx.end - tx.pipe_free == kVCopyLatency);
+            check_idle_timing(tx, Pipe::V, elements * 4, 128, kVCopyLatency);
             CHECK(r.gm_bytes == 0);
         }
     }
@@ -162,10 +163,7 @@ TEST_CASE("copies cost latency + bytes / path rate on an idle chip", "[timing][e
             REQUIRE(r.completed());
             const Transaction tx = only(rec, Op::Copy);
             INFO("elements " << elements);
-            CHECK(tx.pipe == Pipe::FIX);
-            CHECK(tx.start == tx.issue);
-            CHECK(tx.pipe_free - tx.start == ceil_div(elements * 4, 64));
-            CHECK(tx.end - tx.pipe_free == kFixLatency);
+            check_idle_timing(tx, Pipe::FIX, elements * 4, 64, kFixLatency);
             CHECK(r.gm_bytes == elements * 4);
         }
     }
@@ -187,10 +185,7 @@ TEST_CASE("vector ops cost startup + ceil(widest operand bytes / 256)", "[timing
             REQUIRE(r.completed());
             const Transaction tx = only(rec, Op::Add);
             INFO("elements " << elements);
-            CHECK(tx.pipe == Pipe::V);
-            CHECK(tx.start == tx.issue);
-            CHECK(tx.pipe_free - tx.start == ceil_div(elements * 4, 256));
-            CHECK(tx.end - tx.pipe_free == kVectorStartup);
+            check_idle_timing(tx, Pipe::V, elements * 4, 256, kVectorStartup);
             CHECK(tx.count == elements);
         }
     }

@@ -1,0 +1,144 @@
+// GlobalMemory: sparse pages (reads of untouched bytes are zeros and allocate nothing),
+// writes across page boundaries, buffer allocation and freeing, capacity.
+#include "memory/global_memory.h"
+
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "base/errors.h"
+
+using namespace npusim;
+
+namespace {
+constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
+constexpr std::uint64_t kPage = GlobalMemory::kPageBytes;
+
+std::vector<std::uint8_t> read_bytes(const GlobalMemory& gm, std::uint64_t at, std::size_t n) {
+    std::vector<std::uint8_t> out(n, 0xAB);
+    gm.read(at, out.data(), n);
+    return out;
+}
+}  // namespace
+
+TEST_CASE("global memory: untouched bytes read as zero without allocating", "[unit]") {
+    GlobalMemory gm(64 * kGiB);
+    CHECK(gm.capacity() == 64 * kGiB);
+    CHECK(gm.resident_bytes() == 0);
+    CHECK(read_bytes(gm, 0, 64) == std::vector<std::uint8_t>(64, 0));
+    CHECK(read_bytes(gm, 63 * kGiB + 12345, 3 * kPage) == std::vector<std::uint8_t>(3 * kPage, 0));
+    gm.prefetch(5 * kGiB, 4096);
+    CHECK(gm.resident_bytes() == 0);
+}
+
+TEST_CASE("global memory: a write allocates only the pages it touches", "[unit]") {
+    GlobalMemory gm(64 * kGiB);
+    const std::uint8_t value = 42;
+    gm.write(60 * kGiB + 7, &value, 1);
+    CHECK(gm.resident_bytes() == kPage);
+    CHECK(read_bytes(gm, 60 * kGiB + 6, 3) == std::vector<std::uint8_t>{0, 42, 0});
+    gm.write(60 * kGiB + 100, &value, 1);  // same page
+    CHECK(gm.resident_bytes() == kPage);
+}
+
+TEST_CASE("global memory: a write across page boundaries reads back whole", "[unit]") {
+    GlobalMemory gm(kGiB);
+    std::vector<std::uint8_t> data(2 * kPage + 100);
+    std::iota(data.begin(), data.end(), std::uint8_t{1});
+    const std::uint64_t at = kPage - 50;  // spans pages 0, 1, 2 and 3
+    gm.write(at, data.data(), data.size());
+    CHECK(gm.resident_bytes() == 4 * kPage);
+    CHECK(read_bytes(gm, at, data.size()) == data);
+    // Bytes either side stay zero.
+    CHECK(read_bytes(gm, at - 1, 1) == std::vector<std::uint8_t>{0});
+    CHECK(read_bytes(gm, at + data.size(), 1) == std::vector<std::uint8_t>{0});
+    // A read that starts inside and ends in untouched memory mixes both.
+    const auto tail = read_bytes(gm, at + data.size() - 2, 4);
+    CHECK(tail == std::vector<std::uint8_t>{data[data.size() - 2], data.back(), 0, 0});
+}
+
+TEST_CASE("global memory: buffers are 512-byte aligned, from 512, in order", "[unit]") {
+    GlobalMemory gm(kGiB);
+    const std::uint64_t a = gm.allocate(1, "a");
+    const std::uint64_t b = gm.allocate(1000, "b");
+    const std::uint64_t c = gm.allocate(512, "c");
+    CHECK(a == GlobalMemory::kAlignment);
+    CHECK(b == a + 512);
+    CHECK(c == b + 1024);
+    REQUIRE(gm.buffers().size() == 3);
+    const GmBuffer& buffer = gm.buffers().at(b);
+    CHECK(buffer.name == "b");
+    CHECK(buffer.bytes == 1000);
+    CHECK_FALSE(buffer.freed);
+}
+
+TEST_CASE("global memory: find_buffer covers the rounded extent of a buffer", "[unit]") {
+    GlobalMemory gm(kGiB);
+    const std::uint64_t a = gm.allocate(100, "a");
+    const std::uint64_t b = gm.allocate(600, "b");
+    CHECK(gm.find_buffer(0) == nullptr);
+    CHECK(gm.find_buffer(a - 1) == nullptr);
+    REQUIRE(gm.find_buffer(a) != nullptr);
+    CHECK(gm.find_buffer(a)->name == "a");
+    CHECK(gm.find_buffer(a + 511)->name == "a");  // padding belongs to the buffer
+    CHECK(gm.find_buffer(a + 512)->name == "b");
+    CHECK(gm.find_buffer(b + 1023)->name == "b");
+    CHECK(gm.find_buffer(b + 1024) == nullptr);
+}
+
+TEST_CASE("global memory: zero bytes and exhaustion are usage errors", "[unit]") {
+    GlobalMemory gm(1 << 20);
+    CHECK_THROWS_AS(gm.allocate(0, "empty"), UsageError);
+    CHECK_THROWS_WITH(gm.allocate(1 << 20, "big"),
+                      Catch::Contains("'big'") && Catch::Contains("of 1048576 bytes left"));
+    // Everything after the first 512 bytes fits exactly.
+    const std::uint64_t all = gm.allocate((1 << 20) - 512, "all");
+    CHECK(all == 512);
+    CHECK_THROWS_WITH(gm.allocate(1, "one"), Catch::Contains("0 of 1048576 bytes left"));
+    CHECK(gm.buffers().size() == 1);
+}
+
+TEST_CASE("global memory: free marks the buffer and releases its whole pages", "[unit]") {
+    GlobalMemory gm(kGiB);
+    const std::uint64_t address = gm.allocate(4 * kPage, "big");
+    REQUIRE(address == 512);
+    std::vector<std::uint8_t> ones(4 * kPage, 1);
+    gm.write(address, ones.data(), ones.size());
+    CHECK(gm.resident_bytes() == 5 * kPage);  // [512, 512 + 4 pages) touches pages 0-4
+    gm.free(address);
+    CHECK(gm.buffers().at(address).freed);
+    // Pages 1-3 lie wholly inside the buffer; the edge pages 0 and 4 may be shared.
+    CHECK(gm.resident_bytes() == 2 * kPage);
+    CHECK(read_bytes(gm, 2 * kPage, 4) == std::vector<std::uint8_t>(4, 0));
+    CHECK(read_bytes(gm, address, 1) == std::vector<std::uint8_t>{1});
+    // A freed buffer is still found (checkers report use after free).
+    REQUIRE(gm.find_buffer(address + 10) != nullptr);
+    CHECK(gm.find_buffer(address + 10)->freed);
+}
+
+TEST_CASE("global memory: free needs the start of a live buffer", "[unit]") {
+    GlobalMemory gm(kGiB);
+    const std::uint64_t address = gm.allocate(1024, "x");
+    CHECK_THROWS_AS(gm.free(address + 32), UsageError);
+    CHECK_THROWS_AS(gm.free(0), UsageError);
+    gm.free(address);
+    CHECK_THROWS_WITH(gm.free(address), Catch::Contains("not the start of a live buffer"));
+    // Freed space is not handed out again: the allocator only moves forward.
+    CHECK(gm.allocate(32, "y") == address + 1024);
+}
+
+TEST_CASE("global memory: a request larger than GM is refused", "[unit]") {
+    GlobalMemory gm(kGiB);
+    CHECK_THROWS_AS(gm.allocate(kGiB, "whole"), UsageError);  // the first 512 bytes are lost
+    CHECK_THROWS_AS(gm.allocate(std::uint64_t{1} << 40, "tera"), UsageError);
+    CHECK(gm.buffers().empty());
+}
+
+// The size is checked before it is rounded up to 512 bytes: the last 511 values of uint64_t
+// would otherwise wrap to a zero-byte reservation.
+TEST_CASE("global memory: a size that wraps when rounded is refused", "[unit]") {
+    GlobalMemory gm(kGiB);
+    CHECK_THROWS_AS(gm.allocate(~std::uint64_t{0}, "huge"), UsageError);
+}

@@ -1,0 +1,508 @@
+// InstructionDecoder: one test per hardware rule, the wording of a KernelError, and what a
+// valid request decodes to (pipe, accesses, write access). Small preset: UB 192 KiB, L0A/L0B
+// 64 KiB, L0C 128 KiB, GM 1 GiB, 8 event ids.
+#include "core/instruction_decoder.h"
+
+#include <source_location>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "base/errors.h"
+#include "unit_support.h"
+
+using namespace npusim;
+using Catch::Contains;
+using npusim::unit::small_chip;
+
+namespace {
+
+constexpr std::uint64_t kUb = 196608;
+constexpr std::uint64_t kGm = std::uint64_t{1} << 30;
+
+/// A decoder for each core type, set to a kernel, and a transaction identity for messages.
+struct Decoders {
+    InstructionDecoder aiv{CoreType::Vector, small_chip()};
+    InstructionDecoder aic{CoreType::Cube, small_chip()};
+
+    explicit Decoders(KernelType type = KernelType::MIX_AIC_1_2) {
+        aiv.set_kernel("add", type, 4);
+        aic.set_kernel("add", type, 4);
+    }
+};
+
+Transaction identity(std::source_location where = std::source_location::current()) {
+    Transaction tx;
+    tx.kernel_id = 1;
+    tx.block = 3;
+    tx.serial = 7;
+    tx.where = where;
+    return tx;
+}
+
+/// The message of the KernelError `decode` throws, or "" when it accepts the request.
+template <class Decode>
+std::string error_of(Decode&& decode) {
+    Transaction tx = identity();
+    try {
+        decode(tx);
+    } catch (const KernelError& e) {
+        return e.what();
+    }
+    return "";
+}
+std::string error_of(const InstructionDecoder& decoder, const Request& request) {
+    return error_of([&](Transaction& tx) { decoder.decode(request, tx); });
+}
+
+Operand ub(std::uint64_t address, std::uint64_t count, DType dtype = DType::F32) {
+    return {MemSpace::UB, address, count, dtype};
+}
+Operand gm(std::uint64_t address, std::uint64_t count, DType dtype = DType::F32) {
+    return {MemSpace::GM, address, count, dtype};
+}
+Operand local(MemSpace space, std::uint64_t address, std::uint64_t count, DType dtype) {
+    return {space, address, count, dtype};
+}
+
+Request copy(Operand dst, Operand src, std::uint64_t count) {
+    Request r;
+    r.op = Op::Copy;
+    r.dst = dst;
+    r.src0 = src;
+    r.count = count;
+    return r;
+}
+Request vector_op(Op op, Operand dst, Operand src0, Operand src1, std::uint64_t count) {
+    Request r;
+    r.op = op;
+    r.dst = dst;
+    r.src0 = src0;
+    r.src1 = src1;
+    r.count = count;
+    return r;
+}
+Request mmad(std::uint32_t m, std::uint32_t n, std::uint32_t k, bool accumulate = false) {
+    Request r;
+    r.op = Op::Mmad;
+    r.src0 = local(MemSpace::L0A, 0, m * k, DType::F16);
+    r.src1 = local(MemSpace::L0B, 0, k * n, DType::F16);
+    r.dst = local(MemSpace::L0C, 0, m * n, DType::F32);
+    r.m = m;
+    r.n = n;
+    r.k = k;
+    r.accumulate = accumulate;
+    return r;
+}
+Request flag(Op op, Pipe src, Pipe dst, std::uint32_t id) {
+    Request r;
+    r.op = op;
+    r.flag_src = src;
+    r.flag_dst = dst;
+    r.event_id = id;
+    return r;
+}
+Request barrier(Pipe pipe) {
+    Request r;
+    r.op = Op::PipeBarrier;
+    r.barrier_pipe = pipe;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("decoder: a KernelError names kernel, block, core type, pipe, serial and line",
+          "[unit]") {
+    const Decoders d;
+    Transaction tx = identity();
+    const int line = __LINE__ - 1;
+    try {
+        d.aiv.decode(copy(ub(0, 10), gm(0, 10), 10), tx);
+        FAIL("decode accepted a 40-byte copy");
+    } catch (const KernelError& e) {
+        const std::string expected =
+            "kernel 'add' block 3 (aiv) PIPE_MTE2 serial 7 at "
+            "instruction_decoder_test.cpp:" +
+            std::to_string(line) + ":";
+        CHECK_THAT(e.what(), Catch::StartsWith(expected));
+        CHECK_THAT(
+            e.what(),
+            Catch::EndsWith(": DataCopy GM->UB length 40 bytes is not a multiple of 32 bytes"));
+    }
+    // The core type and pipe follow the decoder and the request.
+    CHECK_THAT(error_of(d.aic, copy(local(MemSpace::L0A, 0, 8, DType::F32),
+                                    local(MemSpace::L1, 0, 8, DType::F32), 5)),
+               Contains("(aic) PIPE_MTE1 serial 7"));
+}
+
+TEST_CASE("decoder: copy length must be a multiple of 32 bytes and not zero", "[unit]") {
+    const Decoders d;
+    CHECK_THAT(error_of(d.aiv, copy(ub(0, 64, DType::F16), gm(0, 64, DType::F16), 24)),
+               Contains("DataCopy GM->UB length 48 bytes is not a multiple of 32 bytes"));
+    CHECK_THAT(error_of(d.aiv, copy(ub(0, 64), gm(0, 64), 0)),
+               Contains("DataCopy GM->UB of 0 elements"));
+    CHECK(error_of(d.aiv, copy(ub(0, 64, DType::I8), gm(0, 64, DType::I8), 64)).empty());
+}
+
+TEST_CASE("decoder: a local copy operand must be aligned to its space", "[unit]") {
+    const Decoders d;
+    CHECK_THAT(error_of(d.aiv, copy(ub(16, 8), gm(0, 8), 8)),
+               Contains("destination UB address 0x10 is not 32-byte aligned"));
+    CHECK_THAT(error_of(d.aiv, copy(gm(0, 8), ub(8, 8), 8)),
+               Contains("source UB address 0x8 is not 32-byte aligned"));
+    // L0A / L0B need 512 bytes.
+    CHECK_THAT(error_of(d.aic, copy(local(MemSpace::L0A, 256, 64, DType::F16),
+                                    local(MemSpace::L1, 0, 64, DType::F16), 64)),
+               Contains("destination L0A address 0x100 is not 512-byte aligned"));
+    CHECK(error_of(d.aic, copy(local(MemSpace::L0A, 512, 64, DType::F16),
+                               local(MemSpace::L1, 32, 64, DType::F16), 64))
+              .empty());
+}
+
+TEST_CASE("decoder: copy operands must lie inside their memory", "[unit]") {
+    const Decoders d;
+    CHECK_THAT(error_of(d.aiv, copy(ub(kUb - 32, 16), gm(0, 16), 16)),
+               Contains("destination UB range [0x2ffe0, 0x30020) is outside UB (196608 bytes)"));
+    CHECK(error_of(d.aiv, copy(ub(kUb - 64, 16), gm(0, 16), 16)).empty());  // exactly fits
+    CHECK_THAT(error_of(d.aiv, copy(ub(0, 16), gm(kGm - 32, 16), 16)),
+               Contains("source GM range [0x3fffffe0, 0x40000020) is outside GM"));
+    CHECK_THAT(error_of(d.aiv, copy(gm(~std::uint64_t{0} - 31, 16), ub(0, 16), 16)),
+               Contains("destination GM range"));
+}
+
+TEST_CASE("decoder: a copy count larger than its tensor is refused", "[unit]") {
+    const Decoders d;
+    CHECK_THAT(error_of(d.aiv, copy(ub(0, 64), gm(0, 32), 64)),
+               Contains("source needs 64 elements but its tensor holds 32"));
+    CHECK_THAT(error_of(d.aiv, copy(ub(0, 8), gm(0, 64), 64)),
+               Contains("destination needs 64 elements but its tensor holds 8"));
+}
+
+TEST_CASE("decoder: a copy without a hardware route is refused", "[unit]") {
+    const Decoders d;
+    CHECK_THAT(error_of(d.aiv, copy(gm(0, 8), gm(512, 8), 8)),
+               Contains("PIPE_S serial 7") && Contains("no DataCopy path from GM to GM"));
+    CHECK_THAT(error_of(d.aic, copy(local(MemSpace::L1, 0, 8, DType::F32), ub(0, 8), 8)),
+               Contains("no DataCopy path from UB to L1"));
+    // A route exists, but not on this core type.
+    CHECK_THAT(error_of(d.aiv, copy(local(MemSpace::L1, 0, 8, DType::F32), gm(0, 8), 8)),
+               Contains("destination is in L1, which an aiv core does not have"));
+    CHECK_THAT(error_of(d.aic, copy(ub(0, 8), gm(0, 8), 8)),
+               Contains("destination is in UB, which an aic core does not have"));
+}
+
+TEST_CASE("decoder: a vector op on a cube core is refused", "[unit]") {
+    const Decoders d;
+    CHECK_THAT(error_of(d.aic, vector_op(Op::Add, ub(0, 8), ub(32, 8), ub(64, 8), 8)),
+               Contains("(aic) PIPE_V") && Contains("Add needs a vector core"));
+    CHECK_THAT(error_of(d.aiv, vector_op(Op::Relu, ub(0, 8), ub(32, 8), {}, 0)),
+               Contains("Relu of 0 elements"));
+}
+
+TEST_CASE("decoder: vector operands must be in UB and inside it", "[unit]") {
+    const Decoders d;
+    CHECK_THAT(error_of(d.aiv, vector_op(Op::Add, ub(0, 8), gm(0, 8), ub(64, 8), 8)),
+               Contains("source must be in UB, not GM"));
+    CHECK_THAT(error_of(d.aiv, vector_op(Op::Add, ub(0, 16), ub(0, 16), ub(kUb - 32, 16), 16)),
+               Contains("second source UB range [0x2ffe0, 0x30020) is outside UB"));
+    CHECK_THAT(error_of(d.aiv, vector_op(Op::Exp, ub(kUb, 8), ub(0, 8), {}, 8)),
+               Contains("destination UB range"));
+    CHECK_THAT(error_of(d.aiv, vector_op(Op::Muls, ub(4, 8), ub(0, 8), {}, 8)),
+               Contains("destination UB address 0x4 is not 32-byte aligned"));
+    // Fill reads nothing: its (unset) sources are not checked.
+    CHECK(error_of(d.aiv, vector_op(Op::Fill, ub(0, 8), gm(3, 0), gm(5, 0), 8)).empty());
+}
+
+TEST_CASE("decoder: a vector op count larger than a tensor is refused", "[unit]") {
+    const Decoders d;
+    CHECK_THAT(error_of(d.aiv, vector_op(Op::Sub, ub(0, 16), ub(64, 16), ub(128, 8), 16)),
+               Contains("second source needs 16 elements but its tensor holds 8"));
+    CHECK_THAT(error_of(d.aiv, vector_op(Op::Adds, ub(0, 4), ub(64, 16), {}, 16)),
+               Contains("destination needs 16 elements but its tensor holds 4"));
+    // ReduceSum writes one element: a one-element destination is enough.
+    CHECK(error_of(d.aiv, vector_op(Op::ReduceSum, ub(0, 1), ub(64, 16), {}, 16)).empty());
+}
+
+TEST_CASE("decoder: Mmad needs a cube core, its spaces and non-zero dimensions", "[unit]") {
+    const Decoders d;
+    CHECK_THAT(error_of(d.aiv, mmad(16, 16, 16)), Contains("Mmad needs a cube core"));
+    CHECK(error_of(d.aic, mmad(16, 16, 16)).empty());
+    CHECK_THAT(error_of(d.aic, mmad(0, 16, 16)), Contains("Mmad with a zero dimension"));
+    CHECK_THAT(error_of(d.aic, mmad(16, 0, 16)), Contains("Mmad with a zero dimension"));
+    CHECK_THAT(error_of(d.aic, mmad(16, 16, 0)), Contains("Mmad with a zero dimension"));
+    Request left_in_l1 = mmad(16, 16, 16);
+    left_in_l1.src0.space = MemSpace::L1;
+    CHECK_THAT(error_of(d.aic, left_in_l1), Contains("left matrix must be in L0A, not L1"));
+    Request right_in_l0a = mmad(16, 16, 16);
+    right_in_l0a.src1.space = MemSpace::L0A;
+    CHECK_THAT(error_of(d.aic, right_in_l0a), Contains("right matrix must be in L0B, not L0A"));
+    Request result_in_l1 = mmad(16, 16, 16);
+    result_in_l1.dst.space = MemSpace::L1;
+    CHECK_THAT(error_of(d.aic, result_in_l1), Contains("result matrix must be in L0C, not L1"));
+    Request small_a = mmad(16, 16, 16);
+    small_a.src0.count = 100;
+    CHECK_THAT(error_of(d.aic, small_a),
+               Contains("left matrix needs 256 elements but its tensor holds 100"));
+    // 256 x 256 fp16 = 128 KiB does not fit in a 64 KiB L0A.
+    CHECK_THAT(error_of(d.aic, mmad(256, 16, 256)),
+               Contains("left matrix L0A range [0x0, 0x20000) is outside L0A (65536 bytes)"));
+}
+
+TEST_CASE("decoder: a flag pipe must exist on the core type", "[unit]") {
+    const Decoders d;
+    CHECK_THAT(error_of(d.aiv, flag(Op::SetFlag, Pipe::MTE2, Pipe::M, 0)),
+               Contains("SetFlag<MTE2_M>(0): PIPE_M does not exist on an aiv core"));
+    CHECK_THAT(error_of(d.aic, flag(Op::WaitFlag, Pipe::V, Pipe::MTE3, 1)),
+               Contains("WaitFlag<V_MTE3>(1): PIPE_V does not exist on an aic core"));
+    CHECK_THAT(error_of(d.aiv, flag(Op::SetFlag, Pipe::V, Pipe::ALL, 0)),
+               Contains("PIPE_ALL does not exist on an aiv core"));
+    CHECK(error_of(d.aiv, flag(Op::SetFlag, Pipe::MTE2, Pipe::V, 0)).empty());
+    CHECK(error_of(d.aic, flag(Op::WaitFlag, Pipe::M, Pipe::FIX, 0)).empty());
+}
+
+TEST_CASE("decoder: a flag between a pipe and itself is refused", "[unit]") {
+    const Decoders d;
+    CHECK_THAT(error_of(d.aiv, flag(Op::SetFlag, Pipe::V, Pipe::V, 0)),
+               Contains("SetFlag<V_V>(0): source and destination pipe are the same"));
+}
+
+TEST_CASE("decoder: event ids are 0 to event_ids - 1", "[unit]") {
+    const Decoders d;
+    CHECK(error_of(d.aiv, flag(Op::SetFlag, Pipe::MTE2, Pipe::V, 7)).empty());
+    CHECK_THAT(error_of(d.aiv, flag(Op::WaitFlag, Pipe::MTE2, Pipe::V, 8)),
+               Contains("PIPE_V serial 7") &&
+                   Contains("WaitFlag<MTE2_V>(8): event id 8 is out of range (this chip has "
+                            "event ids 0-7)"));
+}
+
+TEST_CASE("decoder: PipeBarrier<PIPE_S> is a hardware error", "[unit]") {
+    const Decoders d;
+    CHECK_THAT(error_of(d.aiv, barrier(Pipe::S)),
+               Contains("PipeBarrier<PIPE_S> is a hardware error"));
+    CHECK_THAT(error_of(d.aic, barrier(Pipe::V)),
+               Contains("PipeBarrier: PIPE_V does not exist on an aic core"));
+    CHECK(error_of(d.aiv, barrier(Pipe::ALL)).empty());
+    CHECK(error_of(d.aiv, barrier(Pipe::V)).empty());
+    CHECK(error_of(d.aic, barrier(Pipe::M)).empty());
+}
+
+TEST_CASE("decoder: scalar accesses need element alignment", "[unit]") {
+    const Decoders d;
+    auto load = [&](const Operand& where) {
+        return error_of(
+            [&](Transaction& tx) { d.aiv.decode_scalar_access(Op::ScalarLoad, where, tx); });
+    };
+    auto store = [&](const Operand& where) {
+        return error_of(
+            [&](Transaction& tx) { d.aiv.decode_scalar_access(Op::ScalarStore, where, tx); });
+    };
+    CHECK_THAT(load(ub(2, 1)), Contains("source UB address 0x2 is not 4-byte aligned"));
+    CHECK(load(ub(4, 1)).empty());  // element alignment, not DataCopy's 32 bytes
+    CHECK(load(ub(2, 1, DType::F16)).empty());
+    CHECK(load(ub(3, 1, DType::I8)).empty());
+    CHECK_THAT(store(gm(6, 1)),
+               Contains("PIPE_S") && Contains("scalar store address 0x6 is not 4-byte aligned"));
+    CHECK_THAT(load(gm(kGm, 1)), Contains("source GM range"));
+    CHECK_THAT(store(local(MemSpace::L1, 0, 1, DType::F32)),
+               Contains("destination is in L1, which an aiv core does not have"));
+    // Scalar accesses do not go through decode().
+    Request r;
+    r.op = Op::ScalarLoad;
+    CHECK_THAT(error_of(d.aiv, r), Contains("scalar accesses go through decode_scalar_access"));
+}
+
+TEST_CASE("decoder: cross-core flag ids, modes and pipes", "[unit]") {
+    auto set_error = [](const InstructionDecoder& decoder, std::uint32_t mode, Pipe pipe,
+                        std::uint32_t id) {
+        return error_of(
+            [&](Transaction& tx) { decoder.decode_cross_core_set(mode, pipe, id, tx); });
+    };
+    const Decoders mix12(KernelType::MIX_AIC_1_2);
+    CHECK(set_error(mix12.aiv, 0, Pipe::MTE3, 10).empty());
+    CHECK_THAT(set_error(mix12.aiv, 0, Pipe::MTE3, 11),
+               Contains("CrossCoreSetFlag<0, PIPE_MTE3>(11): flag id must be 0-10"));
+    CHECK_THAT(set_error(mix12.aiv, 3, Pipe::V, 0), Contains("mode must be 0, 1 or 2"));
+    CHECK_THAT(set_error(mix12.aic, 2, Pipe::V, 0),
+               Contains("PIPE_V is not a pipe of an aic core"));
+    CHECK(set_error(mix12.aic, 2, Pipe::FIX, 0).empty());
+    CHECK(set_error(mix12.aiv, 1, Pipe::V, 0).empty());
+    CHECK(set_error(mix12.aiv, 2, Pipe::S, 0).empty());
+    // Mode 1 is for the two AIVs of a MIX_AIC_1_2 group.
+    CHECK_THAT(set_error(mix12.aic, 1, Pipe::M, 0),
+               Contains("mode 1 syncs the two AIVs of a group") &&
+                   Contains("(this is MIX_AIC_1_2 on an aic core)"));
+    const Decoders mix11(KernelType::MIX_AIC_1_1);
+    CHECK_THAT(set_error(mix11.aiv, 1, Pipe::V, 0), Contains("this is MIX_AIC_1_1 on an aiv"));
+    CHECK(set_error(mix11.aiv, 2, Pipe::V, 0).empty());
+    // Mode 2 needs both core types in the kernel.
+    const Decoders aiv_only(KernelType::AIV_ONLY);
+    CHECK_THAT(
+        set_error(aiv_only.aiv, 2, Pipe::V, 0),
+        Contains("mode 2 syncs the AIC and AIV(s) of a group") && Contains("(this is AIV_ONLY)"));
+    CHECK(set_error(aiv_only.aiv, 0, Pipe::V, 0).empty());
+    const Decoders mix_aic_1_0(KernelType::MIX_AIC_1_0);
+    CHECK_THAT(set_error(mix_aic_1_0.aic, 2, Pipe::M, 0), Contains("(this is MIX_AIC_1_0)"));
+}
+
+TEST_CASE("decoder: cross-core wait ids", "[unit]") {
+    const Decoders d;
+    auto wait_error = [&](std::uint32_t id) {
+        return error_of([&](Transaction& tx) { d.aic.decode_cross_core_wait(id, tx); });
+    };
+    CHECK(wait_error(0).empty());
+    CHECK(wait_error(10).empty());
+    CHECK_THAT(wait_error(11), Contains("CrossCoreWaitFlag(11): flag id must be 0-10"));
+}
+
+TEST_CASE("decoder: SyncAll over vector cores is refused on a cube core", "[unit]") {
+    const Decoders d;
+    auto sync_error = [](const InstructionDecoder& decoder, SyncAllScope scope) {
+        return error_of([&](Transaction& tx) { decoder.decode_sync_all(scope, tx); });
+    };
+    CHECK_THAT(sync_error(d.aic, SyncAllScope::Vector),
+               Contains("SyncAll over vector cores only, called on a cube core"));
+    CHECK(sync_error(d.aic, SyncAllScope::All).empty());
+    CHECK(sync_error(d.aiv, SyncAllScope::Vector).empty());
+    Transaction tx = identity();
+    d.aiv.decode_sync_all(SyncAllScope::Vector, tx);
+    CHECK(tx.op == Op::SyncAll);
+    CHECK(tx.pipe == Pipe::S);
+    CHECK(tx.mode == static_cast<std::uint32_t>(SyncAllScope::Vector));
+}
+
+TEST_CASE("decoder: a valid copy decodes to its route and two accesses", "[unit]") {
+    const Decoders d;
+    Transaction tx = identity();
+    const DecodedInstruction out = d.aiv.decode(copy(ub(64, 16), gm(4096, 32), 16), tx);
+    REQUIRE(out.route);
+    CHECK(out.route->pipe == Pipe::MTE2);
+    CHECK(out.write_access == 1);
+    CHECK(tx.pipe == Pipe::MTE2);
+    CHECK(tx.op == Op::Copy);
+    CHECK(tx.count == 16);
+    CHECK(tx.dtype == DType::F32);
+    REQUIRE(tx.access_count == 2);
+    CHECK(tx.accesses[0].space == MemSpace::GM);
+    CHECK_FALSE(tx.accesses[0].write);
+    CHECK(tx.accesses[0].address == 4096);
+    CHECK(tx.accesses[0].bytes == 64);
+    CHECK(tx.accesses[1].space == MemSpace::UB);
+    CHECK(tx.accesses[1].write);
+    CHECK(tx.accesses[1].address == 64);
+    CHECK(tx.accesses[1].bytes == 64);
+    // The identity the caller filled is kept.
+    CHECK(tx.block == 3);
+    CHECK(tx.serial == 7);
+}
+
+TEST_CASE("decoder: a valid vector op reads its sources and writes its destination", "[unit]") {
+    const Decoders d;
+    Transaction add = identity();
+    const auto out = d.aiv.decode(vector_op(Op::Add, ub(0, 8), ub(32, 8), ub(64, 8), 8), add);
+    CHECK(add.pipe == Pipe::V);
+    CHECK(out.write_access == 2);
+    CHECK_FALSE(out.route);
+    REQUIRE(add.access_count == 3);
+    CHECK(add.accesses[0].address == 32);
+    CHECK(add.accesses[1].address == 64);
+    CHECK(add.accesses[2].address == 0);
+    CHECK(add.accesses[2].write);
+    CHECK(add.accesses[2].bytes == 32);
+
+    Transaction fill = identity();
+    Request fill_request = vector_op(Op::Fill, ub(0, 16, DType::F16), {}, {}, 16);
+    fill_request.scalar = 1.5;
+    CHECK(d.aiv.decode(fill_request, fill).write_access == 0);
+    REQUIRE(fill.access_count == 1);
+    CHECK(fill.accesses[0].bytes == 32);
+    CHECK(fill.scalar == 1.5);
+    CHECK(fill.dtype == DType::F16);
+
+    Transaction sum = identity();
+    CHECK(d.aiv.decode(vector_op(Op::ReduceSum, ub(0, 1), ub(32, 16), {}, 16), sum).write_access ==
+          1);
+    CHECK(sum.accesses[0].bytes == 64);
+    CHECK(sum.accesses[1].bytes == 4);  // one element
+
+    Transaction cast = identity();
+    d.aiv.decode(vector_op(Op::Cast, ub(0, 16, DType::F16), ub(32, 16, DType::F32), {}, 16), cast);
+    CHECK(cast.dtype == DType::F16);
+    CHECK(cast.src_dtype == DType::F32);
+    CHECK(cast.accesses[0].bytes == 64);
+    CHECK(cast.accesses[1].bytes == 32);
+}
+
+TEST_CASE("decoder: a valid Mmad reads a and b, writes c and reads c to accumulate", "[unit]") {
+    const Decoders d;
+    Transaction plain = identity();
+    const auto out = d.aic.decode(mmad(32, 16, 64), plain);
+    CHECK(plain.pipe == Pipe::M);
+    CHECK(out.write_access == 2);
+    REQUIRE(plain.access_count == 3);
+    CHECK(plain.accesses[0].space == MemSpace::L0A);
+    CHECK(plain.accesses[0].bytes == 32 * 64 * 2);
+    CHECK(plain.accesses[1].space == MemSpace::L0B);
+    CHECK(plain.accesses[1].bytes == 64 * 16 * 2);
+    CHECK(plain.accesses[2].space == MemSpace::L0C);
+    CHECK(plain.accesses[2].write);
+    CHECK(plain.accesses[2].bytes == 32 * 16 * 4);
+    CHECK(plain.m == 32);
+    CHECK(plain.n == 16);
+    CHECK(plain.k == 64);
+
+    Transaction acc = identity();
+    CHECK(d.aic.decode(mmad(16, 16, 16, true), acc).write_access == 2);
+    REQUIRE(acc.access_count == 4);
+    CHECK(acc.accesses[3].space == MemSpace::L0C);
+    CHECK_FALSE(acc.accesses[3].write);
+}
+
+TEST_CASE("decoder: valid flags, barriers and scalar accesses", "[unit]") {
+    const Decoders d;
+    Transaction set = identity();
+    const auto out = d.aiv.decode(flag(Op::SetFlag, Pipe::MTE2, Pipe::V, 5), set);
+    CHECK(out.write_access == -1);
+    CHECK(set.pipe == Pipe::MTE2);  // a SetFlag runs on its source pipe
+    CHECK(set.access_count == 0);
+    CHECK(set.event_id == 5);
+    Transaction wait = identity();
+    d.aiv.decode(flag(Op::WaitFlag, Pipe::MTE2, Pipe::V, 5), wait);
+    CHECK(wait.pipe == Pipe::V);  // ... a WaitFlag on its destination pipe
+    Transaction bar = identity();
+    d.aiv.decode(barrier(Pipe::MTE3), bar);
+    CHECK(bar.pipe == Pipe::MTE3);
+
+    Transaction store = identity();
+    const auto stored = d.aiv.decode_scalar_access(Op::ScalarStore, ub(8, 1, DType::I32), store);
+    CHECK(stored.write_access == 0);
+    CHECK(store.pipe == Pipe::S);
+    REQUIRE(store.access_count == 1);
+    CHECK(store.accesses[0].write);
+    CHECK(store.accesses[0].bytes == 4);
+    Transaction load = identity();
+    CHECK(d.aiv.decode_scalar_access(Op::ScalarLoad, gm(2, 1, DType::F16), load).write_access ==
+          -1);
+    CHECK_FALSE(load.accesses[0].write);
+}
+
+TEST_CASE("decoder: pipe_of follows the unit, the route and the flag direction", "[unit]") {
+    CHECK(InstructionDecoder::pipe_of(copy(gm(0, 8), ub(0, 8), 8)) == Pipe::MTE3);
+    CHECK(InstructionDecoder::pipe_of(copy(ub(0, 8), ub(0, 8), 8)) == Pipe::V);
+    CHECK(InstructionDecoder::pipe_of(copy(gm(0, 8), local(MemSpace::L0C, 0, 8, DType::F32), 8)) ==
+          Pipe::FIX);
+    CHECK(InstructionDecoder::pipe_of(copy(gm(0, 8), gm(0, 8), 8)) == Pipe::S);
+    CHECK(InstructionDecoder::pipe_of(vector_op(Op::Exp, {}, {}, {}, 1)) == Pipe::V);
+    CHECK(InstructionDecoder::pipe_of(mmad(16, 16, 16)) == Pipe::M);
+    CHECK(InstructionDecoder::pipe_of(flag(Op::SetFlag, Pipe::M, Pipe::FIX, 0)) == Pipe::M);
+    CHECK(InstructionDecoder::pipe_of(flag(Op::WaitFlag, Pipe::M, Pipe::FIX, 0)) == Pipe::FIX);
+    CHECK(InstructionDecoder::pipe_of(barrier(Pipe::ALL)) == Pipe::ALL);
+}
+
+TEST_CASE("decoder: local capacities follow the core type", "[unit]") {
+    const Decoders d;
+    CHECK(d.aiv.core_type() == CoreType::Vector);
+    CHECK(d.aiv.local_capacity(MemSpace::UB) == kUb);
+    CHECK(d.aiv.local_capacity(MemSpace::L1) == 0);
+    CHECK(d.aic.local_capacity(MemSpace::UB) == 0);
+    CHECK(d.aic.local_capacity(MemSpace::L0C) == 131072);
+}

@@ -1,0 +1,88 @@
+// The op table: one row per Op, in enumerator order, with the unit that executes it, the
+// number of UB sources of a vector op and a compute function exactly where data is computed.
+#include "pipes/op_table.h"
+
+#include <set>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+using namespace npusim;
+
+namespace {
+constexpr int kOpCount = static_cast<int>(Op::CrossCoreWaitFlag) + 1;
+
+struct Expected {
+    Op op;
+    OpUnit unit;
+    int ub_sources;
+};
+constexpr Expected kExpected[] = {
+    {Op::Copy, OpUnit::Copy, 0},
+    {Op::Add, OpUnit::Vector, 2},
+    {Op::Sub, OpUnit::Vector, 2},
+    {Op::Mul, OpUnit::Vector, 2},
+    {Op::Max, OpUnit::Vector, 2},
+    {Op::Min, OpUnit::Vector, 2},
+    {Op::Adds, OpUnit::Vector, 1},
+    {Op::Muls, OpUnit::Vector, 1},
+    {Op::Exp, OpUnit::Vector, 1},
+    {Op::Relu, OpUnit::Vector, 1},
+    {Op::Fill, OpUnit::Vector, 0},
+    {Op::ReduceSum, OpUnit::Vector, 1},
+    {Op::Cast, OpUnit::Vector, 1},
+    {Op::Mmad, OpUnit::Cube, 0},
+    {Op::ScalarLoad, OpUnit::Scalar, 0},
+    {Op::ScalarStore, OpUnit::Scalar, 0},
+    {Op::SetFlag, OpUnit::Sync, 0},
+    {Op::WaitFlag, OpUnit::Sync, 0},
+    {Op::PipeBarrier, OpUnit::Sync, 0},
+    {Op::SyncAll, OpUnit::Sync, 0},
+    {Op::SoftSyncAll, OpUnit::Sync, 0},
+    {Op::CrossCoreSetFlag, OpUnit::Sync, 0},
+    {Op::CrossCoreWaitFlag, OpUnit::Sync, 0},
+};
+static_assert(std::size(kExpected) == kOpCount);
+}  // namespace
+
+TEST_CASE("op table: every op has its row with the right unit and UB sources", "[unit]") {
+    for (const Expected& expected : kExpected) {
+        const OpInfo& info = op_info(expected.op);
+        CAPTURE(info.name);
+        CHECK(info.op == expected.op);
+        CHECK(info.unit == expected.unit);
+        CHECK(int{info.ub_sources} == expected.ub_sources);
+        CHECK(info.single_output == (expected.op == Op::ReduceSum));
+        const bool computes = info.unit == OpUnit::Vector || info.unit == OpUnit::Cube;
+        CHECK((info.compute != nullptr) == computes);
+    }
+}
+
+TEST_CASE("op table: names are the vendor spellings, unique", "[unit]") {
+    std::set<std::string_view> names;
+    for (int i = 0; i < kOpCount; ++i) {
+        const auto op = static_cast<Op>(i);
+        CHECK(to_string(op) == op_info(op).name);
+        CHECK_FALSE(op_info(op).name.empty());
+        names.insert(op_info(op).name);
+    }
+    CHECK(names.size() == static_cast<std::size_t>(kOpCount));
+    CHECK(to_string(Op::Copy) == "DataCopy");
+    CHECK(to_string(Op::Fill) == "Duplicate");
+    CHECK(to_string(Op::CrossCoreSetFlag) == "CrossCoreSetFlag");
+    CHECK(to_string(static_cast<Op>(kOpCount)) == "?");
+}
+
+TEST_CASE("op table: flag instruction names as kernel code writes them", "[unit]") {
+    Transaction tx;
+    tx.op = Op::SetFlag;
+    tx.flag_src = Pipe::MTE2;
+    tx.flag_dst = Pipe::V;
+    tx.event_id = 3;
+    CHECK(flag_instruction_name(tx) == "SetFlag<MTE2_V>(3)");
+    tx.op = Op::WaitFlag;
+    tx.flag_src = Pipe::S;
+    tx.flag_dst = Pipe::ALL;
+    tx.event_id = 0;
+    CHECK(flag_instruction_name(tx) == "WaitFlag<S_ALL>(0)");
+}

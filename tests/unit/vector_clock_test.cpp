@@ -1,0 +1,115 @@
+// VectorClock: sparse get/set/raise, elementwise-max join and the change counter that lets
+// a consumer skip a join it has already done. (Happens-before is the checker's use of it:
+// a clock that joined another knows at least every epoch the other knew.)
+#include "sync/vector_clock.h"
+
+#include <random>
+
+#include <catch2/catch.hpp>
+
+using namespace npusim;
+
+namespace {
+/// a <= b elementwise over agents [0, agents).
+bool covered_by(const VectorClock& a, const VectorClock& b, AgentId agents) {
+    for (AgentId i = 0; i < agents; ++i) {
+        if (a.get(i) > b.get(i)) return false;
+    }
+    return true;
+}
+}  // namespace
+
+TEST_CASE("vector clock: unknown agents read zero, set and raise", "[unit]") {
+    VectorClock clock;
+    CHECK(clock.get(0) == 0);
+    CHECK(clock.get(1000000) == 0);
+    clock.set(5, 3);
+    clock.set(2, 7);
+    clock.set(9, 1);
+    CHECK(clock.get(2) == 7);
+    CHECK(clock.get(5) == 3);
+    CHECK(clock.get(9) == 1);
+    CHECK(clock.get(4) == 0);
+    clock.set(5, 1);  // set may lower
+    CHECK(clock.get(5) == 1);
+    clock.raise(5, 0);  // raise never lowers
+    CHECK(clock.get(5) == 1);
+    clock.raise(5, 4);
+    clock.raise(6, 2);
+    CHECK(clock.get(5) == 4);
+    CHECK(clock.get(6) == 2);
+}
+
+TEST_CASE("vector clock: join is the elementwise maximum", "[unit]") {
+    VectorClock a, b;
+    a.set(1, 5);
+    a.set(3, 1);
+    b.set(1, 2);
+    b.set(2, 4);
+    b.set(3, 6);
+    a.join(b);
+    CHECK(a.get(1) == 5);
+    CHECK(a.get(2) == 4);
+    CHECK(a.get(3) == 6);
+    CHECK(b.get(1) == 2);  // the argument is unchanged
+    CHECK(covered_by(b, a, 8));
+    CHECK_FALSE(covered_by(a, b, 8));
+}
+
+TEST_CASE("vector clock: join of a subset raises in place", "[unit]") {
+    VectorClock a, b;
+    for (AgentId i = 0; i < 6; ++i) a.set(i, 2);
+    b.set(1, 1);
+    b.set(4, 9);
+    a.join(b);
+    CHECK(a.get(1) == 2);
+    CHECK(a.get(4) == 9);
+    CHECK(a.get(5) == 2);
+}
+
+TEST_CASE("vector clock: version moves only when a join changes something", "[unit]") {
+    VectorClock a, b;
+    a.set(1, 5);
+    b.set(1, 3);
+    const std::uint64_t v0 = a.version();
+    a.join(b);  // nothing new
+    CHECK(a.version() == v0);
+    a.join(a);  // self
+    CHECK(a.version() == v0);
+    a.join(VectorClock{});  // empty
+    CHECK(a.version() == v0);
+    b.set(1, 6);
+    a.join(b);  // raise in place
+    CHECK(a.version() > v0);
+    const std::uint64_t v1 = a.version();
+    b.set(7, 1);
+    a.join(b);  // a new agent
+    CHECK(a.version() > v1);
+    CHECK(a.get(7) == 1);
+    const std::uint64_t v2 = a.version();
+    a.set(7, 1);  // set counts as a change
+    CHECK(a.version() > v2);
+}
+
+TEST_CASE("vector clock: join is commutative, idempotent and an upper bound", "[unit]") {
+    std::mt19937 random(7);
+    std::uniform_int_distribution<AgentId> agent(0, 40);
+    std::uniform_int_distribution<EpochCount> epoch(0, 9);
+    for (int trial = 0; trial < 200; ++trial) {
+        VectorClock a, b;
+        for (int i = 0; i < 12; ++i) a.set(agent(random), epoch(random));
+        for (int i = 0; i < 12; ++i) b.set(agent(random), epoch(random));
+        VectorClock ab = a, ba = b;
+        ab.join(b);
+        ba.join(a);
+        for (AgentId i = 0; i <= 40; ++i) {
+            CHECK(ab.get(i) == std::max(a.get(i), b.get(i)));
+            CHECK(ab.get(i) == ba.get(i));
+        }
+        const std::uint64_t version = ab.version();
+        ab.join(b);
+        CHECK(ab.version() == version);
+        CHECK(covered_by(a, ab, 41));
+        CHECK(covered_by(b, ab, 41));
+    }
+}
