@@ -174,6 +174,13 @@ void InstructionDecoder::decode_vector(const Request& r, Transaction& tx,
     if (m_core_type != CoreType::Vector) rule_error(tx, name_of(r.op) + " needs a vector core");
     if (r.count == 0) rule_error(tx, name_of(r.op) + " of 0 elements");
     const std::uint64_t out_count = info.single_output ? 1 : r.count;
+    // Only Cast converts: every other op reads and writes elements of one type.
+    const bool mixed = (info.ub_sources >= 1 && r.src0.dtype != r.dst.dtype) ||
+                       (info.ub_sources >= 2 && r.src1.dtype != r.dst.dtype);
+    if (r.op != Op::Cast && mixed) {
+        rule_error(tx, name_of(r.op) + " operands must have one element type (destination " +
+                           std::string(to_string(r.dst.dtype)) + ")");
+    }
     auto check_ub = [&](const Operand& op, std::uint64_t count, const char* role) {
         if (op.space != MemSpace::UB) {
             rule_error(tx, std::string(role) + " must be in UB, not " + name_of(op.space));
@@ -203,6 +210,13 @@ void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,
     tx.accumulate = r.accumulate;
     if (m_core_type != CoreType::Cube) rule_error(tx, "Mmad needs a cube core");
     if (r.m == 0 || r.n == 0 || r.k == 0) rule_error(tx, "Mmad with a zero dimension");
+    // The accesses below are sized for fp16 inputs and an fp32 result.
+    if (r.src0.dtype != DType::F16 || r.src1.dtype != DType::F16 || r.dst.dtype != DType::F32) {
+        rule_error(tx, "Mmad takes fp16 matrices and an fp32 result (got " +
+                           std::string(to_string(r.src0.dtype)) + ", " +
+                           std::string(to_string(r.src1.dtype)) + " -> " +
+                           std::string(to_string(r.dst.dtype)) + ")");
+    }
     const std::uint64_t m = r.m, n = r.n, k = r.k;
     auto check = [&](const Operand& op, MemSpace space, std::uint64_t count, const char* role) {
         if (op.space != space) {

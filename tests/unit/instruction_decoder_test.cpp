@@ -506,3 +506,28 @@ TEST_CASE("decoder: local capacities follow the core type", "[unit]") {
     CHECK(d.aic.local_capacity(MemSpace::UB) == 0);
     CHECK(d.aic.local_capacity(MemSpace::L0C) == 131072);
 }
+
+TEST_CASE("decoder: operand element types must match what the op computes", "[unit]") {
+    const ChipConfig chip = builtin_chip_config("small");
+    InstructionDecoder vector(CoreType::Vector, chip);
+    vector.set_kernel("k", KernelType::AIV_ONLY, 1);
+    Request add;
+    add.op = Op::Add;
+    add.dst = {MemSpace::UB, 0, 64, DType::F32};
+    add.src0 = {MemSpace::UB, 256, 64, DType::F16};
+    add.src1 = {MemSpace::UB, 512, 64, DType::F32};
+    add.count = 64;
+    Transaction tx;
+    CHECK_THROWS_WITH(vector.decode(add, tx), Catch::Contains("must have one element type"));
+
+    InstructionDecoder cube(CoreType::Cube, chip);
+    cube.set_kernel("k", KernelType::AIC_ONLY, 1);
+    Request mmad;
+    mmad.op = Op::Mmad;
+    mmad.m = mmad.n = mmad.k = 16;
+    mmad.src0 = {MemSpace::L0A, 0, 256, DType::F32};
+    mmad.src1 = {MemSpace::L0B, 0, 256, DType::F16};
+    mmad.dst = {MemSpace::L0C, 0, 256, DType::F32};
+    Transaction cube_tx;
+    CHECK_THROWS_WITH(cube.decode(mmad, cube_tx), Catch::Contains("Mmad takes fp16 matrices"));
+}
