@@ -12,6 +12,16 @@ std::string_view to_string(Pipe pipe) {
     return is_real_pipe(pipe) ? pipe_info(pipe).name : "PIPE_?";
 }
 
+std::string hex_string(std::uint64_t value) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string digits;
+    do {
+        digits.insert(digits.begin(), kDigits[value & 0xF]);
+        value >>= 4;
+    } while (value != 0);
+    return "0x" + digits;
+}
+
 std::string_view to_string(CoreType type) {
     return type == CoreType::Vector ? "aiv" : "aic";
 }

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 namespace npusim {
@@ -35,6 +36,8 @@ std::string_view to_string(CoreType type);  // "aiv" / "aic"
 std::string_view to_string(MemSpace space);
 std::string_view to_string(DType dtype);
 std::size_t size_of(DType dtype);
+/// "0x1f40": addresses in messages.
+std::string hex_string(std::uint64_t value);
 
 /// IEEE 754 binary16, stored as bits; arithmetic happens in float (round to nearest even back).
 struct half {

@@ -1,7 +1,5 @@
 #include "core/instruction_decoder.h"
 
-#include <sstream>
-
 #include "base/errors.h"
 #include "base/memory_spaces.h"
 #include "base/pipe_table.h"
@@ -10,12 +8,6 @@
 namespace npusim {
 
 namespace {
-
-std::string hex(std::uint64_t value) {
-    std::ostringstream out;
-    out << "0x" << std::hex << value;
-    return out.str();
-}
 
 std::string name_of(MemSpace space) {
     return std::string(to_string(space));
@@ -106,7 +98,7 @@ void InstructionDecoder::check_local(const Transaction& tx, const Operand& opera
     }
     if (align == 0) align = mem_space_info(operand.space).alignment;
     if (operand.address % align != 0) {
-        rule_error(tx, std::string(role) + " " + name + " address " + hex(operand.address) +
+        rule_error(tx, std::string(role) + " " + name + " address " + hex_string(operand.address) +
                            " is not " + std::to_string(align) + "-byte aligned");
     }
     if (count > operand.count) {
@@ -115,9 +107,9 @@ void InstructionDecoder::check_local(const Transaction& tx, const Operand& opera
     }
     const std::uint64_t bytes = count * size_of(operand.dtype);
     if (operand.address > capacity || bytes > capacity - operand.address) {
-        rule_error(tx, std::string(role) + " " + name + " range [" + hex(operand.address) + ", " +
-                           hex(operand.address + bytes) + ") is outside " + name + " (" +
-                           std::to_string(capacity) + " bytes)");
+        rule_error(tx, std::string(role) + " " + name + " range [" + hex_string(operand.address) +
+                           ", " + hex_string(operand.address + bytes) + ") is outside " + name +
+                           " (" + std::to_string(capacity) + " bytes)");
     }
 }
 
@@ -129,8 +121,8 @@ void InstructionDecoder::check_global(const Transaction& tx, const Operand& oper
     }
     const std::uint64_t bytes = count * size_of(operand.dtype);
     if (operand.address > m_gm_capacity || bytes > m_gm_capacity - operand.address) {
-        rule_error(tx, std::string(role) + " GM range [" + hex(operand.address) + ", " +
-                           hex(operand.address + bytes) + ") is outside GM (" +
+        rule_error(tx, std::string(role) + " GM range [" + hex_string(operand.address) + ", " +
+                           hex_string(operand.address + bytes) + ") is outside GM (" +
                            std::to_string(m_gm_capacity) + " bytes)");
     }
 }
@@ -286,7 +278,7 @@ DecodedInstruction InstructionDecoder::decode_scalar_access(Op op, const Operand
     }
     if (where.address % bytes != 0) {
         rule_error(tx, std::string("scalar ") + (store ? "store" : "load") + " address " +
-                           hex(where.address) + " is not " + std::to_string(bytes) +
+                           hex_string(where.address) + " is not " + std::to_string(bytes) +
                            "-byte aligned");
     }
     if (store) out.write_access = 0;

@@ -9,12 +9,6 @@ namespace npusim {
 
 namespace {
 
-std::string hex(std::uint64_t value) {
-    std::ostringstream out;
-    out << "0x" << std::hex << value;
-    return out.str();
-}
-
 std::string location(const AccessSite& s) {
     if (s.where.file_name() == nullptr || *s.where.file_name() == '\0') return "?";
     return format_location(s.where);
@@ -22,9 +16,9 @@ std::string location(const AccessSite& s) {
 
 std::string describe(const AccessSite& s) {
     std::string text = std::string(to_string(s.pipe)) + (s.write ? " Write" : " Read") + " at " +
-                       s.buffer + "+" + hex(s.offset) + " in block " + std::to_string(s.block) +
-                       " (" + std::string(to_string(s.core_type)) + ") serialNo " +
-                       std::to_string(s.serial) + " at " + location(s);
+                       s.buffer + "+" + hex_string(s.offset) + " in block " +
+                       std::to_string(s.block) + " (" + std::string(to_string(s.core_type)) +
+                       ") serialNo " + std::to_string(s.serial) + " at " + location(s);
     return text;
 }
 
