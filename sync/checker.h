@@ -44,7 +44,7 @@ enum class RaceOrder : std::uint8_t {
     /// its data lands): what happened, but another chip or start skew may name it otherwise.
     Timing,
     /// (kernel id, core type with AIC first, block index, serial): the same finding for the
-    /// same program whatever the timing.
+    /// same program whatever the timing. The default.
     Program,
 };
 
@@ -56,7 +56,7 @@ struct CheckerOptions {
     /// true: one finding per (kind, space, scope, source-location pair, pipes) with a count
     /// (analysis mode); false: one finding per instance (hazard mode).
     bool deduplicate = true;
-    RaceOrder race_order = RaceOrder::Timing;
+    RaceOrder race_order = RaceOrder::Program;
 };
 
 class Checker final : public TransactionObserver {

@@ -19,7 +19,7 @@ enum class FindingKind : std::uint8_t {
     UnpairedSetFlag,    // SetFlag never waited for by the end of the kernel
     DuplicateSetFlag,   // second SetFlag on the same (pipe pair, id) before its WaitFlag
     UnsatisfiableWait,  // WaitFlag / CrossCoreWaitFlag that can never be satisfied
-    CrossCoreOverflow,  // cross-core flag counter over 16
+    CrossCoreOverflow,  // cross-core flag counter over kCrossCoreMaxPending (16)
     // memcheck
     OutOfBounds,   // outside the buffer it was allocated as
     UseAfterFree,  // GM buffer already freed

@@ -1225,7 +1225,8 @@ void inter_core(std::vector<Entry>& v) {
                  b.copy(a, g, N);
              });
              r.problem += r.log.before(L[0], L[1]);
-             return r.done({race(RAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE2, L[1])});
+             // Program order names block 0's load first (was RAW only by this run's timing).
+             return r.done({race(WAR, GM, Cores, Pipe::MTE2, L[1], Pipe::MTE3, L[0])});
          }});
 
     v.push_back(
@@ -1264,7 +1265,10 @@ void inter_core(std::vector<Entry>& v) {
                            [&](Block& b) { late_reduction(b, args, L); });
                      r.problem += check_reduction(r, args, blocks);
                      r.problem += r.log.before(L[0], L[1]);
-                     return r.done({race(RAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE2, L[1])});
+                     // Program order: a lower block's load before a higher block's store is a
+                     // WAR too (all were RAW only by this run's timing).
+                     return r.done({race(RAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE2, L[1]),
+                                    race(WAR, GM, Cores, Pipe::MTE2, L[1], Pipe::MTE3, L[0])});
                  }});
 }
 

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "base/chip_config.h"
 #include "base/errors.h"
 #include "core/block.h"
 #include "sim/simulator.h"
@@ -37,7 +38,10 @@ std::vector<const Finding*> races(const std::vector<Finding>& findings) {
 TEST_CASE("an inter-core race is not folded into an intra-core one of the same lines",
           "[checker][fixes]") {
     Simulator sim(builtin_chip_config("small"));
-    Checker checker(sim.global_memory());
+    // Timing order: every block's loads land before any store, so the cross-block pair is
+    // named (load, store) like the intra-block one. RaceOrder::Program (the default) names
+    // it (block 0's store, a higher block's load): a RAW with the lines swapped.
+    Checker checker(sim.global_memory(), {.race_order = RaceOrder::Timing});
     sim.attach(checker);
     auto g = sim.allocate<float>(N, "g");
     sim.write(g, ramp(N));
@@ -200,7 +204,7 @@ TEST_CASE("RaceOrder::Program names cross-block pairs the same whatever the timi
     }
     for (const std::string& d : described) CHECK(d == described.front());
 
-    // The default (RaceOrder::Timing) says what this run did: the late load is a RAW, the
+    // RaceOrder::Timing (an option) says what this run did: the late load is a RAW, the
     // early one a WAR.
     const std::vector<Finding> late =
         skewed_run({0, 5000}, RaceOrder::Timing, "small", store, load);
@@ -210,4 +214,45 @@ TEST_CASE("RaceOrder::Program names cross-block pairs the same whatever the timi
     REQUIRE(early.size() == 1);
     CHECK(late[0].kind == FindingKind::RaceRAW);
     CHECK(early[0].kind == FindingKind::RaceWAR);
+}
+
+TEST_CASE("flags with event ids past 8 pair, duplicate and stay unpaired per id",
+          "[checker][fixes]") {
+    // Chips may have up to 64 event ids (ChipConfig::event_ids): the checker keeps one queue
+    // per (pipe pair, id) for every id, not only the first eight.
+    ChipConfig chip = builtin_chip_config("small");
+    chip.event_ids = 64;
+    Simulator sim(chip);
+    Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto g = sim.allocate<float>(N, "g");
+    sim.write(g, ramp(N));
+    unsigned first_set = 0, second_set = 0;
+    const RunResult r = sim.run({.name = "high_ids", .blocks = 1}, [&](Block& b) {
+        auto a = b.alloc<float>(MemSpace::UB, N);
+        auto c = b.alloc<float>(MemSpace::UB, N);
+        b.copy(a, g, N);
+        b.set_flag(Pipe::MTE2, Pipe::V, 40);
+        b.set_flag(Pipe::MTE2, Pipe::V, 0);  // another id: no duplicate of 40
+        b.wait_flag(Pipe::MTE2, Pipe::V, 40);
+        b.wait_flag(Pipe::MTE2, Pipe::V, 0);
+        b.adds(c, a, 1.0F, N);  // ordered after the load by id 40
+        first_set = __LINE__ + 1;
+        b.set_flag(Pipe::V, Pipe::MTE3, 63);
+        second_set = __LINE__ + 1;
+        b.set_flag(Pipe::V, Pipe::MTE3, 63);
+        b.wait_flag(Pipe::V, Pipe::MTE3, 63);  // takes the first: the second stays unpaired
+        b.copy(g, c, N);
+    });
+    REQUIRE(r.completed());
+    CHECK(compare_findings(checker.findings(),
+                           {{.kind = FindingKind::DuplicateSetFlag, .first_line = second_set},
+                            {.kind = FindingKind::UnpairedSetFlag, .first_line = second_set}}) ==
+          "");
+    bool named = false;
+    for (const Finding& f : checker.findings())
+        if (f.kind == FindingKind::DuplicateSetFlag)
+            named = f.message.find("SetFlag<V_MTE3>(63)") != std::string::npos &&
+                    f.message.find("line " + std::to_string(first_set)) != std::string::npos;
+    CHECK(named);
 }

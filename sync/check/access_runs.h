@@ -1,0 +1,159 @@
+// Access runs: what the shadow memory (sync/check/shadow_memory.h) stores per interval.
+//
+// A run is a sequence of accesses by one agent from one source location, laid end to end.
+// Piece k covers [origin + k*size, origin + (k+1)*size) and is the instruction with epoch
+// first.epoch + k*epoch_step and serial first.serial + k*serial_step. A tiled loop's loads
+// of one operand (or stores of its result) become one run however many tiles it has. Exact
+// for happens-before: each piece keeps its own epoch, and coverage is decided per piece.
+// Times: piece 0 keeps its own, later pieces share the last one's.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "sync/check/site.h"
+
+namespace npusim::check {
+
+struct Run {
+    Site first;
+    std::uint64_t origin = 0;
+    std::uint64_t size = 0;
+    std::uint32_t pieces = 1;
+    std::uint32_t refs = 0;
+    EpochCount epoch_step = 0;
+    std::uint64_t serial_step = 0;
+    Cycle last_time = 0;
+
+    Site piece(std::uint32_t k) const {
+        Site s = first;
+        s.epoch = first.epoch + k * epoch_step;
+        s.serial = first.serial + k * serial_step;
+        if (k > 0) s.time = last_time;
+        return s;
+    }
+    std::uint32_t piece_of(std::uint64_t address) const {
+        return static_cast<std::uint32_t>((address - origin) / size);
+    }
+};
+
+inline constexpr std::uint32_t kNoRun = ~std::uint32_t{0};
+
+// Run ids of an interval's reads: up to three inline, the rest on the heap.
+class IdList {
+public:
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    std::uint32_t operator[](std::size_t i) const {
+        return i < kInline ? m_inline[i] : m_more[i - kInline];
+    }
+    void push_back(std::uint32_t id) {
+        if (m_size < kInline) {
+            m_inline[m_size] = id;
+        } else {
+            m_more.push_back(id);
+        }
+        ++m_size;
+    }
+    void clear() {
+        m_size = 0;
+        m_more.clear();
+    }
+    bool operator==(const IdList& other) const {
+        if (m_size != other.m_size) return false;
+        for (std::size_t i = 0; i < m_size; ++i)
+            if ((*this)[i] != other[i]) return false;
+        return true;
+    }
+    /// Keeps the ids for which keep(id) is true, in order.
+    template <class Keep>
+    void filter(Keep keep) {
+        std::size_t out = 0;
+        for (std::size_t i = 0; i < m_size; ++i) {
+            const std::uint32_t id = (*this)[i];
+            if (!keep(id)) continue;
+            set(out++, id);
+        }
+        m_size = static_cast<std::uint32_t>(out);
+        if (out <= kInline) {
+            m_more.clear();
+        } else {
+            m_more.resize(out - kInline);
+        }
+    }
+
+private:
+    static constexpr std::size_t kInline = 3;
+    void set(std::size_t i, std::uint32_t id) {
+        if (i < kInline) {
+            m_inline[i] = id;
+        } else {
+            m_more[i - kInline] = id;
+        }
+    }
+    std::uint32_t m_size = 0;
+    std::uint32_t m_inline[kInline]{};
+    std::vector<std::uint32_t> m_more;
+};
+
+// The pieces of a run inside a range that a view does not cover: how many, and the first.
+struct Uncovered {
+    std::uint64_t count = 0;
+    std::uint32_t first = 0;
+};
+
+// Every run, by id, reference counted by the intervals that hold it; freed ids are reused.
+class RunPool {
+public:
+    /// A new one-piece run for `site` over [lo, lo + bytes), with no references yet.
+    std::uint32_t make(const Site& site, std::uint64_t lo, std::uint64_t bytes);
+    const Run& operator[](std::uint32_t id) const { return m_runs[id]; }
+
+    void retain(std::uint32_t id) {
+        if (id != kNoRun) ++m_runs[id].refs;
+    }
+    void release(std::uint32_t id) {
+        if (id != kNoRun && --m_runs[id].refs == 0) m_free.push_back(id);
+    }
+
+    /// Extends run `left` by run `right` (one piece, just after it) if they are one pattern.
+    bool extend(std::uint32_t left, std::uint32_t right);
+
+    /// The pieces of run `id` inside [lo, hi) that `view` does not cover.
+    Uncovered uncovered(std::uint32_t id, std::uint64_t lo, std::uint64_t hi,
+                        const View& view) const {
+        const Run& r = m_runs[id];
+        const std::uint32_t k0 = r.piece_of(lo);
+        const std::uint32_t k1 = r.piece_of(hi - 1);
+        EpochCount known = view.clock.get(r.first.agent);
+        if (r.first.agent == view.extra_agent) known = std::max(known, view.extra);
+        // Pieces k with epoch(k) <= known are covered; epochs grow with k.
+        std::uint64_t first_open = k0;
+        if (known >= r.first.epoch) {
+            if (r.epoch_step == 0) return {};
+            first_open = std::max<std::uint64_t>(k0, (known - r.first.epoch) / r.epoch_step + 1);
+        }
+        if (first_open > k1) return {};
+        Uncovered u{k1 - first_open + 1, static_cast<std::uint32_t>(first_open)};
+        if (r.first.agent == view.self_agent) {  // the accessing instruction covers itself
+            const EpochCount e = view.self_epoch;
+            if (e >= r.first.epoch &&
+                (r.epoch_step == 0 ? e == r.first.epoch
+                                   : (e - r.first.epoch) % r.epoch_step == 0)) {
+                const std::uint64_t ks = r.epoch_step == 0 ? 0 : (e - r.first.epoch) / r.epoch_step;
+                if (ks >= first_open && ks <= k1) {
+                    --u.count;
+                    if (ks == first_open) ++u.first;
+                }
+            }
+        }
+        return u;
+    }
+
+private:
+    std::vector<Run> m_runs;
+    std::vector<std::uint32_t> m_free;
+};
+
+}  // namespace npusim::check

@@ -1,0 +1,113 @@
+// Happens-before state: the agents (one per real pipe of a block by pipe_index, the scalar
+// unit's store buffer, and the host), their vector clocks, the blocks and kernels they
+// belong to, and the edges inside a block (the scalar unit issuing to a pipe, a pipe's
+// completed work, a block drained at its end). Synchronization between agents (flags,
+// barriers, cross-core flags) is in sync/check/sync_edges.h.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "base/pipe_table.h"
+#include "base/transaction.h"
+#include "sync/vector_clock.h"
+
+namespace npusim::check {
+
+struct Shadow;
+
+/// Agent slots of a block: one per real pipe, by pipe_index (the scalar unit is PIPE_S's),
+/// then the scalar unit's store buffer.
+using Slot = std::size_t;
+inline constexpr Slot kScalarSlot = static_cast<Slot>(pipe_index(Pipe::S));
+inline constexpr Slot kStoreSlot = kPipeCount;
+inline constexpr Slot kAgentSlots = kPipeCount + 1;
+/// The slot of a pipe; PIPE_ALL (and anything that is no pipe) is the scalar unit's.
+constexpr Slot slot_of(Pipe pipe) {
+    const int index = pipe_index(pipe);
+    return index < 0 ? kScalarSlot : static_cast<Slot>(index);
+}
+
+struct Agent {
+    VectorClock clock;       // what this agent knows; clock[self] is its completed frontier
+    EpochCount counter = 0;  // instructions issued on this agent
+    std::uint64_t scalar_version_seen = 0;
+};
+
+struct BlockState {
+    std::uint32_t kernel_id = 0;
+    std::uint32_t block = 0;
+    CoreType type = CoreType::Vector;
+    std::uint32_t core = 0;
+    std::array<AgentId, kAgentSlots> agents{};
+    std::vector<std::pair<MemSpace, std::pair<std::uint64_t, std::uint64_t>>> allocations;
+    std::array<Shadow*, kMemSpaces> local_shadows{};  // this core's local spaces, once found
+};
+
+struct KernelState {
+    KernelInfo info;
+    VectorClock start_clock;  // the host's knowledge at launch
+    std::vector<BlockState*> blocks;
+    bool ended = false;
+};
+
+class Agents final {
+public:
+    static constexpr AgentId kHost = 0;
+
+    Agents();
+
+    Agent& host() { return m_agents[kHost]; }
+    Agent& agent(const BlockState& b, Slot s) { return m_agents[b.agents[s]]; }
+
+    /// The kernel's state, made empty on first use.
+    KernelState& kernel(std::uint32_t id) { return m_kernels[id]; }
+    const KernelState* find_kernel(std::uint32_t id) const;
+    std::map<std::uint32_t, KernelState>& kernels() { return m_kernels; }
+
+    /// The block `tx` belongs to. A new one starts after the host's knowledge at its
+    /// kernel's launch and after the previous block on its core; `created` says it is new
+    /// (its core's local memories then start fresh).
+    BlockState& block_of(const Transaction& tx, bool& created);
+
+    /// Everything the block did, complete: its agents' clocks with every frontier at its count.
+    VectorClock drained(const BlockState& b) const;
+
+    /// The scalar unit's knowledge flows into a pipe when it issues there.
+    void issue_edge(BlockState& b, Slot pipe) {
+        Agent& scalar = agent(b, kScalarSlot);
+        Agent& target = agent(b, pipe);
+        if (target.scalar_version_seen == scalar.clock.version()) return;
+        target.clock.join(scalar.clock);
+        target.scalar_version_seen = scalar.clock.version();
+    }
+
+    /// Everything `pipe` completed, for a SetFlag or cross-core set fired from it (from the
+    /// scalar unit: with its store buffer's stores).
+    VectorClock fired(BlockState& b, Slot pipe);
+    /// A consumed flag's clock, kept for reuse by fired() (no allocation).
+    void recycle(VectorClock&& clock) { m_spare_clocks.push_back(std::move(clock)); }
+
+    void scalar_learns(BlockState& b, const VectorClock& c) { agent(b, kScalarSlot).clock.join(c); }
+
+    /// The kernel is over: the host and every later kernel come after all it did.
+    void end_kernel(KernelState& k);
+
+private:
+    std::vector<Agent> m_agents;
+    std::map<std::tuple<std::uint32_t, CoreType, std::uint32_t>, std::unique_ptr<BlockState>>
+        m_blocks;
+    std::map<std::pair<CoreType, std::uint32_t>, BlockState*> m_on_core;  // block on a core
+    std::map<std::uint32_t, KernelState> m_kernels;
+    BlockState* m_last_block = nullptr;
+    std::array<std::vector<BlockState*>, 2> m_running;  // per core type and core: latest block
+    std::vector<VectorClock> m_spare_clocks;
+};
+
+}  // namespace npusim::check

@@ -1,0 +1,72 @@
+// Finding reporting and deduplication: turns a race or a single-site problem into a Finding
+// with its message and fix, or folds it into an earlier finding of the same source lines.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "memory/global_memory.h"
+#include "sync/check/site.h"
+#include "sync/checker.h"
+#include "sync/findings.h"
+
+namespace npusim::check {
+
+/// "MTE2" for Pipe::MTE2: the spelling of flag names (SetFlag<MTE2_V>).
+std::string short_pipe(Pipe pipe);
+
+class FindingReporter final {
+public:
+    /// The name of kernel `id` for reports ("?" if unknown).
+    using KernelName = std::function<std::string(std::uint32_t id)>;
+
+    FindingReporter(std::vector<Finding>& out, const GlobalMemory& gm,
+                    const CheckerOptions& options, KernelName kernel_name);
+
+    /// Which of two unordered accesses a report names first. Within a block: issue order
+    /// (serial numbers, as the vendor's sanitizer does). Across blocks, RaceOrder::Timing: the
+    /// order they took effect in this run; RaceOrder::Program: (kernel, core type with the AIC
+    /// first, block, serial), the same whatever the timing.
+    bool comes_before(const Site& a, const Site& b) const;
+
+    /// A race of two unordered accesses over [lo, hi), `instances` times; the order they were
+    /// seen in does not matter (see comes_before).
+    void race(const Site& first_seen, bool first_seen_write, const Site& second_seen,
+              bool second_seen_write, MemSpace space, std::uint64_t lo, std::uint64_t hi,
+              std::uint64_t instances = 1);
+
+    /// Any other finding: one site.
+    void single(FindingKind kind, Severity severity, MemSpace space, const Site& s, bool write,
+                std::uint64_t address, std::uint64_t bytes, std::string message, std::string fix);
+
+private:
+    struct Key {
+        std::uint64_t kind_space_scope_pipes;
+        const char* file_a;
+        const char* file_b;
+        std::uint64_t line_column_a;
+        std::uint64_t line_column_b;
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const;
+    };
+    static Key key_of(FindingKind kind, MemSpace space, RaceScope scope,
+                      const std::source_location& a, const std::source_location& b, Pipe pa,
+                      Pipe pb);
+    bool fold(const Key& key, std::uint64_t instances);
+    void add(const Key& key, Finding finding);
+    AccessSite site_of(const Site& s, bool write, MemSpace space, std::uint64_t address,
+                       std::uint64_t bytes) const;
+
+    std::vector<Finding>& m_out;
+    const GlobalMemory& m_gm;
+    const CheckerOptions& m_options;
+    KernelName m_kernel_name;
+    std::unordered_map<Key, std::size_t, KeyHash> m_dedupe;  // key -> index in m_out
+};
+
+}  // namespace npusim::check

@@ -1,0 +1,42 @@
+// memcheck and initcheck reports: accesses outside their GM buffer or the local buffers a
+// block allocated, use after free, leaks, and reads of never-written bytes (the candidates
+// the shadow memory collected, decided at kernel end).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "base/transaction.h"
+#include "memory/global_memory.h"
+#include "sync/check/agents.h"
+#include "sync/check/finding_reporter.h"
+#include "sync/check/shadow_memory.h"
+#include "sync/check/site.h"
+#include "sync/checker.h"
+
+namespace npusim::check {
+
+class MemCheck final {
+public:
+    MemCheck(const GlobalMemory& gm, FindingReporter& reporter, const CheckerOptions& options);
+
+    /// Bounds and use-after-free of one access of block `b`.
+    void check_bounds(const BlockState& b, const Site& site, const MemAccess& a);
+
+    /// initcheck at kernel end: reports the kernel's reads of never-written bytes.
+    void report_uninitialized(ShadowMemory& shadows, std::uint32_t kernel_id);
+
+    /// One leak warning per GM buffer still live, appended to `out` (never deduplicated).
+    void report_leaks(std::vector<Finding>& out) const;
+
+private:
+    const GlobalMemory& m_gm;
+    FindingReporter& m_reporter;
+    const CheckerOptions& m_options;
+    // Most accesses fall in the buffer the previous one did.
+    const GmBuffer* m_last_buffer = nullptr;
+    std::size_t m_gm_buffers_seen = 0;
+};
+
+}  // namespace npusim::check

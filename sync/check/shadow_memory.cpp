@@ -1,0 +1,233 @@
+#include "sync/check/shadow_memory.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace npusim::check {
+
+ShadowMemory::ShadowMemory(FindingReporter& reporter, const CheckerOptions& options)
+    : m_reporter(reporter), m_options(options) {}
+
+void ShadowMemory::retain(const Interval& iv) {
+    m_runs.retain(iv.write);
+    for (std::size_t i = 0; i < iv.reads.size(); ++i) m_runs.retain(iv.reads[i]);
+}
+
+void ShadowMemory::release(const Interval& iv) {
+    m_runs.release(iv.write);
+    for (std::size_t i = 0; i < iv.reads.size(); ++i) m_runs.release(iv.reads[i]);
+}
+
+void ShadowMemory::clear(Shadow& shadow) {
+    for (const auto& [lo, iv] : shadow.map) release(iv);
+    shadow.map.clear();
+}
+
+void ShadowMemory::reset_local(CoreType type, std::uint32_t core) {
+    for (MemSpace space :
+         {MemSpace::UB, MemSpace::L1, MemSpace::L0A, MemSpace::L0B, MemSpace::L0C}) {
+        const auto it = m_local.find({space, type, core});
+        if (it != m_local.end()) clear(it->second);
+    }
+}
+
+// Splits the interval holding `at` there; returns the first interval starting at or after
+// `at`.
+ShadowMemory::Iterator ShadowMemory::split(Shadow& shadow, std::uint64_t at) {
+    auto it = shadow.map.upper_bound(at);
+    if (it == shadow.map.begin()) return it;
+    const auto before = std::prev(it);
+    if (before->first == at) return before;
+    if (at < before->second.hi) {
+        Interval right = before->second;
+        retain(right);
+        before->second.hi = at;
+        return shadow.map.emplace_hint(it, at, std::move(right));
+    }
+    return it;
+}
+
+// Reports the race of the current access with run `id` over [lo, hi), if any; returns the
+// first uncovered piece's site through `seen`.
+bool ShadowMemory::race_with(std::uint32_t id, bool run_write, const Site& site, bool write,
+                             const View& view, MemSpace space, std::uint64_t lo, std::uint64_t hi,
+                             Site* seen) {
+    const Uncovered u = m_runs.uncovered(id, lo, hi, view);
+    if (u.count == 0) return false;
+    const Run& r = m_runs[id];
+    const Site other = r.piece(u.first);
+    const std::uint64_t piece_lo = std::max(lo, r.origin + u.first * r.size);
+    const std::uint64_t piece_hi = std::min(hi, r.origin + (u.first + 1) * r.size);
+    if (seen) *seen = other;
+    if (m_options.racecheck)
+        m_reporter.race(other, run_write, site, write, space, piece_lo, piece_hi, u.count);
+    return true;
+}
+
+// The access just made [lo, hi) one interval `it` holding run `me` (as its write or its last
+// read): fold it into its left neighbour when that one holds the same state with `me`'s
+// predecessor in the same loop.
+void ShadowMemory::merge_left(Shadow& shadow, Iterator it, std::uint32_t me, bool write) {
+    if (it == shadow.map.begin()) return;
+    const auto left = std::prev(it);
+    Interval& l = left->second;
+    Interval& r = it->second;
+    if (l.hi != it->first) return;
+    if (write) {
+        // The merged bytes keep the earlier landing time (initcheck of a read that overtakes
+        // a later piece's store is approximate inside a run).
+        if (l.write == kNoRun || !l.reads.empty() || !r.reads.empty() ||
+            !m_runs.extend(l.write, me))
+            return;
+        l.first_landed = std::min(l.first_landed, r.first_landed);
+    } else {
+        const std::size_t n = r.reads.size();
+        if (l.first_landed != r.first_landed || l.write != r.write || l.reads.size() != n ||
+            r.reads[n - 1] != me)
+            return;
+        for (std::size_t i = 0; i + 1 < n; ++i)
+            if (l.reads[i] != r.reads[i]) return;
+        if (!m_runs.extend(l.reads[n - 1], me)) return;
+    }
+    l.hi = r.hi;
+    release(r);
+    shadow.map.erase(it);
+}
+
+void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const View& view,
+                          std::uint64_t lo, std::uint64_t hi, bool write) {
+    if (lo >= hi) return;
+    auto& shadow = sh.map;
+    auto it = split(sh, lo);
+    const std::uint32_t me = m_runs.make(site, lo, hi - lo);
+    bool uninitialized = false;
+    std::uint64_t uninit_lo = 0;
+    Cycle merged_first_landed = site.time;
+    std::uint64_t cursor = lo;
+    while (cursor < hi) {
+        if (it == shadow.end() || it->first > cursor) {
+            const std::uint64_t gap_hi = it == shadow.end() ? hi : std::min(hi, it->first);
+            if (!write && !uninitialized) {
+                uninitialized = true;
+                uninit_lo = cursor;
+            }
+            Interval fresh;
+            fresh.hi = gap_hi;
+            if (write) {
+                fresh.write = me;
+                fresh.first_landed = site.time;
+            } else {
+                fresh.reads.push_back(me);
+            }
+            m_runs.retain(me);
+            it = std::next(shadow.emplace_hint(it, cursor, std::move(fresh)));
+            cursor = gap_hi;
+            continue;
+        }
+        if (it->second.hi > hi) {  // the last interval reaches past the access: split
+            Interval right = it->second;
+            retain(right);
+            it->second.hi = hi;
+            shadow.emplace_hint(std::next(it), hi, std::move(right));
+        }
+        Interval& iv = it->second;
+        const std::uint64_t ilo = it->first;
+        bool explained = false;  // a RAW reported here already says why the data is stale
+        bool write_covered = true;
+        if (iv.write != kNoRun) {
+            Site w;
+            if (race_with(iv.write, true, site, write, view, space, ilo, iv.hi, &w)) {
+                write_covered = false;
+                explained = m_options.racecheck &&
+                            (same_block(w, site) ? w.serial < site.serial : w.time <= site.time);
+            }
+        }
+        if (write) {
+            for (std::size_t i = 0; i < iv.reads.size(); ++i)
+                race_with(iv.reads[i], false, site, true, view, space, ilo, iv.hi);
+            m_runs.release(iv.write);
+            for (std::size_t i = 0; i < iv.reads.size(); ++i) m_runs.release(iv.reads[i]);
+            iv.reads.clear();
+            iv.write = me;
+            m_runs.retain(me);
+            iv.first_landed = std::min(iv.first_landed, site.time);
+            merged_first_landed = std::min(merged_first_landed, iv.first_landed);
+        } else {
+            // Never written, or written only by an unordered write that landed after this
+            // read began: the read saw uninitialized bytes.
+            const bool unset =
+                iv.write == kNoRun || (!write_covered && site.time < iv.first_landed);
+            if (unset && !explained && !uninitialized) {
+                uninitialized = true;
+                uninit_lo = ilo;
+            }
+            // Reads this one covers are dropped (it stands for them). Past a few reads that
+            // is done only when the list doubles, so that many unordered readers (blocks)
+            // cost each read O(1) amortized.
+            const std::size_t n = iv.reads.size();
+            if (n > 0 && (n <= 8 || (n & (n - 1)) == 0)) {
+                iv.reads.filter([&](std::uint32_t id) {
+                    if (m_runs.uncovered(id, ilo, iv.hi, view).count != 0) return true;
+                    m_runs.release(id);
+                    return false;
+                });
+            }
+            iv.reads.push_back(me);
+            m_runs.retain(me);
+        }
+        cursor = iv.hi;
+        ++it;
+    }
+    auto first = shadow.find(lo);
+    if (write) {  // one interval for the whole written range keeps the map small
+        const auto end = shadow.lower_bound(hi);
+        for (auto e = std::next(first); e != end; ++e) release(e->second);
+        shadow.erase(std::next(first), end);
+        first->second.hi = hi;  // already holds this write and no reads
+        first->second.first_landed = merged_first_landed;
+    }
+    if (first->second.hi == hi) merge_left(sh, first, me, write);
+    if (uninitialized && m_options.initcheck && (space == MemSpace::GM || space == MemSpace::UB)) {
+        // Decided at kernel end: an unordered write published later may have come earlier in
+        // simulated time (that pair is a race, reported as such).
+        sh.uninit.emplace(std::pair(uninit_lo, m_uninit_sequence++),
+                          Uninit{space, site, uninit_lo, hi});
+        sh.uninit_span = std::max(sh.uninit_span, hi - uninit_lo);
+        ++m_uninit_count;
+    } else if (write && !sh.uninit.empty()) {
+        const std::uint64_t from = lo > sh.uninit_span ? lo - sh.uninit_span : 0;
+        for (auto u = sh.uninit.lower_bound({from, 0});
+             u != sh.uninit.end() && u->first.first < hi;) {
+            if (lo < u->second.hi && site.time <= u->second.site.time) {
+                u = sh.uninit.erase(u);
+                --m_uninit_count;
+            } else {
+                ++u;
+            }
+        }
+    }
+}
+
+std::vector<std::pair<std::uint64_t, Uninit>> ShadowMemory::take_uninitialized(
+    std::uint32_t kernel_id) {
+    std::vector<std::pair<std::uint64_t, Uninit>> due;
+    if (m_uninit_count == 0) return due;
+    auto collect = [&](Shadow& sh) {
+        for (auto it = sh.uninit.begin(); it != sh.uninit.end();) {
+            if (it->second.site.kernel_id != kernel_id) {
+                ++it;
+                continue;
+            }
+            due.emplace_back(it->first.second, it->second);
+            it = sh.uninit.erase(it);
+            --m_uninit_count;
+        }
+    };
+    collect(m_gm);
+    for (auto& [key, sh] : m_local) collect(sh);
+    std::sort(due.begin(), due.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    return due;
+}
+
+}  // namespace npusim::check

@@ -1,0 +1,204 @@
+#include "sync/check/sync_edges.h"
+
+#include <algorithm>
+#include <string>
+
+#include "base/kernel_type.h"
+#include "base/pipe_table.h"
+#include "sync/cross_core_routing.h"
+
+namespace npusim::check {
+
+namespace {
+
+// "17th": the ordinal of n, for messages.
+std::string ordinal(std::uint64_t n) {
+    const std::uint64_t tens = n % 100;
+    const char* suffix = "th";
+    if (tens < 11 || tens > 13) {
+        switch (n % 10) {
+            case 1:
+                suffix = "st";
+                break;
+            case 2:
+                suffix = "nd";
+                break;
+            case 3:
+                suffix = "rd";
+                break;
+            default:
+                break;
+        }
+    }
+    return std::to_string(n) + suffix;
+}
+
+Site site_of(const Transaction& tx) {
+    return Site{tx.kernel_id, tx.block, tx.core_type, tx.pipe, tx.serial, tx.where, 0, 0};
+}
+
+}  // namespace
+
+SyncEdges::SyncEdges(Agents& agents, FindingReporter& reporter, const CheckerOptions& options)
+    : m_agents(agents), m_reporter(reporter), m_options(options) {}
+
+SyncEdges::FlagQueue& SyncEdges::flag_queue(const BlockState& b, const Transaction& tx) {
+    const int src = pipe_index(tx.flag_src);
+    const int dst = pipe_index(tx.flag_dst);
+    FlagQueue** cached = nullptr;
+    if (src >= 0 && dst >= 0) {  // the decoder admits only real pipes; anything else: no cache
+        auto& by_core = m_flag_cache[b.type == CoreType::Cube ? 1 : 0];
+        if (b.core >= by_core.size()) by_core.resize(b.core + 1);
+        std::vector<FlagQueue*>& cache = by_core[b.core];
+        const std::size_t index =
+            (static_cast<std::size_t>(tx.event_id) * kPipeCount + static_cast<std::size_t>(src)) *
+                kPipeCount +
+            static_cast<std::size_t>(dst);
+        if (index >= cache.size()) cache.resize(index + 1, nullptr);
+        cached = &cache[index];
+        if (*cached != nullptr) return **cached;
+    }
+    FlagQueue& queue = m_flags[{b.type, b.core, tx.flag_src, tx.flag_dst, tx.event_id}];
+    if (cached != nullptr) *cached = &queue;
+    return queue;
+}
+
+void SyncEdges::instruction(BlockState& b, const Transaction& tx) {
+    switch (tx.op) {
+        case Op::SetFlag: {
+            const Slot src = slot_of(tx.flag_src);
+            if (src != kScalarSlot) m_agents.issue_edge(b, src);
+            FlagQueue& queue = flag_queue(b, tx);
+            if (m_options.synccheck && !queue.empty()) {
+                const FlagRecord& open = queue.back();
+                m_reporter.single(FindingKind::DuplicateSetFlag, Severity::Error, MemSpace::GM,
+                                  site_of(tx), false, 0, 0,
+                                  "SetFlag<" + short_pipe(tx.flag_src) + "_" +
+                                      short_pipe(tx.flag_dst) + ">(" + std::to_string(tx.event_id) +
+                                      ") is set again before the WaitFlag of the one at line " +
+                                      std::to_string(open.where.line()),
+                                  "wait for the first SetFlag before setting it again, or use "
+                                  "another event id");
+            }
+            queue.push_back(
+                {tx.serial, tx.kernel_id, tx.block, tx.where, m_agents.fired(b, src), false});
+            return;
+        }
+        case Op::WaitFlag: {
+            const Slot dst = slot_of(tx.flag_dst);
+            if (dst != kScalarSlot) m_agents.issue_edge(b, dst);
+            FlagQueue& queue = flag_queue(b, tx);
+            auto it = std::find_if(queue.begin(), queue.end(), [&](const FlagRecord& r) {
+                return r.serial == tx.partner_serial;
+            });
+            if (it == queue.end()) return;
+            m_agents.agent(b, dst).clock.join(it->clock);
+            m_agents.recycle(std::move(it->clock));
+            queue.erase(it);
+            return;
+        }
+        case Op::PipeBarrier: {
+            if (tx.pipe == Pipe::ALL) {
+                m_agents.scalar_learns(b, m_agents.drained(b));
+                return;
+            }
+            const Slot slot = slot_of(tx.pipe);
+            m_agents.issue_edge(b, slot);
+            Agent& a = m_agents.agent(b, slot);
+            a.clock.raise(b.agents[slot], a.counter);
+            return;
+        }
+        case Op::SyncAll:
+        case Op::SoftSyncAll: {
+            const auto key =
+                std::make_tuple(tx.kernel_id, tx.sync_id, static_cast<std::uint32_t>(tx.op));
+            if (tx.arrival) {
+                m_barriers[key].join(m_agents.drained(b));
+            } else {
+                m_agents.scalar_learns(b, m_barriers[key]);
+            }
+            return;
+        }
+        case Op::CrossCoreSetFlag: {
+            const Slot src = slot_of(tx.pipe);
+            if (src != kScalarSlot) m_agents.issue_edge(b, src);
+            cross_set(tx, m_agents.fired(b, src));
+            return;
+        }
+        case Op::CrossCoreWaitFlag: {
+            auto& queue = m_cross_counters[{tx.kernel_id, tx.core_type, tx.block, tx.event_id}];
+            if (queue.empty()) return;
+            m_agents.scalar_learns(b, queue.front());
+            queue.pop_front();
+            return;
+        }
+        default:
+            return;
+    }
+}
+
+void SyncEdges::post_cross(const Transaction& tx, CoreType type, std::uint32_t block,
+                           const VectorClock& clock) {
+    auto& q = m_cross_counters[{tx.kernel_id, type, block, tx.event_id}];
+    if (q.size() >= kCrossCoreMaxPending) {
+        if (m_options.synccheck) {
+            m_reporter.single(FindingKind::CrossCoreOverflow, Severity::Error, MemSpace::GM,
+                              site_of(tx), false, 0, 0,
+                              "cross-core flag " + std::to_string(tx.event_id) + " of " +
+                                  std::string(to_string(type)) + " block " + std::to_string(block) +
+                                  " is set a " + ordinal(kCrossCoreMaxPending + 1) +
+                                  " time without a CrossCoreWaitFlag",
+                              "wait for the flag before setting it again (at most " +
+                                  std::to_string(kCrossCoreMaxPending) + " pending)");
+        }
+        return;
+    }
+    q.push_back(clock);
+}
+
+// Where the set goes is the simulator's routing; a round (modes 0 and 1) gives every member
+// the join of all members' sets once all have set.
+void SyncEdges::cross_set(const Transaction& tx, const VectorClock& clock) {
+    const KernelInfo& k = m_agents.kernel(tx.kernel_id).info;
+    const CrossCoreRoute route =
+        route_cross_core_set(k.type, k.blocks, tx.core_type, tx.block, tx.mode);
+    if (!route.round) {
+        for (const BlockKey& target : route.targets)
+            post_cross(tx, target.type, target.block, clock);
+        return;
+    }
+    auto& [count, joined] = m_cross_rounds[{tx.kernel_id, route.round_key, tx.event_id}];
+    ++count;
+    joined.join(clock);
+    if (count < route.targets.size()) return;
+    const VectorClock done = joined;
+    count = 0;
+    joined = VectorClock{};
+    for (const BlockKey& member : route.targets) post_cross(tx, member.type, member.block, done);
+}
+
+void SyncEdges::report_unpaired(std::uint32_t kernel_id) {
+    for (auto& [key, queue] : m_flags) {
+        for (FlagRecord& r : queue) {
+            if (r.kernel_id != kernel_id || r.reported) continue;
+            r.reported = true;
+            const auto& [type, core, src, dst, id] = key;
+            const std::string pair = short_pipe(src) + "_" + short_pipe(dst);
+            Site s{r.kernel_id, r.block, type, src, r.serial, r.where, 0, 0};
+            m_reporter.single(FindingKind::UnpairedSetFlag, Severity::Error, MemSpace::GM, s, false,
+                              0, 0,
+                              "SetFlag<" + pair + ">(" + std::to_string(id) +
+                                  ") is never waited for by the end of the kernel; it stays set "
+                                  "for the next kernel on this core",
+                              "add the matching WaitFlag<" + pair + ">(" + std::to_string(id) +
+                                  ") before the block ends");
+        }
+    }
+}
+
+void SyncEdges::drop_flags(std::uint32_t kernel_id) {
+    for (auto& [key, queue] : m_flags)
+        std::erase_if(queue, [&](const FlagRecord& r) { return r.kernel_id == kernel_id; });
+}
+
+}  // namespace npusim::check
