@@ -1,7 +1,5 @@
 // Uses every public header of an installed npusim and runs one kernel through the library.
 #include <cstdio>
-#include <vector>
-
 #include <npusim/base/chip_config.h>
 #include <npusim/base/copy_routes.h>
 #include <npusim/base/errors.h>
@@ -25,6 +23,7 @@
 #include <npusim/sync/finding_match.h>
 #include <npusim/sync/findings.h>
 #include <npusim/sync/vector_clock.h>
+#include <vector>
 
 namespace {
 

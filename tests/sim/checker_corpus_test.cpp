@@ -1203,8 +1203,8 @@ void inter_core(std::vector<Entry>& v) {
          }});
 
     v.push_back(
-        {"inter-core RAW GM: block 1 stores at once, block 0 loads after ~600 cycles of vector "
-         "work",
+        {"inter-core WAR GM (program order): block 1 stores at once, block 0 loads after ~600 "
+         "cycles of vector work",
          true, [] {
              // Both blocks start at cycle 0; only the vector work orders them in time.
              Rig r;
@@ -1255,21 +1255,21 @@ void inter_core(std::vector<Entry>& v) {
              return r.done({race(RAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE2, L[1])});
          }});
 
-    v.push_back({"reduction without SyncAll, delayed reads: right output, still an inter-core RAW",
-                 true, [] {
-                     Rig r;
-                     const std::uint32_t blocks = 4;
-                     auto args = reduction_args(r, blocks, 0);
-                     unsigned L[2]{};
-                     r.run(aiv("late_reduction", blocks),
-                           [&](Block& b) { late_reduction(b, args, L); });
-                     r.problem += check_reduction(r, args, blocks);
-                     r.problem += r.log.before(L[0], L[1]);
-                     // Program order: a lower block's load before a higher block's store is a
-                     // WAR too (all were RAW only by this run's timing).
-                     return r.done({race(RAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE2, L[1]),
-                                    race(WAR, GM, Cores, Pipe::MTE2, L[1], Pipe::MTE3, L[0])});
-                 }});
+    v.push_back(
+        {"reduction without SyncAll, delayed reads: right output, still inter-core RAW and WAR",
+         true, [] {
+             Rig r;
+             const std::uint32_t blocks = 4;
+             auto args = reduction_args(r, blocks, 0);
+             unsigned L[2]{};
+             r.run(aiv("late_reduction", blocks), [&](Block& b) { late_reduction(b, args, L); });
+             r.problem += check_reduction(r, args, blocks);
+             r.problem += r.log.before(L[0], L[1]);
+             // Program order: a lower block's load before a higher block's store is a
+             // WAR too (all were RAW only by this run's timing).
+             return r.done({race(RAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE2, L[1]),
+                            race(WAR, GM, Cores, Pipe::MTE2, L[1], Pipe::MTE3, L[0])});
+         }});
 }
 
 // ---- synccheck, memcheck, initcheck ------------------------------------------------------
