@@ -109,8 +109,9 @@ std::optional<std::string> nearest_name(std::string_view word,
 
 /// The whole file as text. Throws ConfigError "<path>: cannot read file (no such file)",
 /// "(it is a directory)", "(it is a FIFO, not a regular file)" (likewise character and block
-/// devices and sockets: they may never end), "(20971520 bytes; the limit is 16777216)" past
-/// kMaxConfigFileBytes, or "cannot read file (<system reason>)".
+/// devices and sockets: they may never end), "(20,971,520 bytes; configuration files are
+/// limited to 16,777,216 bytes (16 MiB))" past kMaxConfigFileBytes, or "cannot read file
+/// (<system reason>)". A file that grows past the limit while read is refused too.
 std::string read_config_file(const std::filesystem::path& file);
 
 /// Parses `text`. A syntax error is reported as "<origin>: invalid JSON: <parser message with
