@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <fstream>
+#include <initializer_list>
 #include <system_error>
 #include <utility>
 
@@ -21,11 +22,25 @@ constexpr std::uint64_t kKiB = 1024;
 constexpr std::uint64_t kMiB = 1024 * kKiB;
 constexpr std::uint64_t kPiB = kMiB * kMiB * 1024;
 
-// Upper bounds only catch typos (an extra digit, bytes written as bits): far beyond any part
-// yet still small enough that cycle arithmetic on them cannot overflow.
+// Upper bounds catch typos (an extra digit, bytes written as bits) and chips no part could
+// be, while leaving room for parts larger than today's: cycle arithmetic on them cannot
+// overflow, and what the simulator allocates per core stays within a workstation's memory.
 constexpr std::uint64_t kMaxCycles = 1'000'000;
 constexpr std::uint64_t kMaxBytesPerCycle = kMiB;
-constexpr std::uint64_t kMaxCores = 4096;
+// Today's largest parts have 48 vector and 24 cube cores; every core is a simulated thread
+// with its own stack, pipes and memories, so thousands would cost gigabytes before a cycle.
+constexpr std::uint64_t kMaxCores = 1024;
+// Real UB and L1 buffers are 192 KiB to 1 MiB per core: 16 MiB leaves 16x room.
+constexpr std::uint64_t kMaxBufferBytes = 16 * kMiB;
+// Real L0 buffers are 64 to 256 KiB per core: 4 MiB leaves 16x room.
+constexpr std::uint64_t kMaxL0Bytes = 4 * kMiB;
+// Real instruction queues hold tens of entries; each core keeps a ring of this many slots
+// per pipe.
+constexpr std::uint64_t kMaxQueueDepth = 256;
+// The local memories of all cores together (UB on vector cores; L1 and L0 on cube cores).
+// Real parts hold tens of MiB; each byte a kernel touches is backed by host memory, so a
+// chip past this fails mid-run with no memory instead of at validation.
+constexpr std::uint64_t kMaxTotalLocalBytes = 4 * 1024 * kMiB;
 
 using Field = ChipField;
 
@@ -39,26 +54,27 @@ constexpr std::array kParameters{
     ChipParameter{"/clock_mhz", plain(&ChipConfig::clock_mhz), "MHz", 1, 100'000,
                   "core clock; converts cycles to time"},
     ChipParameter{"/cores/vector", plain(&ChipConfig::vector_cores), "cores", 0, kMaxCores,
-                  "vector cores (AIV)"},
+                  "vector cores (AIV); real parts have up to 48"},
     ChipParameter{"/cores/cube", plain(&ChipConfig::cube_cores), "cores", 0, kMaxCores,
-                  "cube cores (AIC)"},
+                  "cube cores (AIC); real parts have up to 24"},
     ChipParameter{"/memory/gm_bytes", plain(&ChipConfig::gm_bytes), "bytes", kMiB, kPiB,
                   "global memory (HBM) capacity; multiple of 4096"},
-    ChipParameter{"/memory/ub_bytes", plain(&ChipConfig::ub_bytes), "bytes", kKiB, 64 * kMiB,
+    ChipParameter{"/memory/ub_bytes", plain(&ChipConfig::ub_bytes), "bytes", kKiB, kMaxBufferBytes,
                   "unified buffer per vector core; multiple of 32"},
-    ChipParameter{"/memory/l1_bytes", plain(&ChipConfig::l1_bytes), "bytes", kKiB, 64 * kMiB,
+    ChipParameter{"/memory/l1_bytes", plain(&ChipConfig::l1_bytes), "bytes", kKiB, kMaxBufferBytes,
                   "L1 buffer per cube core; multiple of 32"},
-    ChipParameter{"/memory/l0a_bytes", plain(&ChipConfig::l0a_bytes), "bytes", kKiB, 64 * kMiB,
+    ChipParameter{"/memory/l0a_bytes", plain(&ChipConfig::l0a_bytes), "bytes", kKiB, kMaxL0Bytes,
                   "L0A (cube left operand) per cube core; multiple of 512"},
-    ChipParameter{"/memory/l0b_bytes", plain(&ChipConfig::l0b_bytes), "bytes", kKiB, 64 * kMiB,
+    ChipParameter{"/memory/l0b_bytes", plain(&ChipConfig::l0b_bytes), "bytes", kKiB, kMaxL0Bytes,
                   "L0B (cube right operand) per cube core; multiple of 512"},
-    ChipParameter{"/memory/l0c_bytes", plain(&ChipConfig::l0c_bytes), "bytes", kKiB, 64 * kMiB,
+    ChipParameter{"/memory/l0c_bytes", plain(&ChipConfig::l0c_bytes), "bytes", kKiB, kMaxL0Bytes,
                   "L0C (cube accumulator) per cube core; multiple of 512"},
     ChipParameter{"/gm/bytes_per_cycle", plain(&ChipConfig::gm_bytes_per_cycle), "bytes/cycle", 1,
                   kMaxBytesPerCycle, "GM bandwidth of the whole chip, shared by all transfers"},
     ChipParameter{"/gm/window_cycles", plain(&ChipConfig::gm_window_cycles), "cycles", 1, 65'536,
                   "length of one GM bandwidth accounting slot"},
-    ChipParameter{"/pipes/queue_depth", plain(&ChipConfig::queue_depth), "instructions", 1, 4096,
+    ChipParameter{"/pipes/queue_depth", plain(&ChipConfig::queue_depth), "instructions", 1,
+                  kMaxQueueDepth,
                   "instructions a pipe queue holds before the scalar unit stalls on it"},
     ChipParameter{"/pipes/event_ids", plain(&ChipConfig::event_ids), "ids", 1, 64,
                   "SetFlag/WaitFlag event ids per pipe pair"},
@@ -259,6 +275,30 @@ private:
                        std::to_string(rate) + " bytes/cycle exceeds " + std::string(gm.pointer) +
                            " (" + std::to_string(chip_rate) +
                            "): one core cannot copy faster than the whole chip's GM");
+        }
+
+        // Every core's local memories together must fit the host.
+        const auto valid_all = [this](std::initializer_list<Field> fields) {
+            return std::all_of(fields.begin(), fields.end(),
+                               [this](Field field) { return is_valid(field); });
+        };
+        if (valid_all({plain(&ChipConfig::vector_cores), plain(&ChipConfig::cube_cores),
+                       plain(&ChipConfig::ub_bytes), plain(&ChipConfig::l1_bytes),
+                       plain(&ChipConfig::l0a_bytes), plain(&ChipConfig::l0b_bytes),
+                       plain(&ChipConfig::l0c_bytes)})) {
+            // In range, the total stays below 2^36: no overflow.
+            const std::uint64_t total =
+                m_config.vector_cores * m_config.ub_bytes +
+                m_config.cube_cores * (m_config.l1_bytes + m_config.l0a_bytes + m_config.l0b_bytes +
+                                       m_config.l0c_bytes);
+            if (total > kMaxTotalLocalBytes)
+                m_diag.add("/memory",
+                           "the local memories of all cores add up to " + std::to_string(total) +
+                               " bytes (vector cores x ub_bytes + cube "
+                               "cores x (l1_bytes + l0a_bytes + l0b_bytes + l0c_bytes)), more "
+                               "than the " +
+                               std::to_string(kMaxTotalLocalBytes) +
+                               " bytes (4 GiB) npusim supports");
         }
 
         // One vector repeat works inside UB, so it cannot cover more than UB holds.

@@ -36,27 +36,56 @@ namespace npusim {
 /// has no comments, and people need somewhere to write why a value is what it is.
 inline constexpr std::string_view kCommentKey = "$comment";
 
+/// Configuration files larger than this are refused unread: real ones are a few KiB, and a
+/// limit keeps `npusim run /dev/zero`-like mistakes from eating memory.
+inline constexpr std::uint64_t kMaxConfigFileBytes = 16 * 1024 * 1024;
+
+/// Deepest nesting of arrays and objects parse_json accepts; config files need about 4.
+inline constexpr std::size_t kMaxJsonDepth = 256;
+
 /// Collects the problems of one document, each as "<origin>:<pointer>: <message>".
+///
+/// Only the first kMaxReported problems are kept as text; the rest are counted, so that a
+/// file with millions of bad values costs neither memory nor a flood of output. The origin,
+/// pointer and message are printed with control characters, DEL and invalid UTF-8 escaped, so
+/// every problem stays one line and nothing from the file reaches the terminal raw.
 class Diagnostics final {
 public:
+    /// Problems kept as text; throw_if_any() adds one "... and N more problems" line.
+    static constexpr std::size_t kMaxReported = 20;
+
     explicit Diagnostics(std::string origin);
 
     /// `pointer` is a JSON pointer; the empty pointer (the whole document) is written as
-    /// "<origin>: <message>" rather than "<origin>:: <message>".
+    /// "<origin>: <message>" rather than "<origin>:: <message>". A message that is itself a
+    /// summary line of another Diagnostics ("x.json: ... and N more problems", as when a
+    /// scenario forwards its chip file's problems) adds its N to the count instead of a line.
     void add(std::string_view pointer, std::string_view message);
 
     const std::string& origin() const { return m_origin; }
+    /// The first kMaxReported problems (without the summary line).
     const std::vector<std::string>& problems() const { return m_problems; }
-    bool empty() const { return m_problems.empty(); }
-    std::size_t size() const { return m_problems.size(); }
+    bool empty() const { return m_count == 0; }
+    /// Every problem reported, kept as text or not.
+    std::uint64_t size() const { return m_count; }
 
-    /// Throws ConfigError with every problem collected so far, if there is any.
+    /// Throws ConfigError with the problems kept and, if some were not, a last line
+    /// "<origin>: ... and 13,099,950 more problems".
     void throw_if_any() const;
 
 private:
     std::string m_origin;
+    std::string m_printed_origin;  // escaped for the terminal
     std::vector<std::string> m_problems;
+    std::uint64_t m_count = 0;
 };
+
+/// `text` with control characters, DEL, C1 controls and invalid UTF-8 escaped (\n, \x1b,
+/// \u0085, \xff) and, if `escape_backslash`, backslashes doubled: safe to print on one line.
+std::string printable(std::string_view text, bool escape_backslash = true);
+
+/// 13099950 -> "13,099,950".
+std::string group_thousands(std::uint64_t number);
 
 /// JSON pointer of `key` inside the object at `parent` ("~" -> "~0", "/" -> "~1").
 std::string child_pointer(std::string_view parent, std::string_view key);
@@ -79,12 +108,25 @@ std::optional<std::string> nearest_name(std::string_view word,
                                         std::span<const std::string_view> candidates);
 
 /// The whole file as text. Throws ConfigError "<path>: cannot read file (no such file)",
-/// "(it is a directory)" or plain "cannot read file".
+/// "(it is a directory)", "(it is a FIFO, not a regular file)" (likewise character and block
+/// devices and sockets: they may never end), "(20,971,520 bytes; configuration files are
+/// limited to 16,777,216 bytes (16 MiB))" past kMaxConfigFileBytes, or "cannot read file
+/// (<system reason>)". A file that grows past the limit while read is refused too.
 std::string read_config_file(const std::filesystem::path& file);
 
 /// Parses `text`. A syntax error is reported as "<origin>: invalid JSON: <parser message with
-/// line and column>" and yields nullopt. Duplicate keys (which JSON parsers silently resolve
-/// to the last one) are reported at their pointer; the document is still returned.
+/// line and column>" and yields nullopt, and so does nesting deeper than kMaxJsonDepth
+/// ("<origin>: invalid JSON: nesting deeper than 256 levels at line 1, column 257").
+/// Duplicate keys (which JSON parsers silently resolve to the last one) are reported at
+/// their pointer; the document is still returned. Memory is linear in the size of `text`.
+///
+/// Numbers are taken as written, not as a double happens to round them: a whole number in
+/// any notation (1024, 1024.0, 1.024e3) within 64 bits becomes an exact integer; a whole
+/// number beyond 64 bits ("18446744073709551616 is larger than 18446744073709551615") and a
+/// fraction a double would round to a whole number ("1e-400 is too small to represent;
+/// underflows to 0", "4.00000000000000000001 ... would read as 4") are reported at their
+/// pointer and left in the document as NaN, which no text can produce and which
+/// read_unsigned rejects without a second message.
 std::optional<nlohmann::json> parse_json(std::string_view text, Diagnostics& diag);
 
 /// Reports "expected an object, got ..." unless `value` is an object.
@@ -113,8 +155,9 @@ struct NotedUnsigned {
 /// Reads an unsigned integer written as a plain number or as {"value": N, "note": "..."}.
 /// Rejects negatives, fractions, booleans, strings, null and out-of-range numbers (message
 /// e.g. `expected an unsigned integer, got string "12"`); a float without fraction (1024.0)
-/// is accepted. In the object form: "value" is required, "note" must be a string, other keys
-/// are unknown (kCommentKey excepted). Problems inside the object name the inner pointer.
+/// is accepted (parse_json already makes it an exact integer). In the object form: "value" is
+/// required, "note" must be a string, other keys are unknown (kCommentKey excepted). Problems
+/// inside the object name the inner pointer.
 std::optional<NotedUnsigned> read_unsigned(const nlohmann::json& value, std::string_view pointer,
                                            Diagnostics& diag);
 

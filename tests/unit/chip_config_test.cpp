@@ -281,7 +281,7 @@ TEST_CASE("wrong types are reported with what was found", "[config]") {
 
 TEST_CASE("zero, negative and absurd values are out of range", "[config]") {
     CHECK(problem_of(with(small_document(), "/memory/ub_bytes", 0)) ==
-          "test.json:/memory/ub_bytes: expected 1024..67108864 bytes, got 0");
+          "test.json:/memory/ub_bytes: expected 1024..16777216 bytes, got 0");
     CHECK(problem_of(with(small_document(), "/clock_mhz", -5)) ==
           "test.json:/clock_mhz: expected an unsigned integer, got -5");
     CHECK(problem_of(with(small_document(), "/clock_mhz", 1000000)) ==
@@ -295,9 +295,10 @@ TEST_CASE("zero, negative and absurd values are out of range", "[config]") {
     CHECK(problem_of(with(small_document(), "/memory/gm_bytes", 4096)) ==
           "test.json:/memory/gm_bytes: expected 1048576..1125899906842624 bytes, got 4096");
 
-    // Beyond 64 bits the parser yields a float; still one clear message.
-    CHECK_THAT(problems_of_text(R"({"clock_mhz": 18446744073709551616})").front(),
-               Catch::StartsWith("test.json:/clock_mhz: expected an unsigned integer, got 1.8"));
+    // Beyond 64 bits: one clear message with the number as written, nothing rounded.
+    CHECK(problems_of_text(R"({"clock_mhz": 18446744073709551616})").front() ==
+          "test.json:/clock_mhz: number 18446744073709551616 is larger than "
+          "18446744073709551615, the largest integer supported");
 
     // Alignment.
     CHECK(problem_of(with(small_document(), "/memory/ub_bytes", 2000)) ==
@@ -383,7 +384,36 @@ TEST_CASE("the {value, note} form", "[config]") {
           "test.json:/cores/vector/note: expected a string, got 4");
     // The range is checked on the value and reported at the parameter.
     CHECK(problem_of(with(small_document(), "/cores/vector", {{"value", 5000}, {"note", "x"}})) ==
-          "test.json:/cores/vector: expected 0..4096 cores, got 5000");
+          "test.json:/cores/vector: expected 0..1024 cores, got 5000");
+}
+
+TEST_CASE("ranges are what a real chip could plausibly hold", "[config]") {
+    // The tester's chips: thousands of cores, 64 MiB buffers, deep queues.
+    CHECK(problem_of(with(small_document(), "/cores/vector", 4096)) ==
+          "test.json:/cores/vector: expected 0..1024 cores, got 4096");
+    CHECK(problem_of(with(small_document(), "/cores/cube", 1025)) ==
+          "test.json:/cores/cube: expected 0..1024 cores, got 1025");
+    CHECK(problem_of(with(small_document(), "/memory/ub_bytes", 64 * 1024 * 1024)) ==
+          "test.json:/memory/ub_bytes: expected 1024..16777216 bytes, got 67108864");
+    CHECK(problem_of(with(small_document(), "/memory/l1_bytes", 32 * 1024 * 1024)) ==
+          "test.json:/memory/l1_bytes: expected 1024..16777216 bytes, got 33554432");
+    CHECK(problem_of(with(small_document(), "/memory/l0c_bytes", 8 * 1024 * 1024)) ==
+          "test.json:/memory/l0c_bytes: expected 1024..4194304 bytes, got 8388608");
+    CHECK(problem_of(with(small_document(), "/pipes/queue_depth", 4096)) ==
+          "test.json:/pipes/queue_depth: expected 1..256 instructions, got 4096");
+
+    // The largest chip each bound allows on its own still validates...
+    json document = small_document();
+    document["cores"] = {{"vector", 256}, {"cube", 0}};
+    document["memory"]["ub_bytes"] = 16 * 1024 * 1024;
+    document["pipes"]["queue_depth"] = 256;
+    CHECK_NOTHROW(parse_chip_config(document.dump(), "test.json"));
+    // ... but all cores' local memories together must fit the host (4 GiB).
+    document["cores"] = {{"vector", 1024}, {"cube", 1024}};
+    const std::string problem = problem_of(document);
+    CHECK_THAT(problem, Catch::StartsWith("test.json:/memory: the local memories of all cores "
+                                          "add up to 1"));
+    CHECK_THAT(problem, Catch::EndsWith("more than the 4294967296 bytes (4 GiB) npusim supports"));
 }
 
 TEST_CASE("invalid JSON syntax names line and column", "[config]") {
