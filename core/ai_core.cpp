@@ -485,6 +485,9 @@ Cycle AiCore::now_cycles() const {
 }
 
 void AiCore::sync_to(Cycle t) {
+    // A stop request (Simulator::request_stop) or a failing progress callback ends the run
+    // here, at a synchronization: nothing of this core is half-issued.
+    if (m_chip.poll()) check_abort();
     const Cycle now = now_cycles();
     if (t > now) {
         wait(sc_core::sc_time::from_value(t - now));

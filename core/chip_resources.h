@@ -2,6 +2,8 @@
 // bandwidth, the time-ordered data effects, the observers, and run control (abort).
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +54,31 @@ struct ChipResources {
     std::optional<std::string> first_error;
     bool first_error_internal = false;
     sc_core::sc_event abort_event{"npusim_abort"};
+
+    // Run control from outside the simulation (stop requests, progress; sim/simulator.cpp):
+    // every kPollEvery synchronizations of any core, that core calls on_poll. A countdown,
+    // not the host clock, so a synchronization pays one decrement.
+    static constexpr std::uint32_t kPollEvery = 64;
+    std::uint32_t poll_countdown = kPollEvery;
+    std::function<void()> on_poll;
+    bool interrupted = false;  // the run was stopped on request (not an error)
+
+    /// A core's safe point (it holds no half-issued instruction). True when the run has just
+    /// been stopped here: the caller unwinds its block like after an abort.
+    bool poll() {
+        if (--poll_countdown != 0) return false;
+        poll_countdown = kPollEvery;
+        if (!on_poll || abort) return false;
+        on_poll();
+        return abort;
+    }
+    /// Ends the run without an error: every block unwinds as on an abort.
+    void interrupt() {
+        if (abort) return;
+        interrupted = true;
+        abort = true;
+        abort_event.notify(sc_core::SC_ZERO_TIME);
+    }
 
     void publish(const Transaction& tx) {
         if (!tx.internal) ++progress_epoch;

@@ -48,13 +48,14 @@ std::string format_findings(const std::vector<Finding>& findings) {
     return out.str();
 }
 
-std::string format_findings_summary(const std::vector<Finding>& findings) {
+std::string format_findings_summary(const std::vector<Finding>& findings, bool interrupted) {
+    const std::string head = interrupted ? "checker (interrupted, findings so far): " : "checker: ";
     const auto errors = std::count_if(findings.begin(), findings.end(), [](const Finding& f) {
         return f.severity == Severity::Error;
     });
     const auto warnings = static_cast<std::ptrdiff_t>(findings.size()) - errors;
-    if (findings.empty()) return "checker: no findings";
-    return "checker: " + std::to_string(errors) + (errors == 1 ? " error, " : " errors, ") +
+    if (findings.empty()) return head + "no findings";
+    return head + std::to_string(errors) + (errors == 1 ? " error, " : " errors, ") +
            std::to_string(warnings) + (warnings == 1 ? " warning" : " warnings");
 }
 

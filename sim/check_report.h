@@ -18,8 +18,9 @@
 namespace npusim {
 
 std::string format_findings(const std::vector<Finding>& findings);
-/// One line: "checker: 2 errors, 1 warning" or "checker: no findings".
-std::string format_findings_summary(const std::vector<Finding>& findings);
+/// One line: "checker: 2 errors, 1 warning" or "checker: no findings". With `interrupted`
+/// (the run was stopped before it finished): "checker (interrupted, findings so far): ...".
+std::string format_findings_summary(const std::vector<Finding>& findings, bool interrupted = false);
 nlohmann::json findings_to_json(const std::vector<Finding>& findings);
 
 }  // namespace npusim

@@ -20,6 +20,18 @@ std::string fixed(double value, int decimals) {
 
 constexpr std::size_t kMaxCoreLines = 8;
 
+const char* outcome_text(RunOutcome outcome, bool upper) {
+    switch (outcome) {
+        case RunOutcome::Completed:
+            return "completed";
+        case RunOutcome::Deadlock:
+            return upper ? "DEADLOCK" : "deadlock";
+        case RunOutcome::Interrupted:
+            return upper ? "INTERRUPTED (stopped on request; partial results)" : "interrupted";
+    }
+    return "unknown";
+}
+
 std::string short_pipe(Pipe pipe) {
     return std::string(pipe_info(pipe).short_name);
 }
@@ -30,7 +42,7 @@ std::string format_summary(const RunResult& run, const ChipConfig& chip) {
     std::ostringstream out;
     out << "chip      " << chip.name << " (" << chip.vector_cores << " aiv, " << chip.cube_cores
         << " aic, " << chip.clock_mhz << " MHz)\n";
-    out << "outcome   " << (run.completed() ? "completed" : "DEADLOCK") << "\n";
+    out << "outcome   " << outcome_text(run.outcome, true) << "\n";
     out << "cycles    " << run.cycles() << " (" << fixed(run.simulated_seconds() * 1e6, 3)
         << " us simulated)\n";
     out << "instrs    " << run.instructions << "\n";
@@ -129,7 +141,7 @@ std::string format_summary(const KernelOutcome& outcome, const ChipConfig& chip)
 
 nlohmann::json to_json(const RunResult& run) {
     nlohmann::json j;
-    j["outcome"] = run.completed() ? "completed" : "deadlock";
+    j["outcome"] = outcome_text(run.outcome, false);
     j["clock_mhz"] = run.clock_mhz;
     j["start_cycle"] = run.start_cycle;
     j["end_cycle"] = run.end_cycle;

@@ -14,6 +14,9 @@ namespace npusim {
 enum class RunOutcome : std::uint8_t {
     Completed,  // every launched kernel finished
     Deadlock,   // no block could make progress; see RunResult::stuck
+    /// stopped on request (Simulator::request_stop, SimOptions::stop_flag) before every
+    /// kernel finished; the statistics cover the simulated part
+    Interrupted,
 };
 
 struct PipeUsage {
@@ -52,6 +55,13 @@ struct StuckBlock {
     std::string reason;
 };
 
+/// A running simulation's state, for SimOptions::progress.
+struct RunProgress {
+    Cycle cycles = 0;                // simulated cycles since the run started
+    std::uint64_t instructions = 0;  // instructions issued since the run started
+    double host_seconds = 0.0;       // wall-clock time since the run started
+};
+
 struct RunResult {
     RunOutcome outcome = RunOutcome::Completed;
     std::uint64_t clock_mhz = 0;
@@ -68,6 +78,7 @@ struct RunResult {
         return static_cast<double>(cycles()) / (static_cast<double>(clock_mhz) * 1e6);
     }
     bool completed() const { return outcome == RunOutcome::Completed; }
+    bool interrupted() const { return outcome == RunOutcome::Interrupted; }
 };
 
 }  // namespace npusim

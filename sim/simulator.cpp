@@ -1,6 +1,9 @@
 #include "sim/simulator.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
 
 #include <systemc>
 
@@ -18,7 +21,12 @@ struct Simulator::Impl final : WorkSource {
         : config(std::move(chip)),
           resources(config, options.quantum, options.deadlock_idle_cycles),
           cores(make_cores(options)),
-          scheduler(resources, cores_of(CoreType::Vector), cores_of(CoreType::Cube)) {}
+          scheduler(resources, cores_of(CoreType::Vector), cores_of(CoreType::Cube)),
+          progress(options.progress),
+          progress_interval(options.progress_interval),
+          stop_flag(options.stop_flag) {
+        resources.on_poll = [this] { poll(); };
+    }
 
     std::vector<std::unique_ptr<AiCore>> make_cores(const SimOptions& options) {
         std::vector<std::unique_ptr<AiCore>> made;
@@ -67,6 +75,48 @@ struct Simulator::Impl final : WorkSource {
         resources.bandwidth.forget_before(now());
     }
 
+    // ---- run control: called by a core at a safe point (ChipResources::poll) ----------
+    using Clock = std::chrono::steady_clock;
+
+    void poll() {
+        if (progress) {
+            const Clock::time_point host_now = Clock::now();
+            if (host_now >= next_progress) {
+                next_progress = host_now + progress_interval;
+                report_progress(host_now);
+            }
+        }
+        if (stop_requested.load(std::memory_order_relaxed) ||
+            (stop_flag != nullptr && stop_flag->load(std::memory_order_relaxed))) {
+            resources.interrupt();
+        }
+    }
+
+    void report_progress(Clock::time_point host_now) {
+        RunProgress p;
+        p.cycles = now() - run_start_cycle;
+        for (const auto& core : cores) {
+            for (Pipe pipe : pipes_of(core->type()))
+                p.instructions += core->pipe_statistics(pipe).instructions;
+        }
+        p.host_seconds = std::chrono::duration<double>(host_now - run_started).count();
+        try {
+            progress(p);
+        } catch (const std::exception& error) {
+            resources.fail(std::string("progress callback threw: ") + error.what());
+        } catch (...) {
+            resources.fail("progress callback threw a non-standard exception");
+        }
+    }
+
+    void start_run_clock(Cycle start_cycle) {
+        run_start_cycle = start_cycle;
+        if (progress) {
+            run_started = Clock::now();
+            next_progress = run_started + progress_interval;
+        }
+    }
+
     // Declaration order matters: the context exists before any SystemC object and is
     // deleted after all of them.
     SimContextScope context;
@@ -77,12 +127,23 @@ struct Simulator::Impl final : WorkSource {
     bool started = false;
     bool pending_launch = false;
     std::uint64_t gm_bytes_at_start = 0;
+
+    std::function<void(const RunProgress&)> progress;
+    std::chrono::milliseconds progress_interval;
+    const std::atomic<bool>* stop_flag;
+    std::atomic<bool> stop_requested{false};
+    static_assert(std::atomic<bool>::is_always_lock_free, "request_stop must be signal-safe");
+    Cycle run_start_cycle = 0;
+    Clock::time_point run_started;
+    Clock::time_point next_progress;
 };
 
 Simulator::Simulator(ChipConfig chip, SimOptions options) {
     if (options.quantum == 0) throw UsageError("SimOptions::quantum must be > 0");
     if (options.stack_bytes < 16 * 1024)
         throw UsageError("SimOptions::stack_bytes must be >= 16 KiB");
+    if (options.progress_interval.count() < 0)
+        throw UsageError("SimOptions::progress_interval must be >= 0");
     m_impl = std::make_unique<Impl>(std::move(chip), options);
 }
 
@@ -124,6 +185,10 @@ void Simulator::check_host_access(std::uint64_t address, std::uint64_t buffer_by
                          " bytes overruns buffer '" + buffer->name + "' (" +
                          std::to_string(buffer->bytes) + " bytes)");
     }
+}
+
+void Simulator::request_stop() noexcept {
+    m_impl->stop_requested.store(true, std::memory_order_relaxed);
 }
 
 void Simulator::attach(TransactionObserver& observer) {
@@ -190,14 +255,19 @@ namespace {
 void collect_usage_of(const std::vector<std::unique_ptr<AiCore>>& cores, RunResult& result) {
     const double span = static_cast<double>(std::max<Cycle>(1, result.cycles()));
     for (const auto& core : cores) {
-        if (core->blocks_run() == 0 && !core->stuck()) continue;
         CoreUsage usage{core->type(), core->index(), core->blocks_run(), {}};
+        std::uint64_t instructions = 0;
         for (Pipe pipe : pipes_of(core->type())) {
             const PipeStatistics s = core->pipe_statistics(pipe);
             usage.pipes.push_back(
                 {pipe, s.busy_cycles, static_cast<double>(s.busy_cycles) / span, s.instructions});
-            result.instructions += s.instructions;
+            instructions += s.instructions;
         }
+        // An interrupted run stopped blocks part-way: their cores count too.
+        const bool ran =
+            core->blocks_run() > 0 || core->stuck() || (result.interrupted() && instructions > 0);
+        if (!ran) continue;
+        result.instructions += instructions;
         result.cores.push_back(std::move(usage));
     }
 }
@@ -217,11 +287,17 @@ RunResult Simulator::run() {
     result.start_cycle = impl.now();
     impl.gm_bytes_at_start = impl.resources.bandwidth.total_bytes();
     for (auto& core : impl.cores) core->reset_statistics();
+    impl.start_run_clock(result.start_cycle);
     impl.scheduler.dispatch();
 
     impl.simulate();
 
-    const bool deadlocked = !impl.resources.first_error && !impl.scheduler.all_finished();
+    const bool stopped = impl.resources.interrupted;
+    const bool interrupted =
+        stopped && !impl.resources.first_error && !impl.scheduler.all_finished();
+    const bool deadlocked =
+        !impl.resources.first_error && !stopped && !impl.scheduler.all_finished();
+    if (interrupted) result.outcome = RunOutcome::Interrupted;
     if (deadlocked) {
         for (auto& core : impl.cores) {
             if (const auto& stuck = core->stuck()) {
@@ -244,7 +320,7 @@ RunResult Simulator::run() {
         }
     }
     collect_usage(impl, result);
-    if (deadlocked || impl.resources.first_error) {
+    if (deadlocked || stopped || impl.resources.first_error) {
         // Unwind every blocked block (their stacks hold the kernel's objects), then reset.
         impl.resources.abort = true;
         impl.resources.abort_event.notify(sc_core::SC_ZERO_TIME);
@@ -255,7 +331,9 @@ RunResult Simulator::run() {
         impl.resources.deadlock = false;
         impl.resources.blocked_cores = 0;
         impl.resources.quiet_spinners = 0;
+        impl.resources.interrupted = false;
     }
+    impl.stop_requested.store(false, std::memory_order_relaxed);
     result.kernels = impl.scheduler.take_results();
     if (impl.resources.first_error) {
         std::string message = std::move(*impl.resources.first_error);

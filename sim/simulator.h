@@ -10,7 +10,10 @@
 // SystemC stays behind this header: users do not need its include paths to use the library.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -38,6 +41,17 @@ struct SimOptions {
     /// A block that spins (soft SyncAll polling) without any progress on the chip for this
     /// many cycles ends the run as a deadlock.
     Cycle deadlock_idle_cycles = 1'000'000;
+
+    // ---- run control (all optional; unset costs one countdown per core synchronization) --
+    /// Called from inside run(), on the simulation's thread, at most about every
+    /// progress_interval of host time (0: at every poll). Must not throw (an exception ends
+    /// the run with a KernelError); may call Simulator::request_stop().
+    std::function<void(const RunProgress&)> progress;
+    std::chrono::milliseconds progress_interval{250};
+    /// Polled at the same safe points: while it reads true, every run stops at once with
+    /// outcome Interrupted. Setting it is async-signal-safe, so a signal handler can stop a
+    /// run. The owner clears it; it must outlive the simulator.
+    const std::atomic<bool>* stop_flag = nullptr;
 };
 
 struct LaunchSpec {
@@ -99,6 +113,13 @@ public:
     /// Deadlock with the stuck blocks). Throws KernelError when a kernel breaks a rule; the
     /// simulator stays usable afterwards.
     RunResult run();
+
+    /// Asks the current run to stop at its next safe point (a core synchronizing with the
+    /// chip's time, within about a quantum of simulated time): run() then unwinds every
+    /// block and returns outcome Interrupted with the partial statistics, and the simulator
+    /// stays usable. Made while no run is in progress, it stops the next run at once; run()
+    /// clears it when it returns. Thread-safe and async-signal-safe.
+    void request_stop() noexcept;
 
     /// launch + run for a kernel written as `void kernel(Block&, Args...)`.
     template <class Kernel, class... Args>

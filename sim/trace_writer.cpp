@@ -1,8 +1,10 @@
 #include "sim/trace_writer.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstddef>
+#include <cstring>
 #include <string_view>
 #include <system_error>
 
@@ -164,14 +166,25 @@ void ChromeTraceWriter::finish() {
         append_uint(m_clock_mhz);
         m_buf += ",\"time_resolution_ns\":1}}\n";
         write_buffer();
+        errno = 0;
         m_out.flush();
+        if (!m_out) fail_with_errno();
+        errno = 0;
         m_out.close();
-        if (!m_out) m_failed = true;
+        if (!m_out) fail_with_errno();
     } catch (...) {
         m_failed = true;
     }
     std::string().swap(m_buf);  // give the buffer back: the writer may outlive the run
-    if (m_failed) throw UsageError(m_path.string() + ": cannot write trace file");
+    if (m_failed) {
+        throw UsageError(m_path.string() + ": cannot write trace file" +
+                         (m_reason.empty() ? std::string() : ": " + m_reason));
+    }
+}
+
+void ChromeTraceWriter::fail_with_errno() {
+    if (!m_failed && errno != 0) m_reason = std::strerror(errno);
+    m_failed = true;
 }
 
 void ChromeTraceWriter::write_transaction(const Transaction& tx) {
@@ -507,8 +520,9 @@ void ChromeTraceWriter::flush_if_large() {
 
 void ChromeTraceWriter::write_buffer() {
     if (!m_failed && !m_buf.empty()) {
+        errno = 0;
         m_out.write(m_buf.data(), static_cast<std::streamsize>(m_buf.size()));
-        if (!m_out) m_failed = true;
+        if (!m_out) fail_with_errno();
     }
     m_buf.clear();  // keeps the capacity: no reallocation for the next chunk
 }

@@ -53,8 +53,9 @@ public:
     void on_transaction(const Transaction& tx) noexcept override;
     void on_kernel_end(const KernelInfo& kernel, Cycle at) noexcept override;
 
-    /// Writes the closing part and flushes. Idempotent; events after it are ignored. Throws
-    /// UsageError("<path>: cannot write trace file") if any write failed.
+    /// Writes the closing part, flushes and closes the file: a run stopped part-way still
+    /// leaves valid JSON. Idempotent; events after it are ignored. Throws
+    /// UsageError("<path>: cannot write trace file[: <reason>]") if any write failed.
     void finish();
 
     /// Trace events emitted so far (slices, flow ends, metadata), not bytes.
@@ -87,6 +88,7 @@ private:
     void append_location(std::uint32_t kernel_id, const std::source_location& where);
     void flush_if_large();
     void write_buffer();
+    void fail_with_errno();  // remembers the first failure's reason (strerror)
 
     std::filesystem::path m_path;
     std::uint64_t m_clock_mhz;
@@ -95,6 +97,7 @@ private:
     std::uint64_t m_events = 0;
     bool m_finished = false;
     bool m_failed = false;
+    std::string m_reason;
 
     // Per (core type, core): bit 15 = process metadata written, bit p = lane of pipe p.
     std::vector<std::uint16_t> m_seen;

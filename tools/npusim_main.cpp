@@ -1,14 +1,23 @@
 // npusim command line: a thin layer over the library. It parses arguments, calls the
-// library, prints, and maps outcomes to exit codes:
-//   0  ran to completion, the output checked out, and the checker found no error
-//   1  the simulated program is wrong: deadlock, wrong output, a kernel rule broken, or a
-//      checker error (race, unpaired flag, out-of-bounds, uninitialized read)
-//   2  bad input: unreadable or invalid scenario/chip file, bad arguments
+// library, prints, and maps outcomes to exit codes (kExitCodes, shown by --help):
+//   0    ran to completion, the output checked out, and the checker found no error
+//   1    the simulated program is wrong: deadlock, wrong output, a kernel rule broken, or a
+//        checker error (race, unpaired flag, out-of-bounds, uninitialized read)
+//   2    bad input (unreadable or invalid scenario/chip file, bad arguments) or lost output
+//        (a write error on standard output, --report or --trace)
+//   3    internal error
+//   130  SIGINT, 143 SIGTERM: the run stopped early; partial results were printed
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 
@@ -16,25 +25,152 @@
 #include "sim/check_report.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
+#include "sim/simulator.h"
 #include "sim/trace_writer.h"
+#include "sync/checker.h"
 
 namespace {
+
+constexpr const char* kExitCodes =
+    "Exit codes:\n"
+    "  0    the run completed, its output checked out, the checker found no error\n"
+    "  1    the simulated program is wrong: deadlock, wrong output, a kernel rule broken,\n"
+    "       or a checker error (race, unpaired flag, out-of-bounds, uninitialized read)\n"
+    "  2    bad input (arguments, scenario or chip file) or lost output (a write error on\n"
+    "       standard output, --report or --trace; the message names it)\n"
+    "  3    internal error in npusim\n"
+    "  130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM: the run stops at its next safe\n"
+    "       point, the trace is closed as valid JSON, and the partial summary and the checker\n"
+    "       findings so far are printed marked interrupted. A second signal ends at once.\n"
+    "\n"
+    "Progress: on a terminal, a run longer than 2 s shows simulated cycles, instructions,\n"
+    "instructions per second and elapsed time on stderr (--quiet turns it off).\n"
+    "Limits: blocks 1..65535; kernel and chip parameter ranges: 'npusim kernels', 'npusim\n"
+    "params'. A trace takes about 150 bytes per instruction (1.4 GB for 10 million).\n";
 
 struct RunFlags {
     std::string trace_path;
     std::string report_path;
     bool check = true;
+    bool quiet = false;
     npusim::CheckerOptions checker;
 };
 
+std::string errno_reason() {
+    return errno != 0 ? std::string(": ") + std::strerror(errno) : std::string();
+}
+
 void write_report(const std::string& path, const nlohmann::json& report) {
+    errno = 0;
     std::ofstream out(path);
-    if (!out) throw npusim::UsageError(path + ": cannot open report file for writing");
+    if (!out) {
+        throw npusim::UsageError(path + ": cannot open report file for writing" + errno_reason());
+    }
+    errno = 0;
     out << report.dump(2) << "\n";
-    if (!out) throw npusim::UsageError(path + ": cannot write report file");
+    out.flush();
+    if (out) out.close();
+    if (!out) throw npusim::UsageError(path + ": cannot write report file" + errno_reason());
+}
+
+// ---- run control: a signal stops the simulation at a safe point ------------------------
+std::atomic<bool> g_stop{false};
+volatile std::sig_atomic_t g_signal = 0;
+
+void on_stop_signal(int signal) {
+    g_signal = signal;
+    g_stop.store(true, std::memory_order_relaxed);
+}
+
+/// SIGINT and SIGTERM only set a flag the simulator polls (SimOptions::stop_flag); the
+/// handler then reverts to the default, so a second signal ends the process at once. A
+/// signal ignored at start (nohup, a background job of a script) stays ignored.
+void install_stop_handlers() {
+    for (int signal : {SIGINT, SIGTERM}) {
+        struct sigaction old {};
+        if (sigaction(signal, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        struct sigaction action {};
+        action.sa_handler = on_stop_signal;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESETHAND | SA_RESTART;
+        sigaction(signal, &action, nullptr);
+    }
+}
+
+const char* signal_name(int signal) {
+    return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+/// One stderr line redrawn in place while a long run goes on (only on a terminal).
+class ProgressLine {
+public:
+    static constexpr double kShowAfterSeconds = 2.0;
+
+    void update(const npusim::RunProgress& p) {
+        if (p.host_seconds < kShowAfterSeconds) return;
+        char line[200];
+        const double rate = static_cast<double>(p.instructions) / p.host_seconds;
+        const int n = std::snprintf(line, sizeof line,
+                                    "\rnpusim: %llu cycles, %llu instructions, %.2f M instr/s, "
+                                    "%.1f s elapsed (Ctrl-C stops)",
+                                    static_cast<unsigned long long>(p.cycles),
+                                    static_cast<unsigned long long>(p.instructions), rate / 1e6,
+                                    p.host_seconds);
+        if (n <= 0) return;
+        const int width = std::min<int>(n, static_cast<int>(sizeof line) - 1);
+        std::fprintf(stderr, "%s%*s", line, std::max(0, m_width - width), "");
+        std::fflush(stderr);
+        m_width = std::max(m_width, width);
+    }
+    /// Erases the line so the report starts on a clean terminal line.
+    void clear() {
+        if (m_width == 0) return;
+        std::fprintf(stderr, "\r%*s\r", m_width, "");
+        std::fflush(stderr);
+        m_width = 0;
+    }
+
+private:
+    int m_width = 0;  // characters of the widest line drawn, 0: nothing on screen
+};
+
+/// run_scenario (sim/scenario.h) with this command's SimOptions (stop flag, progress).
+npusim::ScenarioOutcome simulate(const npusim::Scenario& scenario,
+                                 const std::vector<npusim::TransactionObserver*>& observers,
+                                 const RunFlags& flags, const npusim::SimOptions& options,
+                                 std::vector<npusim::Finding>& findings_on_error) {
+    const npusim::BuiltinKernel* kernel = npusim::find_builtin_kernel(scenario.kernel);
+    if (kernel == nullptr) {
+        throw npusim::UsageError("unknown built-in kernel '" + scenario.kernel + "'");
+    }
+    npusim::Simulator sim(scenario.chip, options);
+    for (npusim::TransactionObserver* o : observers) sim.attach(*o);
+    std::unique_ptr<npusim::Checker> checker;
+    if (flags.check) {
+        checker = std::make_unique<npusim::Checker>(sim.global_memory(), flags.checker);
+        sim.attach(*checker);
+    }
+    npusim::LaunchSpec launch;
+    launch.blocks = scenario.blocks;
+    launch.start_offsets = scenario.start_offsets;
+    launch.start_jitter_cycles = scenario.start_jitter_cycles;
+    launch.jitter_seed = scenario.jitter_seed;
+    npusim::ScenarioOutcome outcome;
+    try {
+        outcome.kernel = kernel->run(sim, launch, scenario.params);
+    } catch (const npusim::KernelError&) {
+        if (checker) findings_on_error = checker->findings();
+        throw;
+    }
+    if (checker) {
+        outcome.findings = checker->findings();
+        outcome.checked = true;
+    }
+    return outcome;
 }
 
 int run_command(const std::string& file, const RunFlags& flags) {
+    install_stop_handlers();
     const npusim::Scenario scenario = npusim::load_scenario(file);
     std::unique_ptr<npusim::ChromeTraceWriter> trace;
     std::vector<npusim::TransactionObserver*> observers;
@@ -43,15 +179,27 @@ int run_command(const std::string& file, const RunFlags& flags) {
             std::make_unique<npusim::ChromeTraceWriter>(flags.trace_path, scenario.chip.clock_mhz);
         observers.push_back(trace.get());
     }
+    ProgressLine progress;
+    npusim::SimOptions options;
+    options.stop_flag = &g_stop;
+    if (!flags.quiet && isatty(STDERR_FILENO) == 1) {
+        options.progress = [&progress](const npusim::RunProgress& p) { progress.update(p); };
+    }
     std::vector<npusim::Finding> findings_on_error;
     npusim::ScenarioOutcome outcome;
     try {
-        outcome = npusim::run_scenario(scenario, observers, flags.check, &findings_on_error,
-                                       flags.checker);
+        outcome = simulate(scenario, observers, flags, options, findings_on_error);
     } catch (const npusim::KernelError&) {
+        progress.clear();
         // The checker's findings up to the failure often explain it: show them first.
         if (!findings_on_error.empty()) std::cout << npusim::format_findings(findings_on_error);
         throw;
+    }
+    progress.clear();
+    const bool interrupted = outcome.kernel.run.interrupted();
+    if (interrupted) {
+        std::cerr << "npusim: interrupted by " << signal_name(g_signal)
+                  << ": the run stopped early, partial results follow\n";
     }
     if (trace) trace->finish();
     std::cout << "scenario  " << file << "\n";
@@ -60,18 +208,30 @@ int run_command(const std::string& file, const RunFlags& flags) {
     if (outcome.checked) {
         if (!outcome.findings.empty())
             std::cout << "\n" << npusim::format_findings(outcome.findings);
-        std::cout << npusim::format_findings_summary(outcome.findings) << "\n";
+        std::cout << npusim::format_findings_summary(outcome.findings, interrupted) << "\n";
     }
     if (!flags.report_path.empty()) {
         nlohmann::json report = npusim::to_json(outcome.kernel);
         if (outcome.checked) report["findings"] = npusim::findings_to_json(outcome.findings);
+        if (g_signal != 0) report["signal"] = signal_name(g_signal);
         write_report(flags.report_path, report);
     }
     if (trace) std::cout << "trace     " << flags.trace_path << "\n";
     const bool checker_errors =
         std::any_of(outcome.findings.begin(), outcome.findings.end(),
                     [](const npusim::Finding& f) { return f.severity == npusim::Severity::Error; });
+    if (g_signal != 0) return 128 + g_signal;  // the user asked to stop: 130 or 143
     return outcome.kernel.run.completed() && outcome.kernel.verified && !checker_errors ? 0 : 1;
+}
+
+/// Output that did not reach standard output is an error (exit 2), never exit 0.
+int check_standard_output(int code) {
+    errno = 0;
+    std::cout.flush();
+    const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+    if (!failed) return code;
+    std::cerr << "error: cannot write to standard output" << errno_reason() << "\n";
+    return code == 3 ? 3 : 2;
 }
 
 void print_parameters() {
@@ -93,8 +253,9 @@ void print_kernels() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_cli(int argc, char** argv) {
     CLI::App app{"npusim: cycle-approximate NPU simulator"};
+    app.footer(kExitCodes);
     app.require_subcommand(1);
     std::string file;
     RunFlags flags;
@@ -109,6 +270,7 @@ int main(int argc, char** argv) {
     bool all_instances = false;
     run->add_flag("--all-instances", all_instances,
                   "Report every hazard instance instead of one per source-location pair");
+    run->add_flag("--quiet", flags.quiet, "No progress display on stderr during long runs");
     app.add_subcommand("params", "List the chip configuration parameters");
     app.add_subcommand("kernels", "List the built-in kernels and their parameters");
     try {
@@ -143,4 +305,8 @@ int main(int argc, char** argv) {
         std::cerr << "internal error: " << error.what() << "\n";
         return 3;
     }
+}
+
+int main(int argc, char** argv) {
+    return check_standard_output(run_cli(argc, argv));
 }
