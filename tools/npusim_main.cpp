@@ -25,6 +25,7 @@ struct RunFlags {
     std::string report_path;
     bool check = true;
     npusim::CheckerOptions checker;
+    std::uint64_t max_memory = 0;  // --max-memory in bytes; 0: only the host's own limit
 };
 
 void write_report(const std::string& path, const nlohmann::json& report) {
@@ -36,6 +37,7 @@ void write_report(const std::string& path, const nlohmann::json& report) {
 
 int run_command(const std::string& file, const RunFlags& flags) {
     const npusim::Scenario scenario = npusim::load_scenario(file);
+    npusim::check_scenario_memory(scenario, flags.check, flags.max_memory);  // before allocating
     std::unique_ptr<npusim::ChromeTraceWriter> trace;
     std::vector<npusim::TransactionObserver*> observers;
     if (!flags.trace_path.empty()) {
@@ -109,6 +111,9 @@ int main(int argc, char** argv) {
     bool all_instances = false;
     run->add_flag("--all-instances", all_instances,
                   "Report every hazard instance instead of one per source-location pair");
+    std::string max_memory;
+    run->add_option("--max-memory", max_memory,
+                    "Refuse a run whose host memory estimate exceeds BYTES (suffixes K, M, G)");
     app.add_subcommand("params", "List the chip configuration parameters");
     app.add_subcommand("kernels", "List the built-in kernels and their parameters");
     try {
@@ -127,6 +132,16 @@ int main(int argc, char** argv) {
             return 0;
         }
         flags.check = !no_check;
+        if (!max_memory.empty()) {
+            const auto bytes = npusim::parse_byte_size(max_memory);
+            if (!bytes) {
+                throw npusim::UsageError(
+                    "--max-memory: expected a byte count with an optional K, "
+                    "M or G suffix (e.g. 512M), got '" +
+                    max_memory + "'");
+            }
+            flags.max_memory = *bytes;
+        }
         flags.checker.deduplicate = !all_instances;
         return run_command(file, flags);
     } catch (const npusim::ConfigError& error) {
