@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "memory/global_memory.h"
 #include "sim/simulator.h"
 
 namespace npusim {
@@ -360,7 +361,16 @@ KernelOutcome run_vector_chain(Simulator& sim, const LaunchSpec& launch,
 
 }  // namespace
 
+namespace {
+
 using Problems = std::vector<std::pair<std::string, std::string>>;
+
+// Ranges: what a real chip can hold (GM and UB are then checked against the chip at hand) and
+// what a host can simulate in a sane budget; tighter per-chip limits come from each kernel's
+// needs (check_kernel_needs).
+constexpr std::uint64_t kMaxElements = std::uint64_t{1} << 28;  // 1 GiB per fp32 buffer
+constexpr std::uint64_t kMaxTile = std::uint64_t{1} << 21;      // 8 MiB fp32: > any UB / 3
+constexpr std::uint32_t kMaxReductionBlocks = 1024;
 
 void multiple_of(Problems& out, const std::map<std::string, std::uint64_t>& params,
                  const std::string& name, std::uint64_t factor, const std::string& what) {
@@ -379,9 +389,17 @@ Problems check_tiled(std::uint32_t blocks, const std::map<std::string, std::uint
     return out;
 }
 
-Problems check_reduction(std::uint32_t, const std::map<std::string, std::uint64_t>& params) {
+Problems check_reduction(std::uint32_t blocks, const std::map<std::string, std::uint64_t>& params) {
     Problems out;
     multiple_of(out, params, "elements", 8, "8 (32-byte copies)");
+    // Each block reads every other block's slice: the work grows as blocks^2.
+    if (blocks > kMaxReductionBlocks) {
+        out.push_back({"/blocks",
+                       "syncall_reduction reads every block's slice in every block "
+                       "(blocks^2 copies): expected 1.." +
+                           std::to_string(kMaxReductionBlocks) + " blocks, got " +
+                           std::to_string(blocks)});
+    }
     return out;
 }
 
@@ -394,14 +412,127 @@ Problems check_matmul(std::uint32_t blocks, const std::map<std::string, std::uin
     return out;
 }
 
+// ---- what each kernel needs (sim/resource_estimate.h) ---------------------------------------
+
+std::string num(std::uint64_t v) {
+    return std::to_string(v);
+}
+
+std::uint64_t gm_rounded(std::uint64_t bytes) {
+    constexpr std::uint64_t a = GlobalMemory::kAlignment;
+    return (bytes + a - 1) / a * a;
+}
+
+// GM for `buffers` equal buffers of `bytes` each, after the allocator's first aligned slot.
+std::uint64_t gm_total(std::initializer_list<std::uint64_t> buffer_bytes) {
+    std::uint64_t total = GlobalMemory::kAlignment;
+    for (std::uint64_t b : buffer_bytes) total += gm_rounded(b);
+    return total;
+}
+
+KernelNeeds needs_vector_add(std::uint32_t blocks,
+                             const std::map<std::string, std::uint64_t>& params) {
+    const std::uint64_t elements = param(params, "elements");
+    const std::uint64_t tile = param(params, "tile");
+    const std::uint64_t buffers = param(params, "buffers");
+    KernelNeeds n;
+    n.kernel = "vector_add";
+    n.type = KernelType::AIV_ONLY;
+    n.ub = {tile * 4 * 3 * buffers, "/params/tile",
+            "tile " + num(tile) + " x 4 bytes x 3 buffers (x, y, z) x " + num(buffers)};
+    n.event_ids = {
+        buffers, "/params/buffers",
+        buffers == 2 ? "buffers 2 (ping-pong on event ids 0 and 1)" : "buffers 1 (event id 0)"};
+    const std::uint64_t bytes = elements * 4;
+    n.gm = {gm_total({bytes, bytes, bytes}), "/params/elements",
+            "elements " + num(elements) + " x 4 bytes x 3 buffers (x, y, z), 512-byte aligned"};
+    n.host_copies = {3 * bytes, "/params/elements",
+                     "elements " + num(elements) + " x 4 bytes x 3 (x, y, z read back)"};
+    const std::uint64_t tiles = elements / tile;
+    const std::uint64_t per_tile = buffers == 2 ? 12 : 11;
+    n.instructions = {tiles * per_tile + std::uint64_t{blocks} * 8, "/params/elements",
+                      "elements " + num(elements) + " / tile " + num(tile) + " x " + num(per_tile)};
+    return n;
+}
+
+KernelNeeds needs_reduction(std::uint32_t blocks,
+                            const std::map<std::string, std::uint64_t>& params) {
+    const std::uint64_t elements = param(params, "elements");
+    const std::uint64_t sync = param(params, "sync");
+    const std::uint64_t total = elements * blocks;
+    KernelNeeds n;
+    n.kernel = "syncall_reduction";
+    n.type = KernelType::AIV_ONLY;
+    const std::uint64_t workspace = sync == 2 ? std::uint64_t{blocks} * 8 * 4 : 0;
+    n.ub = {elements * 4 * 2 + workspace, "/params/elements",
+            "elements " + num(elements) + " x 4 bytes x 2 buffers" +
+                (sync == 2 ? " + blocks " + num(blocks) + " x 32 bytes of SyncAll workspace"
+                           : std::string())};
+    n.event_ids = {1, "/kernel", "syncall_reduction (event id 0)"};
+    n.gm = {gm_total({total * 4, total * 4, total * 4, std::uint64_t{blocks} * 32}),
+            "/params/elements",
+            "elements " + num(elements) + " x blocks " + num(blocks) +
+                " x 4 bytes x 3 buffers + SyncAll workspace, 512-byte aligned"};
+    n.host_copies = {total * 4 * 3, "/params/elements",
+                     "elements " + num(elements) + " x blocks " + num(blocks) + " x 4 bytes x 3"};
+    // Per block: 12 fixed instructions plus 7 per other block; soft SyncAll polls add more.
+    const std::uint64_t per_block = 12 + 7 * std::uint64_t{blocks - 1} + (sync == 2 ? 40 : 0);
+    n.instructions = {per_block * blocks, "/blocks",
+                      "blocks " + num(blocks) + " x (12 + 7 x (blocks - 1))"};
+    return n;
+}
+
+KernelNeeds needs_matmul(std::uint32_t, const std::map<std::string, std::uint64_t>& params) {
+    const std::uint64_t m = param(params, "m"), n = param(params, "n"), k = param(params, "k");
+    KernelNeeds r;
+    r.kernel = "mix_matmul";
+    r.type = KernelType::MIX_AIC_1_2;
+    r.ub = {m / 2 * n * 4, "/params/m",
+            "m " + num(m) + " / 2 rows x n " + num(n) + " x 4 bytes (fp32)"};
+    r.l1 = {(m * k + k * n) * 2, "/params/k",
+            "(m " + num(m) + " x k " + num(k) + " + k " + num(k) + " x n " + num(n) +
+                ") x 2 bytes (fp16 A and B)"};
+    r.l0a = {m * k * 2, "/params/k", "m " + num(m) + " x k " + num(k) + " x 2 bytes (fp16 A)"};
+    r.l0b = {k * n * 2, "/params/k", "k " + num(k) + " x n " + num(n) + " x 2 bytes (fp16 B)"};
+    r.l0c = {m * n * 4, "/params/n", "m " + num(m) + " x n " + num(n) + " x 4 bytes (fp32 C)"};
+    r.event_ids = {1, "/kernel", "mix_matmul (event id 0)"};
+    r.gm = {gm_total({m * k * 2, k * n * 2, m * n * 4, m * n * 4}), "/params/m",
+            "A, B (fp16), C and out (fp32) for m " + num(m) + ", n " + num(n) + ", k " + num(k)};
+    r.host_copies = {(m * k + k * n) * 2 + m * n * 4 * 2, "/params/m",
+                     "A, B, expected and read-back output"};
+    r.instructions = {40, "/kernel", "one group"};
+    return r;
+}
+
+KernelNeeds needs_vector_chain(std::uint32_t blocks,
+                               const std::map<std::string, std::uint64_t>& params) {
+    const std::uint64_t elements = param(params, "elements");
+    const std::uint64_t tile = param(params, "tile");
+    KernelNeeds n;
+    n.kernel = "vector_chain";
+    n.type = KernelType::AIV_ONLY;
+    n.ub = {tile * 4 * 2, "/params/tile", "tile " + num(tile) + " x 4 bytes x 2 buffers"};
+    n.event_ids = {1, "/kernel", "vector_chain (event id 0)"};
+    n.gm = {gm_total({elements * 4, elements * 4}), "/params/elements",
+            "elements " + num(elements) + " x 4 bytes x 2 buffers (x, out), 512-byte aligned"};
+    n.host_copies = {elements * 4 * 3, "/params/elements",
+                     "elements " + num(elements) + " x 4 bytes x 3 (x, expected, out)"};
+    n.instructions = {elements / tile * 11 + std::uint64_t{blocks}, "/params/elements",
+                      "elements " + num(elements) + " / tile " + num(tile) + " x 11"};
+    return n;
+}
+
+}  // namespace
+
 const std::vector<BuiltinKernel>& builtin_kernels() {
     static const std::vector<BuiltinKernel> kernels{
         {"vector_add",
          "z = x + y over fp32 vectors on vector cores; single- or double-buffered",
-         {{"elements", 1u << 20, 1, std::uint64_t{1} << 34, "elements per vector"},
-          {"tile", 2048, 8, 16384, "elements per UB tile (multiple of 8)"},
+         {{"elements", 1u << 20, 8, kMaxElements, "elements per vector"},
+          {"tile", 2048, 8, kMaxTile, "elements per UB tile (multiple of 8)"},
           {"buffers", 2, 1, 2, "1 = single-buffered, 2 = double-buffered (ping-pong)"}},
          check_tiled,
+         needs_vector_add,
          run_vector_add},
         {"syncall_reduction",
          "each block doubles its slice, writes it to GM, SyncAlls, then sums all slices; "
@@ -409,6 +540,7 @@ const std::vector<BuiltinKernel>& builtin_kernels() {
          {{"elements", 32, 8, 16384, "fp32 elements per block (multiple of 8)"},
           {"sync", 1, 0, 2, "0 = no SyncAll (racy), 1 = hard SyncAll, 2 = soft SyncAll"}},
          check_reduction,
+         needs_reduction,
          run_syncall_reduction},
         {"mix_matmul",
          "MIX_AIC_1_2: the cube core computes C = A x B, signals its two vector cores with a "
@@ -417,14 +549,16 @@ const std::vector<BuiltinKernel>& builtin_kernels() {
           {"n", 32, 16, 128, "columns of B and C (multiple of 16)"},
           {"k", 32, 16, 128, "columns of A, rows of B (multiple of 16)"}},
          check_matmul,
+         needs_matmul,
          run_mix_matmul},
         {"vector_chain",
          "out = (x + x) * 2 with both steps on PIPE_V; barrier = 0 drops the PipeBarrier<PIPE_V> "
          "between them (an intra-pipe RAW hazard)",
-         {{"elements", 8192, 8, std::uint64_t{1} << 30, "elements"},
-          {"tile", 256, 8, 16384, "elements per UB tile (multiple of 8)"},
+         {{"elements", 8192, 8, kMaxElements, "elements"},
+          {"tile", 256, 8, kMaxTile, "elements per UB tile (multiple of 8)"},
           {"barrier", 1, 0, 1, "1 = PipeBarrier<PIPE_V> between the dependent ops, 0 = none"}},
          check_tiled,
+         needs_vector_chain,
          run_vector_chain},
     };
     return kernels;

@@ -12,6 +12,7 @@
 
 #include "base/tensor.h"
 #include "core/block.h"
+#include "sim/resource_estimate.h"
 #include "sim/run_result.h"
 #include "sim/simulator.h"
 
@@ -92,6 +93,12 @@ struct BuiltinKernel {
     std::function<std::vector<std::pair<std::string, std::string>>(
         std::uint32_t blocks, const std::map<std::string, std::uint64_t>& params)>
         check;
+    /// What the kernel needs from the chip and the host for these parameters (called only
+    /// when `check` found no problem): checked against the chip before a run and used for the
+    /// host memory estimate.
+    std::function<KernelNeeds(std::uint32_t blocks,
+                              const std::map<std::string, std::uint64_t>& params)>
+        needs;
     /// Sets up GM, launches with `launch` (its blocks and timing skew; the kernel fills in
     /// its name and type), runs, and checks the output.
     std::function<KernelOutcome(Simulator&, const LaunchSpec& launch,

@@ -130,6 +130,13 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
             for (const auto& [pointer, message] : kernel->check(s.blocks, s.params)) {
                 diag.add(pointer, message);
             }
+            // Only parameters that passed the kernel's own checks give meaningful needs.
+            if (diag.empty() && kernel->needs) {
+                const KernelNeeds needs = kernel->needs(s.blocks, s.params);
+                for (const auto& [pointer, message] : check_kernel_needs(s.chip, needs)) {
+                    diag.add(pointer, message);
+                }
+            }
         }
     }
     if (s.start_offsets.size() > s.blocks && diag.empty()) {
@@ -142,6 +149,37 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
 
 Scenario load_scenario(const std::filesystem::path& file) {
     return parse_scenario(read_config_file(file), file.string(), file.parent_path());
+}
+
+KernelNeeds scenario_needs(const Scenario& scenario) {
+    const BuiltinKernel* kernel = find_builtin_kernel(scenario.kernel);
+    if (kernel == nullptr || !kernel->needs)
+        throw UsageError("unknown built-in kernel '" + scenario.kernel + "'");
+    return kernel->needs(scenario.blocks, scenario.params);
+}
+
+HostMemoryEstimate estimate_scenario_memory(const Scenario& scenario, bool check) {
+    return estimate_host_memory(scenario.chip, scenario.blocks, scenario_needs(scenario), check);
+}
+
+void require_memory_fits(const Scenario& scenario, bool check, std::uint64_t limit_bytes,
+                         const std::string& limit_name) {
+    const HostMemoryEstimate estimate = estimate_scenario_memory(scenario, check);
+    if (estimate.total_bytes <= limit_bytes) return;
+    Diagnostics diag(scenario.source);
+    diag.add(estimate.largest().need.pointer,
+             "the run needs about " + format_bytes(estimate.total_bytes) +
+                 " of host memory, more than " + limit_name + " (" + format_bytes(limit_bytes) +
+                 "): " + estimate.describe() +
+                 (check ? "; --no-check drops the checker's share" : ""));
+    diag.throw_if_any();
+}
+
+void check_scenario_memory(const Scenario& scenario, bool check, std::uint64_t max_memory) {
+    if (max_memory != 0) require_memory_fits(scenario, check, max_memory, "--max-memory");
+    if (const auto available = available_host_memory()) {
+        require_memory_fits(scenario, check, available->bytes, available->source);
+    }
 }
 
 ScenarioOutcome run_scenario(const Scenario& scenario,

@@ -18,6 +18,7 @@
 #include "base/chip_config.h"
 #include "base/transaction.h"
 #include "sim/builtin_kernels.h"
+#include "sim/resource_estimate.h"
 #include "sync/checker.h"
 #include "sync/findings.h"
 
@@ -42,6 +43,18 @@ struct Scenario {
 Scenario parse_scenario(std::string_view json_text, const std::string& origin,
                         const std::filesystem::path& base_dir);
 Scenario load_scenario(const std::filesystem::path& file);
+
+/// The built-in kernel's needs for the scenario's blocks and parameters.
+KernelNeeds scenario_needs(const Scenario& scenario);
+/// Peak host memory a run of the scenario takes (with or without the checker).
+HostMemoryEstimate estimate_scenario_memory(const Scenario& scenario, bool check);
+/// Throws ConfigError, one line naming the scenario file, the pointer of the value that
+/// drives the biggest share, the estimate and its parts, when the estimate exceeds
+/// `limit_bytes` (`limit_name` says where the limit comes from: "--max-memory").
+void require_memory_fits(const Scenario& scenario, bool check, std::uint64_t limit_bytes,
+                         const std::string& limit_name);
+/// require_memory_fits against `max_memory` (0: none) and against available_host_memory().
+void check_scenario_memory(const Scenario& scenario, bool check, std::uint64_t max_memory);
 
 struct ScenarioOutcome {
     KernelOutcome kernel;

@@ -118,9 +118,15 @@ std::vector<StuckBlock> Scheduler::unstarted_blocks() const {
         const std::string what = cluster ? "cluster (AIC + AIV)"
                                          : (core == CoreType::Vector ? "vector core" : "cube core");
         for (std::uint32_t g = entry.next_group; g < entry.kernel->blocks; ++g) {
+            // Name the block as a block and the cores as cores: block numbers can exceed
+            // the core indices (block 48 on a chip whose vector cores are 0-47).
+            const std::size_t cores = (core == CoreType::Vector ? m_vector : m_cube).size();
             blocks.push_back({entry.kernel->name, g, core, -1, "",
-                              "never started: waits for a free " + what +
-                                  ", but every one is held by a block that cannot finish"});
+                              "never started: waits for a free " + what + "; all " +
+                                  std::to_string(cores) + " " +
+                                  (core == CoreType::Vector ? "vector" : "cube") + " cores (0-" +
+                                  std::to_string(cores == 0 ? 0 : cores - 1) +
+                                  ") are held by blocks that cannot finish"});
         }
     }
     return blocks;

@@ -36,24 +36,37 @@ void KernelSync::hard_sync_all(CorePort& core, SyncAllScope scope, const Loc& lo
     core.publish_arrival(tx);
     if (arrival.last) core.notify_kernel();
     const std::uint32_t vector_blocks = m_vector_blocks;
-    core.block_until([&] { return barrier.released(arrival.generation); }, loc,
-                     [&barrier, vector_blocks] {
-                         std::string text = "hard SyncAll: " + std::to_string(barrier.arrived()) +
-                                            " of " + std::to_string(barrier.participants()) +
-                                            " blocks arrived; still waiting for";
-                         int listed = 0;
-                         for (std::uint32_t p : barrier.missing()) {
-                             if (listed++ == 8) {
-                                 text += " ...";
-                                 break;
-                             }
-                             const bool vec = p < vector_blocks;
-                             text += std::string(listed > 1 ? "," : "") +
-                                     (vec ? " aiv " : " aic ") +
-                                     std::to_string(vec ? p : p - vector_blocks);
-                         }
-                         return text;
-                     });
+    core.block_until(
+        [&] { return barrier.released(arrival.generation); }, loc,
+        [&barrier, vector_blocks] {
+            // Participants are numbered AIV blocks first, then AIC blocks:
+            // name them as blocks of their core type, never as cores.
+            std::string text = "hard SyncAll: " + std::to_string(barrier.arrived()) + " of " +
+                               std::to_string(barrier.participants()) +
+                               " blocks arrived; still waiting for";
+            std::string vec_list, cube_list;
+            std::size_t vec_count = 0, cube_count = 0;
+            int listed = 0;
+            bool more = false;
+            for (std::uint32_t p : barrier.missing()) {
+                if (listed++ == 8) {
+                    more = true;
+                    break;
+                }
+                const bool vec = p < vector_blocks;
+                std::string& list = vec ? vec_list : cube_list;
+                list += (list.empty() ? "" : ", ") + std::to_string(vec ? p : p - vector_blocks);
+                ++(vec ? vec_count : cube_count);
+            }
+            const auto group = [](std::size_t count, const std::string& list, const char* type) {
+                return std::string(count == 1 ? " block " : " blocks ") + list + " (" + type + ")";
+            };
+            if (vec_count > 0) text += group(vec_count, vec_list, "aiv");
+            if (cube_count > 0)
+                text += (vec_count > 0 ? " and" : "") + group(cube_count, cube_list, "aic");
+            if (more) text += ", ...";
+            return text;
+        });
     core.advance_to(barrier.last_release());
     tx.end = tx.pipe_free = core.local_time();
     core.publish(tx);

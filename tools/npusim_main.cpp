@@ -54,6 +54,7 @@ struct RunFlags {
     bool check = true;
     bool quiet = false;
     npusim::CheckerOptions checker;
+    std::uint64_t max_memory = 0;  // --max-memory in bytes; 0: only the host's own limit
 };
 
 std::string errno_reason() {
@@ -172,6 +173,7 @@ npusim::ScenarioOutcome simulate(const npusim::Scenario& scenario,
 int run_command(const std::string& file, const RunFlags& flags) {
     install_stop_handlers();
     const npusim::Scenario scenario = npusim::load_scenario(file);
+    npusim::check_scenario_memory(scenario, flags.check, flags.max_memory);  // before allocating
     std::unique_ptr<npusim::ChromeTraceWriter> trace;
     std::vector<npusim::TransactionObserver*> observers;
     if (!flags.trace_path.empty()) {
@@ -271,6 +273,9 @@ int run_cli(int argc, char** argv) {
     run->add_flag("--all-instances", all_instances,
                   "Report every hazard instance instead of one per source-location pair");
     run->add_flag("--quiet", flags.quiet, "No progress display on stderr during long runs");
+    std::string max_memory;
+    run->add_option("--max-memory", max_memory,
+                    "Refuse a run whose host memory estimate exceeds BYTES (suffixes K, M, G)");
     app.add_subcommand("params", "List the chip configuration parameters");
     app.add_subcommand("kernels", "List the built-in kernels and their parameters");
     try {
@@ -289,6 +294,16 @@ int run_cli(int argc, char** argv) {
             return 0;
         }
         flags.check = !no_check;
+        if (!max_memory.empty()) {
+            const auto bytes = npusim::parse_byte_size(max_memory);
+            if (!bytes) {
+                throw npusim::UsageError(
+                    "--max-memory: expected a byte count with an optional K, "
+                    "M or G suffix (e.g. 512M), got '" +
+                    max_memory + "'");
+            }
+            flags.max_memory = *bytes;
+        }
         flags.checker.deduplicate = !all_instances;
         return run_command(file, flags);
     } catch (const npusim::ConfigError& error) {

@@ -134,7 +134,7 @@ TEST_CASE("scenario problems name the origin and the JSON pointer", "[scenario][
     SECTION("parameter out of range") {
         const auto problems = problems_of(small_scenario(R"("small")", R"({ "tile": 4 })"));
         const std::string p = problem_at(problems, "test.json:/params/tile:");
-        CHECK_THAT(p, Contains("8..16384"));
+        CHECK_THAT(p, Contains("8..2097152"));
         CHECK_THAT(p, Contains("got 4"));
     }
     SECTION("parameter of the wrong type") {
@@ -214,5 +214,117 @@ TEST_CASE("a scenario whose elements do not split into blocks x tile names the p
 TEST_CASE("range messages read cleanly when the parameter has no unit", "[scenario][config]") {
     const auto problems = problems_of(small_scenario(R"("small")", R"({ "tile": 4 })"));
     const std::string p = problem_at(problems, "test.json:/params/tile:");
-    CHECK_THAT(p, Contains("expected 8..16384, got 4"));
+    CHECK_THAT(p, Contains("expected 8..2097152, got 4"));
+}
+
+// ---- kernel needs checked against the chip (sim/resource_estimate.h) ----------------------
+
+TEST_CASE("a tile larger than UB is reported at /params/tile with the chip's UB pointer",
+          "[scenario][config]") {
+    const auto problems = problems_of(
+        small_scenario(R"("a2")", R"({ "elements": 65536, "tile": 65536, "buffers": 2 })", "1"));
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0] ==
+          "test.json:/params/tile: tile 65536 x 4 bytes x 3 buffers (x, y, z) x 2 "
+          "= 1572864 bytes of UB needed, the chip 'a2' "
+          "(configs/chips/a2.json:/memory/ub_bytes) has 196608");
+}
+
+TEST_CASE("elements whose buffers exceed GM are reported at /params/elements",
+          "[scenario][config]") {
+    const std::string text = R"({ "chip": "small", "kernel": "vector_add", "blocks": 4,
+        "params": { "elements": 134217728, "tile": 2048 } })";
+    const std::string p = problem_at(problems_of(text), "test.json:/params/elements:");
+    CHECK_THAT(p, Contains("bytes of GM needed"));
+    CHECK_THAT(p, Contains("(configs/chips/small.json:/memory/gm_bytes) has 1073741824"));
+}
+
+TEST_CASE("kernel parameter ranges are what a chip and a host can hold", "[scenario][config]") {
+    const auto problems = problems_of(small_scenario(
+        R"("a2")", R"({ "elements": 17179869184, "tile": 2048, "buffers": 2 })", "48"));
+    CHECK_THAT(problem_at(problems, "test.json:/params/elements:"),
+               Contains("expected 8..268435456, got 17179869184"));
+    const std::string reduction =
+        R"({ "chip": "a2", "kernel": "syncall_reduction", "blocks": 4096 })";
+    CHECK_THAT(problem_at(problems_of(reduction), "test.json:/blocks:"),
+               Contains("expected 1..1024 blocks, got 4096"));
+}
+
+TEST_CASE("a chip without the kernel's core type is reported at /kernel", "[scenario][config]") {
+    const ChipConfig small = builtin_chip_config("small");
+    KernelNeeds needs =
+        find_builtin_kernel("mix_matmul")->needs(1, {{"m", 32}, {"n", 32}, {"k", 32}});
+    ChipConfig no_cube = small;
+    no_cube.cube_cores = 0;
+    const auto problems = check_kernel_needs(no_cube, needs);
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].first == "/kernel");
+    CHECK_THAT(problems[0].second,
+               Contains("mix_matmul (MIX_AIC_1_2) needs 1 cube core per block, the chip 'small' "
+                        "(configs/chips/small.json:/cores/cube) has 0"));
+    ChipConfig tiny_l0a = small;
+    tiny_l0a.l0a_bytes = 1024;
+    const auto l0a = check_kernel_needs(tiny_l0a, needs);
+    REQUIRE(l0a.size() == 1);
+    CHECK(l0a[0].first == "/params/k");
+    CHECK_THAT(l0a[0].second, Contains("2048 bytes of L0A needed"));
+}
+
+TEST_CASE("double buffering on a chip with one event id is reported at /params/buffers",
+          "[scenario][config]") {
+    ChipConfig chip = builtin_chip_config("small");
+    chip.event_ids = 1;
+    const KernelNeeds needs = find_builtin_kernel("vector_add")
+                                  ->needs(4, {{"elements", 65536}, {"tile", 2048}, {"buffers", 2}});
+    const auto problems = check_kernel_needs(chip, needs);
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].first == "/params/buffers");
+    CHECK_THAT(problems[0].second, Contains("2 event ids per pipe pair needed"));
+    CHECK_THAT(problems[0].second, Contains("/pipes/event_ids) has 1"));
+}
+
+TEST_CASE("every shipped scenario fits its chip and has a host memory estimate", "[scenario]") {
+    for (const auto& entry : std::filesystem::directory_iterator(kScenarioDir)) {
+        const Scenario s = load_scenario(entry.path());
+        CHECK(check_kernel_needs(s.chip, scenario_needs(s)).empty());
+        const HostMemoryEstimate with = estimate_scenario_memory(s, true);
+        const HostMemoryEstimate without = estimate_scenario_memory(s, false);
+        CHECK(with.total_bytes > without.total_bytes);
+        CHECK(without.total_bytes < (std::uint64_t{1} << 30));
+    }
+}
+
+TEST_CASE("a run over the memory limit is refused naming the file and the value that drives it",
+          "[scenario][config]") {
+    const Scenario s = load_scenario(kScenarioDir / "default.json");
+    try {
+        require_memory_fits(s, true, 1 << 20, "--max-memory");
+        FAIL("expected a ConfigError");
+    } catch (const ConfigError& error) {
+        REQUIRE(error.problems().size() == 1);
+        const std::string& p = error.problems()[0];
+        CHECK_THAT(p, Contains("default.json:/params/elements: the run needs about"));
+        CHECK_THAT(p, Contains("more than --max-memory (1.0 MiB)"));
+        CHECK_THAT(p, Contains("elements 3145728"));
+    }
+    CHECK_NOTHROW(require_memory_fits(s, true, std::uint64_t{1} << 40, "--max-memory"));
+}
+
+TEST_CASE("the stuck report names blocks as blocks and cores as cores", "[scenario][engine]") {
+    const Scenario s = load_scenario(kScenarioDir / "syncall_50_blocks_stuck.json");
+    const ScenarioOutcome outcome = run_scenario(s, {}, false);
+    REQUIRE(outcome.kernel.run.outcome == RunOutcome::Deadlock);
+    bool waiting = false, unstarted = false;
+    for (const StuckBlock& b : outcome.kernel.run.stuck) {
+        if (b.core >= 0) {
+            CHECK_THAT(b.reason, Contains("still waiting for blocks 48, 49 (aiv)"));
+            waiting = true;
+        } else {
+            CHECK_THAT(b.reason, Contains("never started: waits for a free vector core; all 48 "
+                                          "vector cores (0-47) are held"));
+            unstarted = true;
+        }
+    }
+    CHECK(waiting);
+    CHECK(unstarted);
 }
