@@ -185,10 +185,10 @@ void check_scenario_memory(const Scenario& scenario, bool check, std::uint64_t m
 ScenarioOutcome run_scenario(const Scenario& scenario,
                              const std::vector<TransactionObserver*>& observers, bool check,
                              std::vector<Finding>* findings_on_error,
-                             const CheckerOptions& checker_options) {
+                             const CheckerOptions& checker_options, const SimOptions& sim_options) {
     const BuiltinKernel* kernel = find_builtin_kernel(scenario.kernel);
     if (kernel == nullptr) throw UsageError("unknown built-in kernel '" + scenario.kernel + "'");
-    Simulator sim(scenario.chip);
+    Simulator sim(scenario.chip, sim_options);
     for (TransactionObserver* o : observers) sim.attach(*o);
     std::unique_ptr<Checker> checker;
     if (check) {

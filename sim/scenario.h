@@ -62,12 +62,14 @@ struct ScenarioOutcome {
     bool checked = false;
 };
 
-/// Builds a simulator for the scenario's chip, attaches `observers` and (when `check`) the
-/// checker, runs the kernel. A KernelError propagates; the checker's findings up to that
-/// point are then in `findings_on_error` if given.
+/// Builds a simulator for the scenario's chip with `sim_options` (stop flag, progress),
+/// attaches `observers` and (when `check`) the checker, runs the kernel. A KernelError
+/// propagates; the checker's findings up to that point are then in `findings_on_error` if
+/// given.
 ScenarioOutcome run_scenario(const Scenario& scenario,
                              const std::vector<TransactionObserver*>& observers = {},
                              bool check = true, std::vector<Finding>* findings_on_error = nullptr,
-                             const CheckerOptions& checker_options = {});
+                             const CheckerOptions& checker_options = {},
+                             const SimOptions& sim_options = {});
 
 }  // namespace npusim

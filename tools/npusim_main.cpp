@@ -135,41 +135,6 @@ private:
     int m_width = 0;  // characters of the widest line drawn, 0: nothing on screen
 };
 
-/// run_scenario (sim/scenario.h) with this command's SimOptions (stop flag, progress).
-npusim::ScenarioOutcome simulate(const npusim::Scenario& scenario,
-                                 const std::vector<npusim::TransactionObserver*>& observers,
-                                 const RunFlags& flags, const npusim::SimOptions& options,
-                                 std::vector<npusim::Finding>& findings_on_error) {
-    const npusim::BuiltinKernel* kernel = npusim::find_builtin_kernel(scenario.kernel);
-    if (kernel == nullptr) {
-        throw npusim::UsageError("unknown built-in kernel '" + scenario.kernel + "'");
-    }
-    npusim::Simulator sim(scenario.chip, options);
-    for (npusim::TransactionObserver* o : observers) sim.attach(*o);
-    std::unique_ptr<npusim::Checker> checker;
-    if (flags.check) {
-        checker = std::make_unique<npusim::Checker>(sim.global_memory(), flags.checker);
-        sim.attach(*checker);
-    }
-    npusim::LaunchSpec launch;
-    launch.blocks = scenario.blocks;
-    launch.start_offsets = scenario.start_offsets;
-    launch.start_jitter_cycles = scenario.start_jitter_cycles;
-    launch.jitter_seed = scenario.jitter_seed;
-    npusim::ScenarioOutcome outcome;
-    try {
-        outcome.kernel = kernel->run(sim, launch, scenario.params);
-    } catch (const npusim::KernelError&) {
-        if (checker) findings_on_error = checker->findings();
-        throw;
-    }
-    if (checker) {
-        outcome.findings = checker->findings();
-        outcome.checked = true;
-    }
-    return outcome;
-}
-
 int run_command(const std::string& file, const RunFlags& flags) {
     install_stop_handlers();
     const npusim::Scenario scenario = npusim::load_scenario(file);
@@ -190,7 +155,8 @@ int run_command(const std::string& file, const RunFlags& flags) {
     std::vector<npusim::Finding> findings_on_error;
     npusim::ScenarioOutcome outcome;
     try {
-        outcome = simulate(scenario, observers, flags, options, findings_on_error);
+        outcome = npusim::run_scenario(scenario, observers, flags.check, &findings_on_error,
+                                       flags.checker, options);
     } catch (const npusim::KernelError&) {
         progress.clear();
         // The checker's findings up to the failure often explain it: show them first.
