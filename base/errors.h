@@ -14,8 +14,9 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-/// A configuration or scenario file is invalid. Holds every problem found, each already
-/// prefixed with "file:/json/pointer: ".
+/// A configuration or scenario file is invalid. Holds the problems found, each already
+/// prefixed with "file:/json/pointer: " (at most the first 20, then one line counting the
+/// rest: base/config_diagnostics.h).
 class ConfigError final : public Error {
 public:
     explicit ConfigError(std::vector<std::string> problems);

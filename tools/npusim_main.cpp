@@ -21,6 +21,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "base/config_diagnostics.h"
 #include "base/errors.h"
 #include "sim/check_report.h"
 #include "sim/report.h"
@@ -170,8 +171,9 @@ int run_command(const std::string& file, const RunFlags& flags) {
                   << ": the run stopped early, partial results follow\n";
     }
     if (trace) trace->finish();
-    std::cout << "scenario  " << file << "\n";
-    if (!scenario.description.empty()) std::cout << "          " << scenario.description << "\n";
+    std::cout << "scenario  " << npusim::printable(file, false) << "\n";
+    if (!scenario.description.empty())
+        std::cout << "          " << npusim::printable(scenario.description, false) << "\n";
     std::cout << npusim::format_summary(outcome.kernel, scenario.chip);
     if (outcome.checked) {
         if (!outcome.findings.empty())
