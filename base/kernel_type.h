@@ -39,6 +39,19 @@ enum class SyncAllScope : std::uint8_t {
     Vector,  // the kernel's AIV blocks only
 };
 
+/// How the device places a kernel's blocks (the vendor API's SetScheduleMode).
+enum class ScheduleMode : std::uint8_t {
+    Normal,  // blocks start as cores free up, possibly in several rounds
+    Batch,   // all blocks start at once or none does (they wait until enough cores are free)
+};
+
+/// Which ready kernel's blocks the device places first when cores free up.
+enum class PlacementPolicy : std::uint8_t {
+    LaunchOrder,  // kernels in the order they became ready
+    RoundRobin,   // one block per stream in turn
+    Random,       // seeded pseudo-random interleaving (deterministic per seed)
+};
+
 /// Cross-core flags (CrossCoreSetFlag / CrossCoreWaitFlag): ids 0 to kCrossCoreFlagIds - 1;
 /// a block's counter for one id holds at most kCrossCoreMaxPending unconsumed sets.
 inline constexpr std::uint32_t kCrossCoreFlagIds = 11;

@@ -26,6 +26,8 @@ struct KernelLaunch {
     KernelType type = KernelType::AIV_ONLY;
     KernelBody body;
     std::vector<Cycle> start_offsets;  // extra start delay per block (group) index
+    std::uint32_t stream = 0;          // the stream it was launched on (0: the default stream)
+    ScheduleMode schedule_mode = ScheduleMode::Normal;
 };
 
 /// Shared state of one running kernel: its blocks' synchronization (sync/kernel_sync.h,

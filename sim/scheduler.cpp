@@ -17,12 +17,13 @@ std::uint32_t cores_per_block(KernelType type) {
 }  // namespace
 
 Scheduler::Scheduler(ChipResources& chip, std::vector<AiCore*> vector_cores,
-                     std::vector<AiCore*> cube_cores)
+                     std::vector<AiCore*> cube_cores, SchedulerOptions options)
     : m_chip(chip),
       m_vector(std::move(vector_cores)),
       m_cube(std::move(cube_cores)),
       m_vector_busy(m_vector.size(), false),
-      m_cube_busy(m_cube.size(), false) {}
+      m_cube_busy(m_cube.size(), false),
+      m_options(options) {}
 
 std::uint32_t Scheduler::launch(KernelLaunch kernel, Cycle now) {
     kernel.id = m_next_id++;
@@ -98,6 +99,7 @@ void Scheduler::block_finished(AiCore& core, const BlockAssignment& work, Cycle 
             for (TransactionObserver* o : m_chip.observers) {
                 o->on_kernel_end(info_of(*entry.kernel), r.end);
             }
+            if (m_kernel_finished) m_kernel_finished(r);
         }
         break;
     }

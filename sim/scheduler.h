@@ -4,6 +4,7 @@
 // run in later rounds, as on hardware.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -14,10 +15,20 @@
 
 namespace npusim {
 
+struct SchedulerOptions {
+    PlacementPolicy placement = PlacementPolicy::LaunchOrder;
+    std::uint64_t seed = 1;
+};
+
 class Scheduler final : public WorkSource {
 public:
     Scheduler(ChipResources& chip, std::vector<AiCore*> vector_cores,
-              std::vector<AiCore*> cube_cores);
+              std::vector<AiCore*> cube_cores, SchedulerOptions options = {});
+
+    /// Called (on the simulation thread) when a kernel's last block has finished.
+    void on_kernel_finished(std::function<void(const KernelResult&)> callback) {
+        m_kernel_finished = std::move(callback);
+    }
 
     /// Queues a kernel that starts at `now`. Returns its id.
     std::uint32_t launch(KernelLaunch kernel, Cycle now);
@@ -54,6 +65,8 @@ private:
     std::vector<bool> m_cube_busy;
     std::vector<Entry> m_entries;
     std::uint32_t m_next_id = 0;
+    SchedulerOptions m_options;
+    std::function<void(const KernelResult&)> m_kernel_finished;
 };
 
 }  // namespace npusim

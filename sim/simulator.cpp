@@ -21,7 +21,8 @@ struct Simulator::Impl final : WorkSource {
         : config(std::move(chip)),
           resources(config, options.quantum, options.deadlock_idle_cycles),
           cores(make_cores(options)),
-          scheduler(resources, cores_of(CoreType::Vector), cores_of(CoreType::Cube)),
+          scheduler(resources, cores_of(CoreType::Vector), cores_of(CoreType::Cube),
+                    {options.placement, options.placement_seed}),
           progress(options.progress),
           progress_interval(options.progress_interval),
           stop_flag(options.stop_flag) {
@@ -234,6 +235,7 @@ void Simulator::launch(const LaunchSpec& spec, KernelBody body) {
     KernelLaunch kernel;
     kernel.name = spec.name;
     kernel.blocks = spec.blocks;
+    kernel.schedule_mode = spec.schedule_mode;
     kernel.type = spec.type;
     kernel.body = std::move(body);
     if (!spec.start_offsets.empty() || spec.start_jitter_cycles > 0) {

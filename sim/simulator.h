@@ -52,6 +52,12 @@ struct SimOptions {
     /// outcome Interrupted. Setting it is async-signal-safe, so a signal handler can stop a
     /// run. The owner clears it; it must outlive the simulator.
     const std::atomic<bool>* stop_flag = nullptr;
+
+    // ---- device scheduling ---------------------------------------------------------------
+    /// Which ready kernel's blocks go first when cores free up; `placement_seed` drives
+    /// PlacementPolicy::Random.
+    PlacementPolicy placement = PlacementPolicy::LaunchOrder;
+    std::uint64_t placement_seed = 1;
 };
 
 struct LaunchSpec {
@@ -63,6 +69,8 @@ struct LaunchSpec {
     /// jitter_seed. Shows races that only some timings expose.
     std::vector<Cycle> start_offsets;
     Cycle start_jitter_cycles = 0;
+    /// Batch: every block starts at once or the kernel waits (SetScheduleMode(1)).
+    ScheduleMode schedule_mode = ScheduleMode::Normal;
     std::uint64_t jitter_seed = 1;
 };
 
