@@ -389,6 +389,9 @@ SchedulerState Scheduler::state() const {
 std::vector<KernelResult> Scheduler::take_results() {
     std::vector<KernelResult> results = peek_results();
     m_entries.clear();
+    // The next run places as if the simulator were new: the same launches, the same order.
+    m_last_served.reset();
+    m_random_state = m_options.seed;
     return results;
 }
 

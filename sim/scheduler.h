@@ -139,7 +139,8 @@ public:
     SchedulerState state() const;
     /// Results of the kernels launched since the last take_results(), without forgetting.
     std::vector<KernelResult> peek_results() const;
-    /// Results of the kernels launched since the last call; forgets them.
+    /// Results of the kernels launched since the last call; forgets them, and restarts the
+    /// RoundRobin turn and the Random sequence (each run places as on a new simulator).
     std::vector<KernelResult> take_results();
     /// After an aborted run: every core is free again.
     void reset_after_abort();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -194,5 +195,61 @@ TEST_CASE(
             CHECK(unstarted == 2);
             CHECK(result.stuck.size() == 6);
         }
+    }
+}
+
+TEST_CASE("the stuck report says why batch kernels and the kernels behind them never started",
+          "[scheduler][batch][deadlock]") {
+    const auto barrier_kernel = [](Block& b) { b.sync_all(); };
+    Simulator sim(builtin_chip_config("small"));  // 4 vector cores, 2 cube cores
+    // 5 blocks with a barrier on 4 cores: stuck on its own, holding every vector core.
+    sim.launch({.name = "too_wide", .blocks = 5}, barrier_kernel);
+    sim.launch({.name = "batch", .blocks = 2, .schedule_mode = ScheduleMode::Batch}, busy(1));
+    sim.launch({.name = "behind", .blocks = 1}, busy(1));
+    sim.launch({.name = "cube", .blocks = 1, .type = KernelType::AIC_ONLY}, [](Block&) {});
+    const RunResult result = sim.run();
+    REQUIRE(result.outcome == RunOutcome::Deadlock);
+    std::map<std::string, std::vector<std::string>> unstarted;
+    for (const StuckBlock& s : result.stuck) {
+        if (s.core < 0) unstarted[s.kernel].push_back(s.reason);
+    }
+    REQUIRE(unstarted["too_wide"].size() == 1);
+    REQUIRE(unstarted["batch"].size() == 2);
+    CHECK(unstarted["batch"][0] ==
+          "never started: batch kernel waits for 2 free vector cores at once; 0 of 4 are free "
+          "and the others are held by blocks that cannot finish");
+    REQUIRE(unstarted["behind"].size() == 1);
+    CHECK_THAT(unstarted["behind"][0],
+               Catch::StartsWith("never started: waits behind batch kernel 'batch' (id 1)"));
+    CHECK(unstarted.count("cube") == 0);  // another core type: it ran
+    REQUIRE(result.kernels.size() == 4);
+    CHECK(result.kernels[3].completed());
+}
+
+TEST_CASE("a used simulator places the same launches as a new one", "[scheduler]") {
+    for (PlacementPolicy policy : {PlacementPolicy::RoundRobin, PlacementPolicy::Random}) {
+        SimOptions options;
+        options.placement = policy;
+        options.placement_seed = 5;
+        Simulator sim(builtin_chip_config("small"), options);
+        // When each block started (relative to the run), in (kernel, block) order. Which of
+        // two cores that free up on the same cycle a block gets depends on the order the cores
+        // report in, so the cores are not compared.
+        std::vector<std::vector<Cycle>> runs;
+        for (int run = 0; run < 2; ++run) {
+            FirstInstruction first;
+            sim.attach(first);
+            sim.launch({.name = "a", .blocks = 3}, busy(2));
+            sim.launch({.name = "b", .blocks = 5}, busy(2));
+            REQUIRE(sim.run().completed());
+            sim.detach(first);
+            std::vector<Cycle> starts;
+            for (const auto& [who, start] : first.first) {
+                starts.push_back(start.issue - first.earliest());
+            }
+            runs.push_back(starts);
+        }
+        INFO("policy " << static_cast<int>(policy));
+        CHECK(runs[0] == runs[1]);
     }
 }
