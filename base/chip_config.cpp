@@ -94,6 +94,18 @@ constexpr std::array kParameters{
                   kMaxCycles, "hard SyncAll: release after the last block arrived"},
     ChipParameter{"/sync/cross_core_flag_latency", plain(&ChipConfig::cross_core_flag_latency),
                   "cycles", 0, kMaxCycles, "CrossCoreSetFlag -> visible to the waiting core"},
+    ChipParameter{"/runtime/launch_cycles", plain(&ChipConfig::runtime_launch_cycles), "cycles", 0,
+                  kMaxCycles, "host runtime: host time one kernel launch call takes"},
+    ChipParameter{"/runtime/call_cycles", plain(&ChipConfig::runtime_call_cycles), "cycles", 0,
+                  kMaxCycles,
+                  "host runtime: host time of any other call (create, record, enqueue a copy)"},
+    ChipParameter{"/runtime/sync_cycles", plain(&ChipConfig::runtime_sync_cycles), "cycles", 0,
+                  kMaxCycles, "host runtime: from the awaited work's end to the host resuming"},
+    ChipParameter{"/runtime/host_link_bytes_per_cycle",
+                  plain(&ChipConfig::host_link_bytes_per_cycle), "bytes/cycle", 1,
+                  kMaxBytesPerCycle, "host <-> device link (PCIe-class) copy rate"},
+    ChipParameter{"/runtime/host_link_latency", plain(&ChipConfig::host_link_latency), "cycles", 0,
+                  kMaxCycles, "host <-> device copy: cycles before the first byte lands"},
 };
 
 /// Alignment rules: hardware addresses buffers in 32-byte blocks (L0 in 512-byte fractals),

@@ -66,6 +66,13 @@ struct ChipConfig {
     std::uint64_t syncall_latency = 0;          // hard SyncAll release after last arrival
     std::uint64_t cross_core_flag_latency = 0;  // cross-core flag set -> visible
 
+    // Host runtime (sim/runtime.h): what the host thread pays per call, and the host link.
+    std::uint64_t runtime_launch_cycles = 0;      // host cost of one kernel launch call
+    std::uint64_t runtime_call_cycles = 0;        // host cost of any other runtime call
+    std::uint64_t runtime_sync_cycles = 0;        // synchronize: completion -> host resumes
+    std::uint64_t host_link_bytes_per_cycle = 0;  // host <-> device copy rate
+    std::uint64_t host_link_latency = 0;          // cycles before a copy's first byte lands
+
     /// JSON pointer -> the note written beside the value in the file.
     std::map<std::string, std::string> notes;
 

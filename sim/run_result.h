@@ -55,6 +55,13 @@ struct StuckBlock {
     std::string reason;
 };
 
+/// A lifecycle diagnostic of the host runtime (sim/runtime.h): legal but suspicious use,
+/// e.g. synchronizing an event whose recording stream was destroyed.
+struct HostWarning {
+    std::string message;
+    std::string where;  // "file:line" of the host program's call
+};
+
 /// A running simulation's state, for SimOptions::progress.
 struct RunProgress {
     Cycle cycles = 0;                // simulated cycles since the run started
@@ -72,6 +79,10 @@ struct RunResult {
     std::vector<KernelResult> kernels;
     std::vector<CoreUsage> cores;  // cores that ran at least one block
     std::vector<StuckBlock> stuck;
+    // Simulator::run_host only:
+    std::vector<HostWarning> warnings;  // the runtime's lifecycle diagnostics
+    /// For a Deadlock: what the host thread waited for, and where ("" if it had returned).
+    std::string host_wait;
 
     Cycle cycles() const { return end_cycle - start_cycle; }
     double simulated_seconds() const {

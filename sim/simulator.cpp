@@ -9,6 +9,7 @@
 
 #include "core/ai_core.h"
 #include "core/chip_resources.h"
+#include "sim/runtime.h"
 #include "sim/scheduler.h"
 #include "sim/sim_context.h"
 
@@ -214,6 +215,11 @@ std::uint64_t mix(std::uint64_t x) {
 }  // namespace
 
 void Simulator::launch(const LaunchSpec& spec, KernelBody body) {
+    m_impl->scheduler.launch(make_launch(spec, std::move(body)), m_impl->now());
+    m_impl->pending_launch = true;
+}
+
+KernelLaunch Simulator::make_launch(const LaunchSpec& spec, KernelBody body) const {
     const ChipConfig& chip = m_impl->config;
     if (spec.blocks == 0) throw UsageError("launch of kernel '" + spec.name + "' with 0 blocks");
     if (!body) throw UsageError("launch of kernel '" + spec.name + "' without a body");
@@ -249,8 +255,7 @@ void Simulator::launch(const LaunchSpec& spec, KernelBody body) {
             kernel.start_offsets[g] = offset;
         }
     }
-    m_impl->scheduler.launch(std::move(kernel), m_impl->now());
-    m_impl->pending_launch = true;
+    return kernel;
 }
 
 namespace {
@@ -285,21 +290,59 @@ RunResult Simulator::run() {
     if (!impl.pending_launch) throw UsageError("run() without a launched kernel");
     impl.pending_launch = false;
     RunResult result;
+    begin_run(result);
+    impl.scheduler.dispatch();
+    impl.simulate();
+    finish_run(result, nullptr);
+    return result;
+}
+
+RunResult Simulator::run_host(HostProgram program) {
+    return run_host(std::move(program), RuntimeOptions{});
+}
+
+RunResult Simulator::run_host(HostProgram program, const RuntimeOptions& options) {
+    Impl& impl = *m_impl;
+    if (!program) throw UsageError("run_host without a host program");
+    if (impl.pending_launch) {
+        throw UsageError("run_host with kernels queued by launch(): run() them first");
+    }
+    if (options.host_stack_bytes < 16 * 1024) {
+        throw UsageError("RuntimeOptions::host_stack_bytes must be >= 16 KiB");
+    }
+    RunResult result;
+    begin_run(result);
+    std::unique_ptr<Runtime> runtime = Runtime::create(*this, options);
+    runtime->start(std::move(program));
+    impl.simulate();
+    finish_run(result, runtime.get());
+    std::exception_ptr program_error = runtime->host_error();
+    result.warnings = runtime->warnings();
+    runtime.reset();
+    if (program_error && result.completed()) std::rethrow_exception(program_error);
+    return result;
+}
+
+void Simulator::begin_run(RunResult& result) {
+    Impl& impl = *m_impl;
     result.clock_mhz = impl.config.clock_mhz;
     result.start_cycle = impl.now();
     impl.gm_bytes_at_start = impl.resources.bandwidth.total_bytes();
     for (auto& core : impl.cores) core->reset_statistics();
     impl.start_run_clock(result.start_cycle);
-    impl.scheduler.dispatch();
+}
 
-    impl.simulate();
-
+// After the simulation stopped: the outcome, statistics and cleanup (an aborted, stopped or
+// stuck run unwinds every block and host thread). Throws the kernel error of a failed run.
+void Simulator::finish_run(RunResult& result, const Runtime* runtime) {
+    Impl& impl = *m_impl;
+    const bool host_pending = runtime != nullptr && (!runtime->host_returned() || !runtime->idle());
+    const bool unfinished = !impl.scheduler.all_finished() || host_pending;
     const bool stopped = impl.resources.interrupted;
-    const bool interrupted =
-        stopped && !impl.resources.first_error && !impl.scheduler.all_finished();
-    const bool deadlocked =
-        !impl.resources.first_error && !stopped && !impl.scheduler.all_finished();
+    const bool interrupted = stopped && !impl.resources.first_error && unfinished;
+    const bool deadlocked = !impl.resources.first_error && !stopped && unfinished;
     if (interrupted) result.outcome = RunOutcome::Interrupted;
+    if (deadlocked && runtime != nullptr) result.host_wait = runtime->host_wait();
     if (deadlocked) {
         for (auto& core : impl.cores) {
             if (const auto& stuck = core->stuck()) {
@@ -322,7 +365,7 @@ RunResult Simulator::run() {
         }
     }
     collect_usage(impl, result);
-    if (deadlocked || stopped || impl.resources.first_error) {
+    if (deadlocked || stopped || impl.resources.first_error || host_pending) {
         // Unwind every blocked block (their stacks hold the kernel's objects), then reset.
         impl.resources.abort = true;
         impl.resources.abort_event.notify(sc_core::SC_ZERO_TIME);
@@ -345,7 +388,22 @@ RunResult Simulator::run() {
         if (internal) throw InternalError(message);
         throw KernelError(message);
     }
-    return result;
+}
+
+ChipResources& SimulatorInternals::resources(Simulator& simulator) {
+    return simulator.m_impl->resources;
+}
+Scheduler& SimulatorInternals::scheduler(Simulator& simulator) {
+    return simulator.m_impl->scheduler;
+}
+KernelLaunch SimulatorInternals::make_launch(const Simulator& simulator, const LaunchSpec& spec,
+                                             KernelBody body) {
+    return simulator.make_launch(spec, std::move(body));
+}
+bool SimulatorInternals::poll(Simulator& simulator) {
+    Simulator::Impl& impl = *simulator.m_impl;
+    if (!impl.resources.abort) impl.poll();
+    return impl.resources.abort;
 }
 
 }  // namespace npusim

@@ -31,6 +31,14 @@
 namespace npusim {
 
 class GlobalMemory;
+class Runtime;
+struct RuntimeOptions;
+struct ChipResources;
+class Scheduler;
+struct KernelLaunch;
+
+/// A host program for Simulator::run_host (sim/runtime.h defines Runtime).
+using HostProgram = std::function<void(Runtime&)>;
 
 struct SimOptions {
     /// How far (cycles) a scalar unit may run ahead of SystemC time before synchronizing.
@@ -129,6 +137,15 @@ public:
     /// clears it when it returns. Thread-safe and async-signal-safe.
     void request_stop() noexcept;
 
+    /// Runs `program` on a simulated host thread next to the cores, with a Runtime for
+    /// streams, events, memory and kernel launches (sim/runtime.h, docs/runtime.md). Returns
+    /// when the program returned and all its work completed (Completed), when nothing can
+    /// progress (Deadlock: RunResult::host_wait and ::stuck say who waits), or when stopped
+    /// (Interrupted). Rethrows what the program threw, after its queued work completed;
+    /// throws KernelError as run() does. Kernels queued by launch() must be run() first.
+    RunResult run_host(HostProgram program);
+    RunResult run_host(HostProgram program, const RuntimeOptions& options);
+
     /// launch + run for a kernel written as `void kernel(Block&, Args...)`.
     template <class Kernel, class... Args>
     RunResult run(const LaunchSpec& spec, Kernel kernel, Args... args) {
@@ -144,9 +161,24 @@ private:
     void check_host_access(std::uint64_t address, std::uint64_t buffer_bytes, std::uint64_t bytes,
                            const char* what) const;
 
+    KernelLaunch make_launch(const LaunchSpec& spec, KernelBody body) const;
+    void begin_run(RunResult& result);
+    void finish_run(RunResult& result, const Runtime* runtime);
+
     struct Impl;
+    friend struct SimulatorInternals;
     static void collect_usage(Impl& impl, RunResult& result);
     std::unique_ptr<Impl> m_impl;
+};
+
+/// Internal (sim/runtime.cpp): what the host runtime needs of a Simulator. Not an API.
+struct SimulatorInternals {
+    static ChipResources& resources(Simulator& simulator);
+    static Scheduler& scheduler(Simulator& simulator);
+    static KernelLaunch make_launch(const Simulator& simulator, const LaunchSpec& spec,
+                                    KernelBody body);
+    /// Run control at a host call: true when the run is being stopped or aborted.
+    static bool poll(Simulator& simulator);
 };
 
 }  // namespace npusim

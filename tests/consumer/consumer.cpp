@@ -16,6 +16,7 @@
 #include <npusim/sim/check_report.h>
 #include <npusim/sim/report.h>
 #include <npusim/sim/run_result.h>
+#include <npusim/sim/runtime.h>
 #include <npusim/sim/scenario.h>
 #include <npusim/sim/simulator.h>
 #include <npusim/sim/trace_writer.h>
@@ -62,6 +63,23 @@ int main() {
     }
     if (!result.completed() || checker.has_errors()) {
         std::printf("run did not complete cleanly\n");
+        return 1;
+    }
+    // The host runtime through the installed header: a copy round trip on a stream.
+    std::vector<float> back;
+    const npusim::RunResult host_run = sim.run_host([&](npusim::Runtime& rt) {
+        const npusim::Stream stream = rt.create_stream();
+        const npusim::HostBuffer h = rt.malloc_host(1024, npusim::HostMemoryKind::Pinned);
+        const npusim::DeviceBuffer d = rt.malloc(1024);
+        rt.memcpy_async(d, h, 1024, stream);
+        rt.memcpy_async(h, d, 1024, stream);
+        rt.synchronize_stream(stream);
+        const std::span<float> values = rt.host_span<float>(h);
+        back.assign(values.begin(), values.end());
+        rt.free(d);
+    });
+    if (!host_run.completed() || back.size() != 256) {
+        std::printf("host runtime run did not complete\n");
         return 1;
     }
     std::printf("consumer: %llu cycles, output correct, no findings\n",

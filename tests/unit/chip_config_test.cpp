@@ -183,8 +183,8 @@ TEST_CASE("an unknown preset lists the known ones and the nearest", "[config]") 
 
 TEST_CASE("parameter table is complete and consistent", "[config]") {
     const std::vector<ChipParameter>& parameters = chip_parameters();
-    // One per numeric member of ChipConfig: 21 plain ones and two per copy group.
-    CHECK(parameters.size() == 21 + 2 * kCopyGroupCount);
+    // One per numeric member of ChipConfig: 26 plain ones and two per copy group.
+    CHECK(parameters.size() == 26 + 2 * kCopyGroupCount);
     std::set<std::string_view> pointers;
     for (const ChipParameter& parameter : parameters) {
         INFO(parameter.pointer);
@@ -357,7 +357,7 @@ TEST_CASE("missing parameters are named by pointer", "[config]") {
 
     // An empty object reports each top-level part once, not every leaf below it.
     const std::vector<std::string> problems = problems_of_text("{}");
-    CHECK(problems.size() == 11);  // clock_mhz, name and the 9 parameter objects
+    CHECK(problems.size() == 12);  // clock_mhz, name and the 10 parameter objects
     CHECK(std::count_if(problems.begin(), problems.end(), [](const std::string& p) {
               return p.starts_with(
                   "test.json:/copy: missing required object with keys 'mte2', "

@@ -339,7 +339,7 @@ TEST_CASE("nothing from the file reaches the terminal raw", "[diag]") {
             CHECK(error.problems().front() ==
                   "chip\\x1b.json:/bad\\nkey\\x7f: unknown key 'bad\\nkey\\x7f' (allowed: "
                   "'clock_mhz', 'cores', 'memory', 'gm', 'pipes', 'scalar', 'copy', 'vector', "
-                  "'cube', 'sync', 'name', 'description')");
+                  "'cube', 'sync', 'runtime', 'name', 'description')");
         }
     }
     SECTION("very long pointers and messages are shortened") {
