@@ -18,6 +18,9 @@
 // components); d peaks <= 2 x touched bytes + 100 MB; e costs at most 1.5x a's host time and 2x
 // its peak RSS; f at most 1.5x time and 1.5x peak RSS; g at most 3x time at each block count;
 // h48 within 15% of h1.
+//   i  the host runtime: 4 streams x 50 kernels of 8 blocks chained by events (i4) against
+//      the same 200 kernels on one stream (i1): host seconds per launch and instructions per
+//      host second; i4 keeps at least 80% of i1's rate.
 // `--quick` shrinks every case (a smoke run for CI); `--case X` runs one case in-process.
 #include <chrono>
 #include <cstdio>
@@ -34,6 +37,7 @@
 
 #include "memory/global_memory.h"
 #include "sim/builtin_kernels.h"
+#include "sim/runtime.h"
 #include "sim/sim_context.h"
 #include "sim/simulator.h"
 #include "sync/checker.h"
@@ -41,7 +45,8 @@
 namespace {
 
 constexpr double kTinyRateVsFloorTarget = 0.67;
-constexpr double kScalingTarget = 0.85;  // 48-block rate at least 85% of the 1-block rate
+constexpr double kScalingTarget = 0.85;     // 48-block rate at least 85% of the 1-block rate
+constexpr double kMultiStreamTarget = 0.8;  // the runtime costs at most 20% of the rate
 
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
@@ -184,6 +189,71 @@ json run_floor(std::uint64_t activations) {
             {"activations_per_host_second", static_cast<double>(activations) / host}};
 }
 
+// Case i: `streams` streams x `per_stream` kernels of 8 blocks through the host runtime, each
+// stream's kernels chained by events to the previous stream's kernel of the same round (i4);
+// or the same kernels on the default stream alone (i1). Each kernel adds two 8 KiB slices per
+// block in 256-element tiles.
+json run_streams(std::uint32_t streams, std::uint32_t per_stream) {
+    using namespace npusim;
+    static constexpr std::uint32_t kBlocks = 8;
+    static constexpr std::uint64_t kTile = 256;
+    static constexpr std::uint64_t kTiles = 8;
+    static constexpr std::uint64_t kPerBlock = kTile * kTiles;
+    Simulator sim(builtin_chip_config("a2"));
+    const std::uint32_t kernels = 4 * per_stream;  // the same total work whatever `streams`
+    std::uint64_t launched = 0;
+    const auto start = Clock::now();
+    const RunResult r = sim.run_host([&](Runtime& rt) {
+        std::vector<Stream> lanes;
+        for (std::uint32_t s = 0; s < streams; ++s)
+            lanes.push_back(streams == 1 ? rt.default_stream() : rt.create_stream());
+        const DeviceBuffer x = rt.malloc(kBlocks * kPerBlock * 4, "x");
+        const DeviceBuffer z = rt.malloc(std::uint64_t{streams} * kBlocks * kPerBlock * 4, "z");
+        rt.memset(x, 0, x.bytes);
+        std::vector<Event> done(streams);
+        for (Event& e : done) e = rt.create_event(EventFlags::DisableTiming);
+        for (std::uint32_t k = 0; k < kernels; ++k) {
+            const std::uint32_t s = k % streams;
+            if (streams > 1 && k >= streams)
+                rt.stream_wait_event(lanes[s], done[(s + 1) % streams]);
+            const GlobalTensor<float> in = x.as<float>();
+            const GlobalTensor<float> out =
+                z.as<float>().sub(s * kBlocks * kPerBlock, kBlocks * kPerBlock);
+            rt.launch(lanes[s], {.name = "stream_add", .blocks = kBlocks}, [in, out](Block& b) {
+                auto a = b.alloc<float>(MemSpace::UB, kTile);
+                auto c = b.alloc<float>(MemSpace::UB, kTile);
+                const std::uint64_t base = b.block_idx() * kPerBlock;
+                for (std::uint64_t t = 0; t < kTiles; ++t) {
+                    b.copy(a, in.sub(base + t * kTile, kTile), kTile);
+                    b.set_flag(Pipe::MTE2, Pipe::V, 0);
+                    b.wait_flag(Pipe::MTE2, Pipe::V, 0);
+                    b.add(c, a, a, kTile);
+                    b.set_flag(Pipe::V, Pipe::MTE3, 0);
+                    b.wait_flag(Pipe::V, Pipe::MTE3, 0);
+                    b.copy(out.sub(base + t * kTile, kTile), c, kTile);
+                    b.set_flag(Pipe::MTE3, Pipe::MTE2, 0);
+                    b.wait_flag(Pipe::MTE3, Pipe::MTE2, 0);
+                }
+            });
+            ++launched;
+            if (streams > 1) rt.record_event(done[s], lanes[s]);
+        }
+        rt.synchronize_device();
+    });
+    const double seconds = seconds_since(start);
+    json j;
+    j["streams"] = streams;
+    j["kernels"] = launched;
+    j["completed"] = r.completed();
+    j["host_seconds"] = seconds;
+    j["host_seconds_per_kernel_launch"] = seconds / static_cast<double>(launched);
+    j["instructions"] = r.instructions;
+    j["instructions_per_host_second"] = static_cast<double>(r.instructions) / seconds;
+    j["simulated_cycles"] = r.cycles();
+    j["peak_rss_bytes"] = peak_rss_bytes();
+    return j;
+}
+
 json run_case(const std::string& name, bool quick, std::uint64_t floor_activations) {
     json j;
     if (name == "a") {
@@ -215,10 +285,12 @@ json run_case(const std::string& name, bool quick, std::uint64_t floor_activatio
         // The same 8-element tiles (and so the same instruction count) on 1 or 48 blocks.
         const std::uint64_t elements = quick ? 48u * 8u * 1000u : 48u * 8u * 17000u;
         j = run_add("a2", name == "h1" ? 1 : 48, elements, 8);
+    } else if (name == "i1" || name == "i4") {
+        j = run_streams(name == "i1" ? 1 : 4, quick ? 5 : 50);
     } else {
         throw npusim::UsageError("unknown case '" + name +
                                  "' (a, b, c, d, e, f0, f1, g512_0, g512_1, g1024_0, g1024_1, "
-                                 "h1, h48)");
+                                 "h1, h48, i1, i4)");
     }
     j["peak_rss_bytes"] = peak_rss_bytes();
     return j;
@@ -298,6 +370,8 @@ int main(int argc, char** argv) {
         out["g1024_1_racy_reduction_checked"] = run_isolated("g1024_1", quick, 0);
         out["h1_tile8_1block"] = run_isolated("h1", quick, 0);
         out["h48_tile8_48blocks"] = run_isolated("h48", quick, 0);
+        out["i1_single_stream"] = run_isolated("i1", quick, 0);
+        out["i4_four_streams"] = run_isolated("i4", quick, 0);
 
         const json& b = out["b_tiny_tiles"];
         const json& c = out["c_systemc_floor"];
@@ -369,6 +443,17 @@ int main(int argc, char** argv) {
             targets["scaling_48_vs_1_ratio"] = many / one;
             targets["scaling_target"] = kScalingTarget;
             targets["scaling_pass"] = many / one >= kScalingTarget;
+        }
+        const json& i1 = out["i1_single_stream"];
+        const json& i4 = out["i4_four_streams"];
+        if (i1.contains("instructions_per_host_second") &&
+            i4.contains("instructions_per_host_second")) {
+            const double ratio = i4["instructions_per_host_second"].get<double>() /
+                                 i1["instructions_per_host_second"].get<double>();
+            targets["multistream_vs_single_rate"] = ratio;
+            targets["multistream_target"] = kMultiStreamTarget;
+            targets["multistream_pass"] = ratio >= kMultiStreamTarget;
+            targets["multistream_seconds_per_launch"] = i4["host_seconds_per_kernel_launch"];
         }
         out["targets"] = targets;
         std::cout << out.dump(2) << "\n";
