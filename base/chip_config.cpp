@@ -9,7 +9,9 @@
 
 #include "base/builtin_chip_texts.h"
 #include "base/config_diagnostics.h"
+#include "base/config_file.h"
 #include "base/errors.h"
+#include "base/json_reader.h"
 #include "base/memory_spaces.h"
 
 namespace npusim {

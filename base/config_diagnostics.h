@@ -1,4 +1,4 @@
-// Helpers for strict JSON configuration parsing (chip configs, scenario files).
+// Helpers for strict JSON configuration checking (chip configs, scenario files).
 //
 // Every problem is collected with the file and the JSON pointer it concerns, so a user fixes
 // all of them in one pass instead of one per run; nothing is silently ignored or defaulted.
@@ -20,7 +20,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
 #include <initializer_list>
 #include <optional>
 #include <span>
@@ -30,18 +29,17 @@
 
 #include <nlohmann/json.hpp>
 
+// Also provided here, as config readers use them together: parse_json, read_config_file,
+// printable and single_quoted.
+#include "base/config_file.h"
+#include "base/json_reader.h"
+#include "base/printable_text.h"
+
 namespace npusim {
 
 /// Key accepted in every object of every config file and ignored apart from its type: JSON
 /// has no comments, and people need somewhere to write why a value is what it is.
 inline constexpr std::string_view kCommentKey = "$comment";
-
-/// Configuration files larger than this are refused unread: real ones are a few KiB, and a
-/// limit keeps `npusim run /dev/zero`-like mistakes from eating memory.
-inline constexpr std::uint64_t kMaxConfigFileBytes = 16 * 1024 * 1024;
-
-/// Deepest nesting of arrays and objects parse_json accepts; config files need about 4.
-inline constexpr std::size_t kMaxJsonDepth = 256;
 
 /// Collects the problems of one document, each as "<origin>:<pointer>: <message>".
 ///
@@ -80,22 +78,10 @@ private:
     std::uint64_t m_count = 0;
 };
 
-/// `text` with control characters, DEL, C1 controls and invalid UTF-8 escaped (\n, \x1b,
-/// \u0085, \xff) and, if `escape_backslash`, backslashes doubled: safe to print on one line.
-std::string printable(std::string_view text, bool escape_backslash = true);
-
-/// 13099950 -> "13,099,950".
-std::string group_thousands(std::uint64_t number);
-
 /// JSON pointer of `key` inside the object at `parent` ("~" -> "~0", "/" -> "~1").
 std::string child_pointer(std::string_view parent, std::string_view key);
 /// JSON pointer of element `index` of the array at `parent`.
 std::string child_pointer(std::string_view parent, std::size_t index);
-
-/// `text` in single quotes, with quotes and control characters escaped and long text
-/// shortened, so that a message always stays on one readable line. (Not named `quoted`:
-/// std::quoted would win by argument-dependent lookup for std::string arguments.)
-std::string single_quoted(std::string_view text);
 
 /// Short description of a value for "expected X, got Y" messages: `string "12"`,
 /// `boolean true`, `null`, `array`, `object`, `-3`, `1.5`.
@@ -106,28 +92,6 @@ std::string describe_json(const nlohmann::json& value);
 /// length beyond. Ties go to the earlier candidate so suggestions are deterministic.
 std::optional<std::string> nearest_name(std::string_view word,
                                         std::span<const std::string_view> candidates);
-
-/// The whole file as text. Throws ConfigError "<path>: cannot read file (no such file)",
-/// "(it is a directory)", "(it is a FIFO, not a regular file)" (likewise character and block
-/// devices and sockets: they may never end), "(20,971,520 bytes; configuration files are
-/// limited to 16,777,216 bytes (16 MiB))" past kMaxConfigFileBytes, or "cannot read file
-/// (<system reason>)". A file that grows past the limit while read is refused too.
-std::string read_config_file(const std::filesystem::path& file);
-
-/// Parses `text`. A syntax error is reported as "<origin>: invalid JSON: <parser message with
-/// line and column>" and yields nullopt, and so does nesting deeper than kMaxJsonDepth
-/// ("<origin>: invalid JSON: nesting deeper than 256 levels at line 1, column 257").
-/// Duplicate keys (which JSON parsers silently resolve to the last one) are reported at
-/// their pointer; the document is still returned. Memory is linear in the size of `text`.
-///
-/// Numbers are taken as written, not as a double happens to round them: a whole number in
-/// any notation (1024, 1024.0, 1.024e3) within 64 bits becomes an exact integer; a whole
-/// number beyond 64 bits ("18446744073709551616 is larger than 18446744073709551615") and a
-/// fraction a double would round to a whole number ("1e-400 is too small to represent;
-/// underflows to 0", "4.00000000000000000001 ... would read as 4") are reported at their
-/// pointer and left in the document as NaN, which no text can produce and which
-/// read_unsigned rejects without a second message.
-std::optional<nlohmann::json> parse_json(std::string_view text, Diagnostics& diag);
 
 /// Reports "expected an object, got ..." unless `value` is an object.
 bool require_object(const nlohmann::json& value, std::string_view pointer, Diagnostics& diag);

@@ -1,7 +1,9 @@
 #include "sim/scenario.h"
 
 #include "base/config_diagnostics.h"
+#include "base/config_file.h"
 #include "base/errors.h"
+#include "base/json_reader.h"
 #include "sim/simulator.h"
 #include "sync/checker.h"
 

@@ -21,8 +21,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "base/config_diagnostics.h"
 #include "base/errors.h"
+#include "base/printable_text.h"
 #include "sim/check_report.h"
 #include "sim/report.h"
 #include "sim/scenario.h"

@@ -13,6 +13,7 @@
 
 #include "base/config_diagnostics.h"
 #include "base/errors.h"
+#include "base/json_reader.h"
 
 using namespace npusim;
 using nlohmann::json;

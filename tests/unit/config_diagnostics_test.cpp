@@ -18,7 +18,10 @@
 #include <nlohmann/json.hpp>
 
 #include "base/chip_config.h"
+#include "base/config_file.h"
 #include "base/errors.h"
+#include "base/json_reader.h"
+#include "base/printable_text.h"
 
 using namespace npusim;
 using nlohmann::json;
