@@ -154,8 +154,14 @@ void AiCore::release(InFlight* item) {
 }
 
 Transaction AiCore::begin_record(Pipe pipe, Op op, const Loc& loc) {
-    check_abort();
     Transaction tx;
+    fill_record(tx, pipe, op, loc);
+    return tx;
+}
+
+void AiCore::fill_record(Transaction& tx, Pipe pipe, Op op, const Loc& loc) {
+    check_abort();
+    tx = Transaction{};
     tx.kernel_id = m_current.kernel->id;
     tx.block = m_current.block_idx;
     tx.core = m_index;
@@ -166,13 +172,12 @@ Transaction AiCore::begin_record(Pipe pipe, Op op, const Loc& loc) {
     tx.where = loc;
     tx.sub_block = m_current.sub_block_idx;
     tx.internal = m_internal;
-    return tx;
 }
 
 AiCore::InFlight* AiCore::begin(Pipe pipe, Op op, const Loc& loc) {
     InFlight* f = acquire();
     f->write_access = -1;
-    f->tx = begin_record(pipe, op, loc);
+    fill_record(f->tx, pipe, op, loc);  // in place: the hot path copies no record
     return f;
 }
 

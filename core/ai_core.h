@@ -125,6 +125,8 @@ private:
     void release(InFlight* item);
     /// A pooled record for an instruction that goes through a pipe or has a deferred effect.
     InFlight* begin(Pipe pipe, Op op, const Loc& loc);
+    /// Resets `tx` and stamps its identity (kernel, block, core, next serial, location).
+    void fill_record(Transaction& tx, Pipe pipe, Op op, const Loc& loc);
 
     void issue_to_pipe(InFlight* f, const Loc& loc);
     void scalar_set_flag(InFlight* f);

@@ -134,18 +134,11 @@ json run_racy_reduction(std::uint32_t blocks, bool check) {
         checker = std::make_unique<npusim::Checker>(sim.global_memory());
         sim.attach(*checker);
     }
-    npusim::kernels::ReductionArgs args;
-    args.elements = 32;
-    args.sync = 0;
-    const std::uint64_t total = args.elements * blocks;
-    args.input = sim.allocate<float>(total, "input");
-    args.work = sim.allocate<float>(total, "work");
-    args.output = sim.allocate<float>(total, "output");
-    args.sync_workspace = sim.allocate<std::int32_t>(std::uint64_t{blocks} * 8, "sync_workspace");
-    sim.write(args.input, std::vector<float>(total, 1.0F));
+    // The built-in kernel sets up its 32 elements per block and checks the output itself.
+    const npusim::BuiltinKernel& reduction = *npusim::find_builtin_kernel("syncall_reduction");
     const auto start = Clock::now();
-    const npusim::RunResult r = sim.run({.name = "syncall_reduction_nosync", .blocks = blocks},
-                                        npusim::kernels::syncall_reduction, args);
+    const npusim::RunResult r =
+        reduction.run(sim, {.blocks = blocks}, {{"elements", 32}, {"sync", 0}}).run;
     const double host = seconds_since(start);
     json j;
     j["blocks"] = blocks;
