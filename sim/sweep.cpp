@@ -48,6 +48,8 @@ void write_all(int fd, const std::string& text) {
 [[noreturn]] void run_worker(int fd, const SweepPlan& plan, const SweepTaskRunner& runner,
                              std::size_t task, std::uint64_t seed) {
     std::signal(SIGINT, SIG_IGN);  // the parent decides when its workers stop
+    // A crash ends the worker; the parent's handlers (a test framework's, say) must not run.
+    for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTERM}) std::signal(sig, SIG_DFL);
     const char* crash = std::getenv("NPUSIM_SWEEP_TEST_CRASH_TASK");
     if (crash != nullptr && std::to_string(task) == crash) std::abort();
     nlohmann::json reply;

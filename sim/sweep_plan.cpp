@@ -226,7 +226,7 @@ SweepPlan plan_sweep(nlohmann::json document, const std::string& origin,
     for (const char* key : {"schedules", "seed"}) {
         if (!section.is_object() || !section.contains(key)) continue;
         const nlohmann::json& v = section[key];
-        const bool ok = v.is_number_unsigned() &&
+        const bool ok = v.is_number_integer() && v.get<std::int64_t>() >= 0 &&
                         (std::string(key) == "seed" ||
                          (v.get<std::uint64_t>() >= 1 && v.get<std::uint64_t>() <= 1000000));
         if (!ok) {
