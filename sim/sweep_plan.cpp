@@ -82,6 +82,84 @@ void add_axis(std::vector<SweepAxis>& axes, SweepAxis axis) {
     axes.push_back(std::move(axis));
 }
 
+/// A key as one JSON pointer token (RFC 6901: ~ and / escaped).
+std::string pointer_token(const std::string& key) {
+    std::string token;
+    for (char c : key) {
+        if (c == '~') {
+            token += "~0";
+        } else if (c == '/') {
+            token += "~1";
+        } else {
+            token += c;
+        }
+    }
+    return token;
+}
+
+bool valid_pointer(const std::string& pointer, const std::string& at, Diagnostics& diag) {
+    try {
+        check_pointer(pointer, "the value");
+        return true;
+    } catch (const UsageError& e) {
+        diag.add(at, e.what());
+        return false;
+    }
+}
+
+/// An axis of a scenario's "sweep" section at `at` (already checked to have set and values).
+std::optional<SweepAxis> parse_section_axis(const nlohmann::json& a, const std::string& at,
+                                            Diagnostics& diag) {
+    SweepAxis axis;
+    for (const nlohmann::json& v : a["values"]) axis.values.push_back(v);
+    const nlohmann::json& set = a["set"];
+    if (!a.contains("name")) {
+        if (!set.is_string()) {
+            diag.add(at + "/set", "a pointer string (or give the axis a \"name\" to set several)");
+            return std::nullopt;
+        }
+        axis.pointer = set.get<std::string>();
+        if (!valid_pointer(axis.pointer, at + "/set", diag)) return std::nullopt;
+        return axis;
+    }
+    if (!a["name"].is_string() || a["name"].get<std::string>().empty() ||
+        a["name"].get<std::string>().front() == '/') {
+        diag.add(at + "/name", "a column name that is not a pointer (\"streams\")");
+        return std::nullopt;
+    }
+    axis.pointer = a["name"].get<std::string>();
+    bool ok = true;
+    if (set.is_array() && !set.empty()) {
+        for (std::size_t j = 0; j < set.size(); ++j) {
+            const std::string where = at + "/set/" + std::to_string(j);
+            if (!set[j].is_string()) {
+                diag.add(where, "expected a JSON pointer string");
+                ok = false;
+                continue;
+            }
+            ok = valid_pointer(set[j].get<std::string>(), where, diag) && ok;
+            axis.links.push_back({set[j].get<std::string>(), {}});
+        }
+    } else if (set.is_object() && !set.empty()) {
+        for (const auto& item : set.items()) {
+            const std::string where = at + "/set/" + pointer_token(item.key());
+            ok = valid_pointer(item.key(), where, diag) && ok;
+            if (!item.value().is_array() || item.value().size() != axis.values.size()) {
+                diag.add(where, "expected an array of " + std::to_string(axis.values.size()) +
+                                    " values, one per axis value");
+                ok = false;
+                continue;
+            }
+            axis.links.push_back({item.key(), item.value().get<std::vector<nlohmann::json>>()});
+        }
+    } else {
+        diag.add(at + "/set", "a named axis sets [pointers] or {pointer: [value per axis value]}");
+        ok = false;
+    }
+    if (!ok) return std::nullopt;
+    return axis;
+}
+
 }  // namespace
 
 SweepAxis parse_sweep_axis(std::string_view argument) {
@@ -154,13 +232,21 @@ std::vector<nlohmann::json> SweepPlan::values_of(std::size_t point) const {
 
 nlohmann::json SweepPlan::document_of(std::size_t point) const {
     nlohmann::json result = document;
-    const std::vector<nlohmann::json> values = values_of(point);
     Diagnostics diag(source);
-    for (std::size_t i = 0; i < axes.size(); ++i) {
-        if (!set_at(result, axes[i].pointer, values[i])) {
-            diag.add(axes[i].pointer,
+    auto set = [&](const std::string& pointer, const nlohmann::json& value) {
+        if (!set_at(result, pointer, value)) {
+            diag.add(pointer,
                      "a swept value cannot be set here: the scenario has no object or array "
                      "element at this pointer's parent");
+        }
+    };
+    for (std::size_t i = axes.size(); i-- > 0;) {
+        const SweepAxis& axis = axes[i];
+        const std::size_t index = point % axis.values.size();
+        point /= axis.values.size();
+        if (axis.links.empty()) set(axis.pointer, axis.values[index]);
+        for (const SweepAxis::Link& link : axis.links) {
+            set(link.pointer, link.values.empty() ? axis.values[index] : link.values[index]);
         }
     }
     diag.throw_if_any();
@@ -197,7 +283,8 @@ SweepPlan plan_sweep(nlohmann::json document, const std::string& origin,
         for (const auto& item : section.items()) {
             const std::string& key = item.key();
             if (key != "axes" && key != "schedules" && key != "seed") {
-                diag.add("/sweep/" + key, "unknown key (expected axes, schedules, seed)");
+                diag.add("/sweep/" + pointer_token(key),
+                         "unknown key (expected axes, schedules, seed)");
             }
         }
     }
@@ -207,20 +294,22 @@ SweepPlan plan_sweep(nlohmann::json document, const std::string& origin,
         for (std::size_t i = 0; axes.is_array() && i < axes.size(); ++i) {
             const std::string at = "/sweep/axes/" + std::to_string(i);
             const nlohmann::json& a = axes[i];
-            if (!a.is_object() || !a.contains("set") || !a["set"].is_string() ||
-                !a.contains("values") || !a["values"].is_array() || a["values"].empty()) {
-                diag.add(at, "expected {\"set\": \"/json/pointer\", \"values\": [v1, v2, ...]}");
+            if (!a.is_object() || !a.contains("set") || !a.contains("values") ||
+                !a["values"].is_array() || a["values"].empty()) {
+                diag.add(at,
+                         "expected {\"set\": \"/json/pointer\", \"values\": [v1, v2, ...]} or "
+                         "a named axis {\"name\", \"values\", \"set\": [pointers] or "
+                         "{pointer: [value per axis value]}}");
                 continue;
             }
-            SweepAxis axis{a["set"].get<std::string>(), {}};
-            try {
-                check_pointer(axis.pointer, at + "/set");
-            } catch (const UsageError& e) {
-                diag.add(at + "/set", e.what());
-                continue;
+            for (const auto& item : a.items()) {
+                if (item.key() != "set" && item.key() != "values" && item.key() != "name") {
+                    diag.add(at + "/" + pointer_token(item.key()),
+                             "unknown key (expected set, values, name)");
+                }
             }
-            for (const nlohmann::json& v : a["values"]) axis.values.push_back(v);
-            add_axis(plan.axes, std::move(axis));
+            std::optional<SweepAxis> axis = parse_section_axis(a, at, diag);
+            if (axis) add_axis(plan.axes, std::move(*axis));
         }
     }
     for (const char* key : {"schedules", "seed"}) {

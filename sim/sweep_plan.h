@@ -7,7 +7,11 @@
 //
 // Points are the cartesian product of the axes, the first axis slowest; task t is point
 // t / schedules, schedule t % schedules. A scenario file may carry its own "sweep" section:
-//   "sweep": {"axes": [{"set": "/host/0/blocks", "values": [8, 16, 24]}],
+//   "sweep": {"axes": [{"set": "/host/0/blocks", "values": [8, 16, 24]},
+//                      {"name": "streams", "values": [1, 2],
+//                       "set": {"/host/1/stream": ["s1", "s2"]}},
+//                      {"name": "mode", "values": ["normal", "batch"],
+//                       "set": ["/host/0/schedule_mode", "/host/1/schedule_mode"]}],
 //             "schedules": 4, "seed": 1}
 #pragma once
 
@@ -23,9 +27,17 @@
 
 namespace npusim {
 
+/// One axis. A plain axis sets its value at `pointer`. A named axis (a study's "streams",
+/// say) sets several places at once, one per link: the axis value itself, or the link's own
+/// value for the axis value at the same index.
 struct SweepAxis {
-    std::string pointer;  // "/host/0/blocks"
+    struct Link {
+        std::string pointer;
+        std::vector<nlohmann::json> values;  // empty: the axis value; else one per axis value
+    };
+    std::string pointer;  // "/host/0/blocks"; for a named axis its name (the column's name)
     std::vector<nlohmann::json> values;
+    std::vector<Link> links;  // empty: a plain axis
 };
 
 /// "PATH=v1,v2,..." (each value JSON if it parses as JSON, else a string) or

@@ -196,3 +196,29 @@ TEST_CASE("sweep runs: a crashing or hanging worker costs its row, resume skips 
     CHECK(rest.rows[2].status == "crashed");  // kept from the earlier run
     CHECK(rest.rows[4].status == "ok");
 }
+
+TEST_CASE("sweep plan: a named axis sets several places at once", "[sweep]") {
+    nlohmann::json doc = {
+        {"host",
+         {{{"stream", "s1"}, {"blocks", 1}, {"mode", "normal"}},
+          {{"stream", "s1"}, {"blocks", 1}, {"mode", "normal"}}}},
+        {"sweep",
+         {{"axes",
+           {{{"name", "streams"}, {"values", {1, 2}}, {"set", {{"/host/1/stream", {"s1", "s2"}}}}},
+            {{"name", "blocks"},
+             {"values", {8, 16}},
+             {"set", {"/host/0/blocks", "/host/1/blocks"}}}}}}}};
+    const SweepPlan plan = plan_sweep(doc, "w.json", ".", {});
+    REQUIRE(plan.points() == 4);
+    CHECK(axis_pointers(plan) == std::vector<std::string>{"streams", "blocks"});
+    const nlohmann::json last = plan.document_of(3);
+    CHECK(last["host"][1]["stream"] == "s2");
+    CHECK(last["host"][0]["blocks"] == 16);
+    CHECK(last["host"][1]["blocks"] == 16);
+    CHECK(plan.document_of(0)["host"][1]["stream"] == "s1");
+    nlohmann::json bad = doc;
+    bad["sweep"]["axes"][0]["set"]["/host/1/stream"] = {"s1"};
+    CHECK_THROWS_WITH(plan_sweep(bad, "w.json", ".", {}),
+                      Catch::Contains("w.json:/sweep/axes/0/set/~1host~11~1stream") &&
+                          Catch::Contains("one per axis value"));
+}
