@@ -1,6 +1,8 @@
 #include "sim/host_program_runner.h"
 
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "base/config_diagnostics.h"
@@ -166,12 +168,43 @@ private:
             record.threw = true;
             ok = false;
         }
+        record.message = localized(record.message);
         const std::vector<HostWarning>& warnings = m_rt.warnings();
         for (std::size_t i = warnings_before; i < warnings.size(); ++i)
-            record.warnings.push_back(warnings[i].message);
+            record.warnings.push_back(localized(warnings[i].message));
         m_out.calls.push_back(std::move(record));
         if (!ok) m_out.stopped_at = m_out.calls.size() - 1;
         return ok;
+    }
+
+    /// The runtime names call sites as "file:line", which for a scenario is this runner: the
+    /// site of a stream's destruction becomes the pointer of the op that destroyed it
+    /// (found by the "stream N" the message names before the site).
+    std::string localized(std::string message) const {
+        static const std::string kSelf = "host_program_runner.cpp:";
+        for (std::size_t at = message.find(kSelf); at != std::string::npos;
+             at = message.find(kSelf, at)) {
+            std::size_t end = at + kSelf.size();
+            while (end < message.size() && std::isdigit(static_cast<unsigned char>(message[end])))
+                ++end;
+            std::string site = "the host program";
+            std::size_t stream_at = message.rfind("stream ", at);
+            while (stream_at != std::string::npos &&
+                   (stream_at + 7 >= message.size() ||
+                    !std::isdigit(static_cast<unsigned char>(message[stream_at + 7])))) {
+                stream_at =
+                    stream_at == 0 ? std::string::npos : message.rfind("stream ", stream_at - 1);
+            }
+            if (stream_at != std::string::npos) {
+                const std::uint32_t id = static_cast<std::uint32_t>(
+                    std::strtoul(message.c_str() + stream_at + 7, nullptr, 10));
+                if (auto it = m_destroyed_by.find(id); it != m_destroyed_by.end())
+                    site = it->second;
+            }
+            message.replace(at, end - at, site);
+            at += site.size();
+        }
+        return message;
     }
 
     bool prologue() {
@@ -272,8 +305,11 @@ private:
                 return call(op.pointer, kind + "(" + op.stream + ")",
                             [&](HostCallRecord&) { m_streams[op.stream] = m_rt.create_stream(); });
             case HostOpKind::DestroyStream:
-                return call(op.pointer, kind + "(" + op.stream + ")",
-                            [&](HostCallRecord&) { m_rt.destroy_stream(stream(op.stream)); });
+                return call(op.pointer, kind + "(" + op.stream + ")", [&](HostCallRecord&) {
+                    const Stream s = stream(op.stream);
+                    m_rt.destroy_stream(s);
+                    m_destroyed_by[s.id] = op.pointer;
+                });
             case HostOpKind::SynchronizeStream:
                 return call(op.pointer, kind + "(" + op.stream + ")",
                             [&](HostCallRecord&) { m_rt.synchronize_stream(stream(op.stream)); });
@@ -385,6 +421,7 @@ private:
     std::map<std::string, Stream> m_streams;
     std::map<std::string, Event> m_events;
     std::map<std::string, std::string> m_freed_by;
+    std::map<std::uint32_t, std::string> m_destroyed_by;  // stream id -> op pointer
 };
 
 }  // namespace

@@ -213,7 +213,8 @@ ScenarioExpect read_expect(const nlohmann::json& value, const HostProgramSpec* h
     out.present = true;
     if (!require_object(value, "/expect", diag)) return out;
     check_keys(value, "/expect",
-               {"outcome", "cycles", "buffers", "findings", "warnings", "statuses"}, diag);
+               {"outcome", "cycles", "kernels", "buffers", "findings", "warnings", "statuses"},
+               diag);
     if (value.contains("outcome")) {
         const auto text = read_string(value.at("outcome"), "/expect/outcome", diag);
         if (text == "completed") {
@@ -248,6 +249,35 @@ ScenarioExpect read_expect(const nlohmann::json& value, const HostProgramSpec* h
     }
     read_list(value, "findings", diag, [&](const json& entry, const std::string& at) {
         read_finding(entry, at, out, diag);
+    });
+    read_list(value, "kernels", diag, [&](const json& entry, const std::string& at) {
+        if (!require_object(entry, at, diag)) return;
+        check_keys(entry, at, {"kernel", "start", "end"}, diag);
+        KernelExpectation k;
+        k.pointer = at;
+        if (!entry.contains("kernel")) {
+            diag.add(at + "/kernel", "missing: the kernel's index in launch order (0 = first)");
+        } else if (auto v = read_unsigned(entry.at("kernel"), at + "/kernel", diag)) {
+            if (check_range(v->value, 0, 1'000'000, "", at + "/kernel", diag))
+                k.kernel = static_cast<std::uint32_t>(v->value);
+        }
+        for (const char* key : {"start", "end"}) {
+            if (!entry.contains(key)) continue;
+            const std::string w = child_pointer(at, key);
+            const json& window = entry.at(key);
+            if (!require_object(window, w, diag)) continue;
+            check_keys(window, w, {"min", "max"}, diag);
+            const bool start = std::string_view(key) == "start";
+            for (const char* bound : {"min", "max"}) {
+                if (!window.contains(bound)) continue;
+                if (auto v = read_unsigned(window.at(bound), child_pointer(w, bound), diag)) {
+                    const bool min = std::string_view(bound) == "min";
+                    (start ? (min ? k.start_min : k.start_max) : (min ? k.end_min : k.end_max)) =
+                        v->value;
+                }
+            }
+        }
+        out.kernels.push_back(k);
     });
     const bool host_lists = value.contains("warnings") || value.contains("statuses");
     if (host_lists && host == nullptr) {
@@ -307,6 +337,32 @@ ExpectationReport evaluate_expectations(const ScenarioExpect& expect, const RunR
             "cycles in " + (expect.min_cycles ? std::to_string(*expect.min_cycles) : "0") + ".." +
                 (expect.max_cycles ? std::to_string(*expect.max_cycles) : "any"),
             held, "the run took " + std::to_string(c));
+    }
+    for (const KernelExpectation& e : expect.kernels) {
+        const auto window = [](const std::optional<Cycle>& lo, const std::optional<Cycle>& hi) {
+            return (lo ? std::to_string(*lo) : std::string("0")) + ".." +
+                   (hi ? std::to_string(*hi) : std::string("any"));
+        };
+        std::string what = "kernel " + std::to_string(e.kernel);
+        if (e.start_min || e.start_max) what += " starts in " + window(e.start_min, e.start_max);
+        if (e.end_min || e.end_max) what += " ends in " + window(e.end_min, e.end_max);
+        const KernelResult* k = nullptr;
+        for (const KernelResult& r : run.kernels) {
+            if (r.id == e.kernel) k = &r;
+        }
+        if (k == nullptr) {
+            add(e.pointer, what, false,
+                "the run has " + std::to_string(run.kernels.size()) + " kernels");
+            continue;
+        }
+        const bool held = (!e.start_min || k->start >= *e.start_min) &&
+                          (!e.start_max || k->start <= *e.start_max) &&
+                          ((!e.end_min && !e.end_max) ||
+                           (k->completed() && (!e.end_min || k->end >= *e.end_min) &&
+                            (!e.end_max || k->end <= *e.end_max)));
+        add(e.pointer, what, held,
+            k->name + " ran " + std::to_string(k->start) + ".." +
+                (k->completed() ? std::to_string(k->end) : std::string("(unfinished)")));
     }
     for (const BufferExpectation& e : expect.buffers) {
         std::string what = "buffer " + e.buffer + " ";

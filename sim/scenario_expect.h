@@ -5,7 +5,8 @@
 //              "buffers": {"z": {"all": 3.0}, "h": {"equals": [0, 1, 2], "tolerance": 1e-6}},
 //              "findings": [{"kind": "RAW", "scope": "inter-core"}],
 //              "warnings": [{"op": "/host/4", "contains": "destroyed"}],
-//              "statuses": [{"op": 3, "status": "NotReady"}]}
+//              "statuses": [{"op": 3, "status": "NotReady"}],
+//              "kernels": [{"kernel": 1, "end": {"max": 40000}}]}
 //
 // Rules: each listed finding, warning and status must occur (each matched by a distinct
 // one). Error-level findings no entry covers fail. With "warnings" given, a runtime warning no
@@ -61,10 +62,18 @@ struct StatusExpectation {
     Status status = Status::Success;
 };
 
+/// Cycle window of one kernel, by launch order (the run report's kernel id).
+struct KernelExpectation {
+    std::string pointer;
+    std::uint32_t kernel = 0;
+    std::optional<Cycle> start_min, start_max, end_min, end_max;
+};
+
 struct ScenarioExpect {
     bool present = false;
     RunOutcome outcome = RunOutcome::Completed;
     std::optional<Cycle> min_cycles, max_cycles;
+    std::vector<KernelExpectation> kernels;
     std::vector<BufferExpectation> buffers;
     std::vector<FindingExpectation> findings;
     std::vector<WarningExpectation> warnings;

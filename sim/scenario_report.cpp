@@ -50,13 +50,13 @@ bool reported(const HostCallRecord& call) {
 std::string format_scenario_details(const Scenario& scenario, const ScenarioOutcome& outcome) {
     std::ostringstream out;
     if (outcome.host) {
-        out << "\nstreams: kernels, kernel cycles, span\n";
+        if (!outcome.kernel.run.kernels.empty()) out << "\nstreams: kernels, kernel cycles, span\n";
         for (const auto& [name, s] : stream_cycles(outcome)) {
             out << "  " << printable(name, false) << ": " << s.kernels
                 << (s.kernels == 1 ? " kernel, " : " kernels, ") << s.kernel_cycles << " cycles, "
                 << s.first_start << ".." << s.last_end << "\n";
         }
-        out << "kernels: stream, cycles\n";
+        if (!outcome.kernel.run.kernels.empty()) out << "kernels: stream, cycles\n";
         for (const auto& [k, stream] : kernels_with_streams(outcome)) {
             out << "  " << k->id << " " << k->name << " on " << printable(stream, false) << ": ";
             if (k->completed()) {
