@@ -343,6 +343,21 @@ void read_params(const json& op, const std::string& pointer, const BuiltinKernel
     }
 }
 
+/// A kernel argument's element type in the scenario's spelling ("float32").
+const char* buffer_type_name(DType dtype) {
+    switch (dtype) {
+        case DType::F16:
+            return "float16";
+        case DType::F32:
+            return "float32";
+        case DType::I32:
+            return "int32";
+        case DType::I8:
+            return "int8";
+    }
+    return "?";
+}
+
 void read_launch(const json& op, const std::string& pointer, const ChipConfig& chip,
                  const Names& names, HostOp& out, Diagnostics& diag) {
     check_keys(op, pointer, {"op", "kernel", "blocks", "stream", "args", "params", "schedule_mode"},
@@ -409,7 +424,7 @@ void read_launch(const json& op, const std::string& pointer, const ChipConfig& c
                    (b->type == BufferType::Float32) != (a.dtype == DType::F32) ||
                    (b->type == BufferType::Float16) != (a.dtype == DType::F16)) {
             problem = "is " + std::string(to_string(b->type)) + "; the kernel's argument " +
-                      single_quoted(a.name) + " takes " + std::string(npusim::to_string(a.dtype));
+                      single_quoted(a.name) + " takes " + buffer_type_name(a.dtype);
         } else if (b->bytes < need) {
             problem = "holds " + std::to_string(b->bytes) + " bytes; the kernel's argument " +
                       single_quoted(a.name) + " needs " + std::to_string(need) + " (" +
