@@ -264,9 +264,13 @@ ScenarioOutcome run_scenario(const Scenario& scenario,
     outcome.expectations =
         evaluate_expectations(scenario.expect, outcome.kernel.run, outcome.findings,
                               outcome.checked, outcome.host ? &*outcome.host : nullptr);
-    if (!scenario.host && outcome.kernel.run.completed()) {
+    using Output = ScenarioExpect::Output;
+    if (!scenario.host && outcome.kernel.run.completed() && scenario.expect.output != Output::Any) {
+        const bool wrong = scenario.expect.output == Output::Wrong;
         outcome.expectations.results.push_back(
-            {"", "the output checks out", outcome.kernel.verified, outcome.kernel.verification});
+            {scenario.expect.present ? "/expect/output" : "",
+             wrong ? "the output is wrong" : "the output checks out",
+             outcome.kernel.verified != wrong, outcome.kernel.verification});
     }
     return outcome;
 }

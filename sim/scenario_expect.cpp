@@ -212,9 +212,10 @@ ScenarioExpect read_expect(const nlohmann::json& value, const HostProgramSpec* h
     ScenarioExpect out;
     out.present = true;
     if (!require_object(value, "/expect", diag)) return out;
-    check_keys(value, "/expect",
-               {"outcome", "cycles", "kernels", "buffers", "findings", "warnings", "statuses"},
-               diag);
+    check_keys(
+        value, "/expect",
+        {"outcome", "output", "cycles", "kernels", "buffers", "findings", "warnings", "statuses"},
+        diag);
     if (value.contains("outcome")) {
         const auto text = read_string(value.at("outcome"), "/expect/outcome", diag);
         if (text == "completed") {
@@ -225,6 +226,23 @@ ScenarioExpect read_expect(const nlohmann::json& value, const HostProgramSpec* h
             diag.add("/expect/outcome", "unknown outcome " + single_quoted(*text) +
                                             "; expected \"completed\" or \"deadlock\"");
         }
+    }
+    if (value.contains("output")) {
+        const auto text = read_string(value.at("output"), "/expect/output", diag);
+        if (text == "correct") {
+            out.output = ScenarioExpect::Output::Correct;
+        } else if (text == "wrong") {
+            out.output = ScenarioExpect::Output::Wrong;
+        } else if (text == "any") {
+            out.output = ScenarioExpect::Output::Any;
+        } else if (text) {
+            diag.add("/expect/output", "unknown value " + single_quoted(*text) +
+                                           "; expected \"correct\", \"wrong\" or \"any\"");
+        }
+        if (host != nullptr)
+            diag.add("/expect/output",
+                     "the built-in kernel's output check belongs to the "
+                     "single-kernel form; a host program checks \"buffers\"");
     }
     if (value.contains("cycles")) {
         const json& cycles = value.at("cycles");

@@ -11,7 +11,8 @@
 // Rules: each listed finding, warning and status must occur (each matched by a distinct
 // one). Error-level findings no entry covers fail. With "warnings" given, a runtime warning no
 // entry covers fails. A call that threw (the host program stopped) fails unless "statuses"
-// names it. "outcome" defaults to "completed".
+// names it. "outcome" defaults to "completed"; "output" (single-kernel form: the built-in
+// kernel's own check) to "correct", "wrong" or "any" for racy kernels.
 #pragma once
 
 #include <cstddef>
@@ -72,6 +73,8 @@ struct KernelExpectation {
 struct ScenarioExpect {
     bool present = false;
     RunOutcome outcome = RunOutcome::Completed;
+    /// Single-kernel form: the built-in kernel's own output check after a completed run.
+    enum class Output : std::uint8_t { Correct, Wrong, Any } output = Output::Correct;
     std::optional<Cycle> min_cycles, max_cycles;
     std::vector<KernelExpectation> kernels;
     std::vector<BufferExpectation> buffers;
