@@ -741,18 +741,18 @@ KernelInstance instance_syncall(std::uint32_t blocks, const KernelParams& params
 }
 
 std::vector<KernelArgument> arguments_vector_add() {
-    return {{"x", DType::F32, "input, elements fp32", elements_bytes(4)},
-            {"y", DType::F32, "input, elements fp32", elements_bytes(4)},
-            {"z", DType::F32, "output z = x + y, elements fp32", elements_bytes(4)}};
+    return {{"x", DType::F32, "input, elements float32", elements_bytes(4)},
+            {"y", DType::F32, "input, elements float32", elements_bytes(4)},
+            {"z", DType::F32, "output z = x + y, elements float32", elements_bytes(4)}};
 }
 
 std::vector<KernelArgument> arguments_reduction() {
     const ByteRule per_block = [](std::uint32_t blocks, const KernelParams& p) {
         return param(p, "elements") * blocks * 4;
     };
-    return {{"input", DType::F32, "input, elements x blocks fp32", per_block},
-            {"work", DType::F32, "workspace, elements x blocks fp32", per_block},
-            {"output", DType::F32, "output, elements x blocks fp32", per_block},
+    return {{"input", DType::F32, "input, elements x blocks float32", per_block},
+            {"work", DType::F32, "workspace, elements x blocks float32", per_block},
+            {"output", DType::F32, "output, elements x blocks float32", per_block},
             {"sync_workspace", DType::I32, "soft SyncAll workspace (sync 2): blocks x 8, zeroed",
              [](std::uint32_t blocks, const KernelParams& p) {
                  return param(p, "sync") == 2 ? std::uint64_t{blocks} * 32 : 0;
@@ -765,15 +765,15 @@ std::vector<KernelArgument> arguments_matmul() {
             return param(p, rows) * param(p, cols) * bytes;
         };
     };
-    return {{"a", DType::F16, "A, m x k fp16 row-major", dims("m", "k", 2)},
-            {"b", DType::F16, "B, k x n fp16 row-major", dims("k", "n", 2)},
-            {"c", DType::F32, "C = A x B workspace, m x n fp32", dims("m", "n", 4)},
-            {"out", DType::F32, "output relu(C) * 0.5, m x n fp32", dims("m", "n", 4)}};
+    return {{"a", DType::F16, "A, m x k float16 row-major", dims("m", "k", 2)},
+            {"b", DType::F16, "B, k x n float16 row-major", dims("k", "n", 2)},
+            {"c", DType::F32, "C = A x B workspace, m x n float32", dims("m", "n", 4)},
+            {"out", DType::F32, "output relu(C) * 0.5, m x n float32", dims("m", "n", 4)}};
 }
 
 std::vector<KernelArgument> arguments_vector_chain() {
-    return {{"x", DType::F32, "input, elements fp32", elements_bytes(4)},
-            {"out", DType::F32, "output (x + x) * 2, elements fp32", elements_bytes(4)}};
+    return {{"x", DType::F32, "input, elements float32", elements_bytes(4)},
+            {"out", DType::F32, "output (x + x) * 2, elements float32", elements_bytes(4)}};
 }
 
 std::vector<KernelArgument> arguments_busy() {
@@ -784,7 +784,7 @@ std::vector<KernelArgument> arguments_busy() {
 }
 
 std::vector<KernelArgument> arguments_syncall() {
-    return {{"data", DType::F32, "slots, blocks x 16 fp32",
+    return {{"data", DType::F32, "slots, blocks x 16 float32",
              [](std::uint32_t blocks, const KernelParams&) { return std::uint64_t{blocks} * 64; }},
             {"workspace", DType::I32, "soft SyncAll workspace (soft 1): blocks x 8, zeroed",
              [](std::uint32_t blocks, const KernelParams& p) {

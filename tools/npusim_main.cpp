@@ -229,6 +229,8 @@ void print_kernels() {
             std::cout << "    " << p.name << " (default " << p.default_value << ", " << p.min
                       << ".." << p.max << "): " << p.description << "\n";
         }
+        for (const npusim::KernelArgument& a : k.arguments)
+            std::cout << "    arg " << a.name << ": " << a.description << "\n";
     }
 }
 
