@@ -164,7 +164,9 @@ void read_finding(const json& entry, const std::string& pointer, ScenarioExpect&
     f.pointer = pointer;
     if (!entry.contains("kind")) {
         diag.add(pointer + "/kind",
-                 "missing: the finding kind (\"RAW\", \"unpaired SetFlag\", ...)");
+                 "missing: the finding kind (\"race\", \"RAW\", \"unpaired SetFlag\", ...)");
+    } else if (entry.at("kind") == "race") {
+        f.any_race = true;
     } else if (auto k = read_named<FindingKind>(
                    entry, pointer, "kind", [](FindingKind v) { return to_string(v); }, diag)) {
         f.match.kind = *k;
@@ -423,13 +425,19 @@ ExpectationReport evaluate_expectations(const ScenarioExpect& expect, const RunR
     for (const FindingExpectation& e : expect.findings) {
         std::optional<std::size_t> hit;
         for (std::size_t i = 0; i < findings.size() && !hit; ++i) {
-            if (report.covered_findings.contains(i) || !matches(findings[i], e.match)) continue;
+            Expected match = e.match;
+            if (e.any_race) {
+                if (!is_race(findings[i].kind)) continue;
+                match.kind = findings[i].kind;
+            }
+            if (report.covered_findings.contains(i) || !matches(findings[i], match)) continue;
             if (e.kernel && (findings[i].sites.empty() || findings[i].sites[0].kernel != *e.kernel))
                 continue;
             hit = i;
         }
         if (hit) report.covered_findings.insert(*hit);
         std::string what = "finding " + describe(e.match);
+        if (e.any_race) what.replace(8, std::string(to_string(e.match.kind)).size(), "race");
         if (e.kernel) what += " in kernel " + *e.kernel;
         add(e.pointer, what, hit.has_value(),
             checked ? "no such finding" : "the checker was off (--no-check)");

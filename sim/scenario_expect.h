@@ -48,6 +48,7 @@ struct BufferExpectation {
 struct FindingExpectation {
     std::string pointer;
     Expected match;
+    bool any_race = false;              // kind "race": RAW, WAR or WAW
     std::optional<std::string> kernel;  // the first access's kernel name
 };
 

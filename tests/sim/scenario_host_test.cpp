@@ -294,6 +294,11 @@ TEST_CASE("expected findings make a racy single-kernel scenario pass", "[scenari
     const Scenario fewer = parse(racy + R"(, "expect": {"output": "any", "findings": [
         {"kind": "RAW", "space": "GM", "scope": "inter-core"}]}})");
     CHECK_FALSE(run_scenario(fewer).passed());
+    // "race" matches any of RAW, WAR, WAW.
+    const Scenario any_race = parse(racy + R"(, "expect": {"output": "any", "findings": [
+        {"kind": "race", "scope": "inter-core"}, {"kind": "race", "scope": "inter-core"},
+        {"kind": "race", "space": "UB"}, {"kind": "uninitialized read"}]}})");
+    CHECK(run_scenario(any_race).passed());
     // The wrong output expected as wrong holds.
     const Scenario wrong = parse(racy + R"(, "expect": {"output": "wrong", "findings": [
         {"kind": "RAW"}, {"kind": "WAR"}, {"kind": "WAR"}, {"kind": "uninitialized read"}]}})");
