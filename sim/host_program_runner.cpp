@@ -121,8 +121,9 @@ std::string fixed(double value) {
 
 class Executor {
 public:
-    Executor(Simulator& sim, Runtime& rt, const HostProgramSpec& spec, HostProgramOutcome& out)
-        : m_sim(sim), m_rt(rt), m_spec(spec), m_out(out) {}
+    Executor(Simulator& sim, Runtime& rt, const HostProgramSpec& spec,
+             const std::set<std::string>& read_back, HostProgramOutcome& out)
+        : m_sim(sim), m_rt(rt), m_spec(spec), m_read_back(read_back), m_out(out) {}
 
     void run() {
         if (prologue()) {
@@ -137,7 +138,7 @@ public:
     /// Device buffers after run_host returned (all work completed).
     void snapshot_device_buffers() {
         for (const ScenarioBuffer& b : m_spec.buffers) {
-            if (b.memory != BufferMemory::Device) continue;
+            if (b.memory != BufferMemory::Device || !m_read_back.contains(b.name)) continue;
             BufferSnapshot& snap = m_out.buffers[b.name];
             const auto it = m_device.find(b.name);
             if (it == m_device.end()) {
@@ -230,11 +231,11 @@ private:
     }
 
     void allocate(const ScenarioBuffer& b) {
-        const std::vector<double> values = initial_values(b);
+        const bool written = b.init.kind != BufferInit::Kind::None;
         if (b.memory == BufferMemory::Device) {
             const DeviceBuffer d = m_rt.malloc(b.bytes, b.name);
             m_device[b.name] = d;
-            if (b.init.kind != BufferInit::Kind::None) write_device(m_sim, d, b.type, values);
+            if (written) write_device(m_sim, d, b.type, initial_values(b));
             return;
         }
         const HostMemoryKind kind = b.memory == BufferMemory::Pinned    ? HostMemoryKind::Pinned
@@ -242,7 +243,9 @@ private:
                                                                         : HostMemoryKind::Pageable;
         const HostBuffer h = m_rt.malloc_host(b.bytes, kind);
         m_host[b.name] = h;
-        write_host(m_rt.host_bytes(h), b.type, values);
+        // Host memory starts zeroed (the runtime's malloc_host).
+        if (written && b.init.kind != BufferInit::Kind::Zeros)
+            write_host(m_rt.host_bytes(h), b.type, initial_values(b));
     }
 
     Stream stream(const std::string& name) {
@@ -399,7 +402,7 @@ private:
 
     void snapshot_host_buffers() {
         for (const ScenarioBuffer& b : m_spec.buffers) {
-            if (b.memory == BufferMemory::Device) continue;
+            if (b.memory == BufferMemory::Device || !m_read_back.contains(b.name)) continue;
             BufferSnapshot& snap = m_out.buffers[b.name];
             const auto it = m_host.find(b.name);
             if (it == m_host.end()) {
@@ -415,6 +418,7 @@ private:
     Simulator& m_sim;
     Runtime& m_rt;
     const HostProgramSpec& m_spec;
+    const std::set<std::string>& m_read_back;
     HostProgramOutcome& m_out;
     std::map<std::string, DeviceBuffer> m_device;
     std::map<std::string, HostBuffer> m_host;
@@ -427,7 +431,8 @@ private:
 }  // namespace
 
 HostProgramOutcome run_host_program(Simulator& sim, const HostProgramSpec& spec,
-                                    const RuntimeOptions& options, const std::string& origin) {
+                                    const RuntimeOptions& options, const std::string& origin,
+                                    const std::set<std::string>& read_back) {
     Diagnostics diag(origin);
     for (const HostOp& op : spec.ops) {
         if (op.kind == HostOpKind::BeginCapture || op.kind == HostOpKind::EndCapture ||
@@ -442,13 +447,13 @@ HostProgramOutcome run_host_program(Simulator& sim, const HostProgramSpec& spec,
     std::optional<Executor> executor;
     out.run = sim.run_host(
         [&](Runtime& rt) {
-            executor.emplace(sim, rt, spec, out);
+            executor.emplace(sim, rt, spec, read_back, out);
             executor->run();
         },
         options);
     if (executor) executor->snapshot_device_buffers();
-    for (const ScenarioBuffer& b : spec.buffers) {
-        BufferSnapshot& snap = out.buffers[b.name];
+    for (const std::string& name : read_back) {
+        BufferSnapshot& snap = out.buffers[name];
         if (!snap.read && snap.why_not.empty()) snap.why_not = "the host program did not finish";
     }
     return out;

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,17 +46,19 @@ struct BufferSnapshot {
 
 struct HostProgramOutcome {
     RunResult run;
-    std::vector<HostCallRecord> calls;        // every call made, in order
-    std::optional<std::size_t> stopped_at;    // index into `calls` of the RuntimeError
-    bool finished = false;                    // the program reached its end or stopped
-    std::vector<std::string> launch_streams;  // stream name of each kernel, in launch order
-    std::map<std::string, BufferSnapshot> buffers;
+    std::vector<HostCallRecord> calls;              // every call made, in order
+    std::optional<std::size_t> stopped_at;          // index into `calls` of the RuntimeError
+    bool finished = false;                          // the program reached its end or stopped
+    std::vector<std::string> launch_streams;        // stream name of each kernel, in launch order
+    std::map<std::string, BufferSnapshot> buffers;  // the `read_back` buffers
 };
 
-/// Runs `spec` on `sim` (placement comes from the simulator's SimOptions). Throws
+/// Runs `spec` on `sim` (placement comes from the simulator's SimOptions); the buffers named
+/// in `read_back` are read into HostProgramOutcome::buffers at the end. Throws
 /// ConfigError for operations not supported yet (capture), naming their pointer, before
 /// anything runs; KernelError as Simulator::run_host does.
 HostProgramOutcome run_host_program(Simulator& sim, const HostProgramSpec& spec,
-                                    const RuntimeOptions& options, const std::string& origin);
+                                    const RuntimeOptions& options, const std::string& origin,
+                                    const std::set<std::string>& read_back = {});
 
 }  // namespace npusim

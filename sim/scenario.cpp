@@ -1,5 +1,7 @@
 #include "sim/scenario.h"
 
+#include <set>
+
 #include "base/config_diagnostics.h"
 #include "base/config_file.h"
 #include "base/errors.h"
@@ -241,8 +243,10 @@ ScenarioOutcome run_scenario(const Scenario& scenario,
     ScenarioOutcome outcome;
     try {
         if (scenario.host) {
-            outcome.host =
-                run_host_program(sim, *scenario.host, scenario.runtime.options, scenario.source);
+            std::set<std::string> read_back;
+            for (const BufferExpectation& e : scenario.expect.buffers) read_back.insert(e.buffer);
+            outcome.host = run_host_program(sim, *scenario.host, scenario.runtime.options,
+                                            scenario.source, read_back);
             outcome.kernel.run = outcome.host->run;
             outcome.kernel.verified = true;
         } else {

@@ -835,10 +835,13 @@ KernelNeeds host_program_needs(const HostProgramSpec& spec, std::uint32_t& block
             device += (b.bytes + GlobalMemory::kAlignment - 1) / GlobalMemory::kAlignment *
                       GlobalMemory::kAlignment;
         }
-        host += b.bytes;  // host memory, or the initial values and read-back of device memory
+        // The host bytes (host memory, or the typed initial contents of device memory), the
+        // initial values and a read-back as doubles, a typed read-back.
+        host += b.bytes * 2 + b.elements * 16;
     }
     total.gm = {device, "/buffers", "the device buffers, 512-byte aligned"};
-    total.host_copies = {host * 2, "/buffers", "every buffer's bytes x 2 (contents, read-back)"};
+    total.host_copies = {host, "/buffers",
+                         "every buffer's bytes x 2 + elements x 16 (initial values, read-back)"};
     std::uint64_t instructions = 0;
     Need largest{0, "/host", "no launch"};
     for (const HostOp& op : spec.ops) {
