@@ -276,24 +276,24 @@ private:
     bool execute(const HostOp& op) {
         const std::string kind = to_string(op.kind);
         switch (op.kind) {
-            case HostOpKind::Launch:
+            case HostCallKind::Launch:
                 return call(op.pointer, "launch(" + op.kernel + ", " + op.stream + ")",
                             [&](HostCallRecord&) { launch(op); });
-            case HostOpKind::Memcpy:
-            case HostOpKind::MemcpyAsync: {
-                const bool async = op.kind == HostOpKind::MemcpyAsync;
+            case HostCallKind::Memcpy:
+            case HostCallKind::MemcpyAsync: {
+                const bool async = op.kind == HostCallKind::MemcpyAsync;
                 std::string text = kind + "(" + op.dst + ", " + op.src + ", " +
                                    std::to_string(op.bytes) + (async ? ", " + op.stream : "") + ")";
                 return call(op.pointer, std::move(text), [&](HostCallRecord&) { copy(op, async); });
             }
-            case HostOpKind::Memset:
-            case HostOpKind::MemsetAsync: {
-                const bool async = op.kind == HostOpKind::MemsetAsync;
+            case HostCallKind::Memset:
+            case HostCallKind::MemsetAsync: {
+                const bool async = op.kind == HostCallKind::MemsetAsync;
                 std::string text = kind + "(" + op.dst + ", " + std::to_string(op.value) + ", " +
                                    std::to_string(op.bytes) + (async ? ", " + op.stream : "") + ")";
                 return call(op.pointer, std::move(text), [&](HostCallRecord&) { set(op, async); });
             }
-            case HostOpKind::Free:
+            case HostCallKind::Free:
                 return call(op.pointer, "free(" + op.dst + ")", [&](HostCallRecord&) {
                     if (is_device(op.dst)) {
                         m_rt.free(device(op.dst));
@@ -304,55 +304,55 @@ private:
                     }
                     m_freed_by[op.dst] = op.pointer;
                 });
-            case HostOpKind::CreateStream:
+            case HostCallKind::CreateStream:
                 return call(op.pointer, kind + "(" + op.stream + ")",
                             [&](HostCallRecord&) { m_streams[op.stream] = m_rt.create_stream(); });
-            case HostOpKind::DestroyStream:
+            case HostCallKind::DestroyStream:
                 return call(op.pointer, kind + "(" + op.stream + ")", [&](HostCallRecord&) {
                     const Stream s = stream(op.stream);
                     m_rt.destroy_stream(s);
                     m_destroyed_by[s.id] = op.pointer;
                 });
-            case HostOpKind::SynchronizeStream:
+            case HostCallKind::SynchronizeStream:
                 return call(op.pointer, kind + "(" + op.stream + ")",
                             [&](HostCallRecord&) { m_rt.synchronize_stream(stream(op.stream)); });
-            case HostOpKind::QueryStream:
+            case HostCallKind::QueryStream:
                 return call(op.pointer, kind + "(" + op.stream + ")", [&](HostCallRecord& r) {
                     r.status = m_rt.query_stream(stream(op.stream));
                 });
-            case HostOpKind::SynchronizeDevice:
+            case HostCallKind::SynchronizeDevice:
                 return call(op.pointer, kind + "()",
                             [&](HostCallRecord&) { m_rt.synchronize_device(); });
-            case HostOpKind::RecordEvent:
+            case HostCallKind::RecordEvent:
                 return call(op.pointer, kind + "(" + op.event + ", " + op.stream + ")",
                             [&](HostCallRecord&) {
                                 m_rt.record_event(event(op.event), stream(op.stream));
                             });
-            case HostOpKind::QueryEvent:
+            case HostCallKind::QueryEvent:
                 return call(op.pointer, kind + "(" + op.event + ")", [&](HostCallRecord& r) {
                     r.status = m_rt.query_event(event(op.event));
                 });
-            case HostOpKind::SynchronizeEvent:
+            case HostCallKind::SynchronizeEvent:
                 return call(op.pointer, kind + "(" + op.event + ")",
                             [&](HostCallRecord&) { m_rt.synchronize_event(event(op.event)); });
-            case HostOpKind::StreamWaitEvent:
+            case HostCallKind::StreamWaitEvent:
                 return call(op.pointer, kind + "(" + op.stream + ", " + op.event + ")",
                             [&](HostCallRecord&) {
                                 m_rt.stream_wait_event(stream(op.stream), event(op.event));
                             });
-            case HostOpKind::DestroyEvent:
+            case HostCallKind::DestroyEvent:
                 return call(op.pointer, kind + "(" + op.event + ")",
                             [&](HostCallRecord&) { m_rt.destroy_event(event(op.event)); });
-            case HostOpKind::ElapsedMs:
+            case HostCallKind::ElapsedMs:
                 return call(op.pointer, kind + "(" + op.event + ", " + op.end_event + ")",
                             [&](HostCallRecord& r) {
                                 r.message =
                                     fixed(m_rt.elapsed_ms(event(op.event), event(op.end_event))) +
                                     " ms";
                             });
-            case HostOpKind::BeginCapture:
-            case HostOpKind::EndCapture:
-            case HostOpKind::LaunchGraph:
+            case HostCallKind::BeginCapture:
+            case HostCallKind::EndCapture:
+            case HostCallKind::LaunchGraph:
                 break;  // refused before the run (run_host_program)
         }
         return false;
@@ -435,8 +435,8 @@ HostProgramOutcome run_host_program(Simulator& sim, const HostProgramSpec& spec,
                                     const std::set<std::string>& read_back) {
     Diagnostics diag(origin);
     for (const HostOp& op : spec.ops) {
-        if (op.kind == HostOpKind::BeginCapture || op.kind == HostOpKind::EndCapture ||
-            op.kind == HostOpKind::LaunchGraph) {
+        if (op.kind == HostCallKind::BeginCapture || op.kind == HostCallKind::EndCapture ||
+            op.kind == HostCallKind::LaunchGraph) {
             diag.add(op.pointer, std::string(to_string(op.kind)) +
                                      " is not supported yet: the runtime has no stream capture "
                                      "API in this build");

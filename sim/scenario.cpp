@@ -123,8 +123,10 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
     if (doc && require_object(*doc, "", diag)) {
         check_keys(*doc, "",
                    {"description", "chip", "kernel", "blocks", "params", "skew", "runtime",
-                    "buffers", "streams", "events", "host", "expect"},
+                    "buffers", "streams", "events", "host", "expect", "sweep"},
                    diag);
+        // "sweep" is the study `npusim sweep` runs (sim/sweep_plan.h validates it); a run
+        // ignores it.
         if (doc->contains("skew")) read_skew(doc->at("skew"), s, diag);
         if (doc->contains("runtime")) s.runtime = read_runtime_section(doc->at("runtime"), diag);
         if (doc->contains("description")) {

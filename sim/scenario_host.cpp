@@ -50,27 +50,27 @@ constexpr std::pair<std::string_view, BufferMemory> kMemories[] = {
     {"pinned", BufferMemory::Pinned},
     {"managed", BufferMemory::Managed},
 };
-constexpr std::pair<std::string_view, HostOpKind> kOps[] = {
-    {"launch", HostOpKind::Launch},
-    {"memcpy", HostOpKind::Memcpy},
-    {"memcpy_async", HostOpKind::MemcpyAsync},
-    {"memset", HostOpKind::Memset},
-    {"memset_async", HostOpKind::MemsetAsync},
-    {"free", HostOpKind::Free},
-    {"create_stream", HostOpKind::CreateStream},
-    {"destroy_stream", HostOpKind::DestroyStream},
-    {"synchronize_stream", HostOpKind::SynchronizeStream},
-    {"query_stream", HostOpKind::QueryStream},
-    {"synchronize_device", HostOpKind::SynchronizeDevice},
-    {"record_event", HostOpKind::RecordEvent},
-    {"query_event", HostOpKind::QueryEvent},
-    {"synchronize_event", HostOpKind::SynchronizeEvent},
-    {"stream_wait_event", HostOpKind::StreamWaitEvent},
-    {"destroy_event", HostOpKind::DestroyEvent},
-    {"elapsed_ms", HostOpKind::ElapsedMs},
-    {"begin_capture", HostOpKind::BeginCapture},
-    {"end_capture", HostOpKind::EndCapture},
-    {"launch_graph", HostOpKind::LaunchGraph},
+constexpr std::pair<std::string_view, HostCallKind> kOps[] = {
+    {"launch", HostCallKind::Launch},
+    {"memcpy", HostCallKind::Memcpy},
+    {"memcpy_async", HostCallKind::MemcpyAsync},
+    {"memset", HostCallKind::Memset},
+    {"memset_async", HostCallKind::MemsetAsync},
+    {"free", HostCallKind::Free},
+    {"create_stream", HostCallKind::CreateStream},
+    {"destroy_stream", HostCallKind::DestroyStream},
+    {"synchronize_stream", HostCallKind::SynchronizeStream},
+    {"query_stream", HostCallKind::QueryStream},
+    {"synchronize_device", HostCallKind::SynchronizeDevice},
+    {"record_event", HostCallKind::RecordEvent},
+    {"query_event", HostCallKind::QueryEvent},
+    {"synchronize_event", HostCallKind::SynchronizeEvent},
+    {"stream_wait_event", HostCallKind::StreamWaitEvent},
+    {"destroy_event", HostCallKind::DestroyEvent},
+    {"elapsed_ms", HostCallKind::ElapsedMs},
+    {"begin_capture", HostCallKind::BeginCapture},
+    {"end_capture", HostCallKind::EndCapture},
+    {"launch_graph", HostCallKind::LaunchGraph},
 };
 
 std::optional<double> read_number(const json& value, const std::string& pointer,
@@ -461,12 +461,12 @@ void read_op(const json& op, const std::string& pointer, const ChipConfig& chip,
         if (auto e = read_event(op, pointer, key, names, diag)) into = *e;
     };
     switch (out.kind) {
-        case HostOpKind::Launch:
+        case HostCallKind::Launch:
             read_launch(op, pointer, chip, names, out, diag);
             return;
-        case HostOpKind::Memcpy:
-        case HostOpKind::MemcpyAsync: {
-            const bool async = out.kind == HostOpKind::MemcpyAsync;
+        case HostCallKind::Memcpy:
+        case HostCallKind::MemcpyAsync: {
+            const bool async = out.kind == HostCallKind::MemcpyAsync;
             if (async) {
                 keys({"dst", "src", "bytes", "stream"});
                 stream();
@@ -492,9 +492,9 @@ void read_op(const json& op, const std::string& pointer, const ChipConfig& chip,
             }
             return;
         }
-        case HostOpKind::Memset:
-        case HostOpKind::MemsetAsync: {
-            if (out.kind == HostOpKind::MemsetAsync) {
+        case HostCallKind::Memset:
+        case HostCallKind::MemsetAsync: {
+            if (out.kind == HostCallKind::MemsetAsync) {
                 keys({"dst", "value", "bytes", "stream"});
                 stream();
             } else {
@@ -512,13 +512,13 @@ void read_op(const json& op, const std::string& pointer, const ChipConfig& chip,
             out.bytes = read_bytes(op, pointer, dst->bytes, diag);
             return;
         }
-        case HostOpKind::Free: {
+        case HostCallKind::Free: {
             keys({"buffer"});
             if (const ScenarioBuffer* b = read_buffer_ref(op, pointer, "buffer", names, diag))
                 out.dst = b->name;
             return;
         }
-        case HostOpKind::CreateStream: {
+        case HostCallKind::CreateStream: {
             keys({"stream"});
             const auto name = read_name(op, pointer, "stream", diag);
             if (!name) return;
@@ -534,46 +534,46 @@ void read_op(const json& op, const std::string& pointer, const ChipConfig& chip,
             out.stream = *name;
             return;
         }
-        case HostOpKind::DestroyStream:
+        case HostCallKind::DestroyStream:
             keys({"stream"});
             stream(true);
             if (out.stream != "default") names.live_streams.erase(out.stream);
             return;
-        case HostOpKind::SynchronizeStream:
-        case HostOpKind::QueryStream:
+        case HostCallKind::SynchronizeStream:
+        case HostCallKind::QueryStream:
             keys({"stream"});
             stream(true);
             return;
-        case HostOpKind::SynchronizeDevice:
+        case HostCallKind::SynchronizeDevice:
             keys({});
             return;
-        case HostOpKind::RecordEvent:
+        case HostCallKind::RecordEvent:
             keys({"event", "stream"});
             event("event", out.event);
             stream();
             return;
-        case HostOpKind::QueryEvent:
-        case HostOpKind::SynchronizeEvent:
-        case HostOpKind::DestroyEvent:
+        case HostCallKind::QueryEvent:
+        case HostCallKind::SynchronizeEvent:
+        case HostCallKind::DestroyEvent:
             keys({"event"});
             event("event", out.event);
             return;
-        case HostOpKind::StreamWaitEvent:
+        case HostCallKind::StreamWaitEvent:
             keys({"stream", "event"});
             stream(true);
             event("event", out.event);
             return;
-        case HostOpKind::ElapsedMs:
+        case HostCallKind::ElapsedMs:
             keys({"start", "end"});
             event("start", out.event);
             event("end", out.end_event);
             return;
-        case HostOpKind::BeginCapture:
+        case HostCallKind::BeginCapture:
             keys({"stream"});
             stream(true);
             names.capturing.insert(out.stream);
             return;
-        case HostOpKind::EndCapture: {
+        case HostCallKind::EndCapture: {
             keys({"stream", "graph"});
             stream(true);
             if (auto g = read_name(op, pointer, "graph", diag)) {
@@ -582,7 +582,7 @@ void read_op(const json& op, const std::string& pointer, const ChipConfig& chip,
             }
             return;
         }
-        case HostOpKind::LaunchGraph: {
+        case HostCallKind::LaunchGraph: {
             keys({"graph", "stream"});
             stream();
             if (auto g = read_name(op, pointer, "graph", diag)) {
@@ -678,7 +678,7 @@ const char* to_string(BufferMemory memory) {
     return "?";
 }
 
-const char* to_string(HostOpKind kind) {
+const char* to_string(HostCallKind kind) {
     for (const auto& [name, k] : kOps) {
         if (k == kind) return name.data();
     }
@@ -845,7 +845,7 @@ KernelNeeds host_program_needs(const HostProgramSpec& spec, std::uint32_t& block
     std::uint64_t instructions = 0;
     Need largest{0, "/host", "no launch"};
     for (const HostOp& op : spec.ops) {
-        if (op.kind != HostOpKind::Launch) continue;
+        if (op.kind != HostCallKind::Launch) continue;
         const BuiltinKernel* kernel = find_builtin_kernel(op.kernel);
         if (kernel == nullptr || !kernel->needs) continue;
         const KernelNeeds n = kernel->needs(op.blocks, op.params);

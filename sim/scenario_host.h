@@ -73,7 +73,7 @@ struct ScenarioEvent {
     EventFlags flags = EventFlags::Default;
 };
 
-enum class HostOpKind : std::uint8_t {
+enum class HostCallKind : std::uint8_t {
     Launch,
     Memcpy,
     MemcpyAsync,
@@ -95,11 +95,11 @@ enum class HostOpKind : std::uint8_t {
     EndCapture,
     LaunchGraph,
 };
-const char* to_string(HostOpKind kind);  // the "op" name: "memcpy_async"
+const char* to_string(HostCallKind kind);  // the "op" name: "memcpy_async"
 
 /// One host operation. Which fields matter depends on `kind`; names are checked references.
 struct HostOp {
-    HostOpKind kind = HostOpKind::SynchronizeDevice;
+    HostCallKind kind = HostCallKind::SynchronizeDevice;
     std::string pointer;  // "/host/3": the call site in reports
     std::string stream = "default";
     std::string event;      // record/query/synchronize/wait/destroy; elapsed_ms: start
