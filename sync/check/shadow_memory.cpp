@@ -187,7 +187,10 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
         first->second.first_landed = merged_first_landed;
     }
     if (first->second.hi == hi) merge_left(sh, first, me, write);
-    if (uninitialized && m_options.initcheck && (space == MemSpace::GM || space == MemSpace::UB)) {
+    // Only kernels' reads are initcheck candidates (decided at their kernel's end); a host
+    // call's read of never-written GM (a device-to-host copy) is not reported.
+    if (uninitialized && m_options.initcheck && site.kernel_id != kNoKernel &&
+        (space == MemSpace::GM || space == MemSpace::UB)) {
         // Decided at kernel end: an unordered write published later may have come earlier in
         // simulated time (that pair is a race, reported as such).
         sh.uninit.emplace(std::pair(uninit_lo, m_uninit_sequence++),
