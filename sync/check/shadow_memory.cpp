@@ -193,20 +193,18 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
         (space == MemSpace::GM || space == MemSpace::UB)) {
         // Decided at kernel end: an unordered write published later may have come earlier in
         // simulated time (that pair is a race, reported as such).
-        sh.uninit.emplace(std::pair(uninit_lo, m_uninit_sequence++),
-                          Uninit{space, site, uninit_lo, hi});
+        sh.uninit[uninit_lo].emplace_back(m_uninit_sequence++, Uninit{space, site, uninit_lo, hi});
         sh.uninit_span = std::max(sh.uninit_span, hi - uninit_lo);
         ++m_uninit_count;
     } else if (write && !sh.uninit.empty()) {
         const std::uint64_t from = lo > sh.uninit_span ? lo - sh.uninit_span : 0;
-        for (auto u = sh.uninit.lower_bound({from, 0});
-             u != sh.uninit.end() && u->first.first < hi;) {
-            if (lo < u->second.hi && site.time <= u->second.site.time) {
-                u = sh.uninit.erase(u);
-                --m_uninit_count;
-            } else {
-                ++u;
-            }
+        for (auto bucket = sh.uninit.lower_bound(from);
+             bucket != sh.uninit.end() && bucket->first < hi;) {
+            m_uninit_count -= std::erase_if(bucket->second, [&](const auto& candidate) {
+                const Uninit& u = candidate.second;
+                return lo < u.hi && site.time <= u.site.time;
+            });
+            bucket = bucket->second.empty() ? sh.uninit.erase(bucket) : std::next(bucket);
         }
     }
 }
@@ -216,14 +214,13 @@ std::vector<std::pair<std::uint64_t, Uninit>> ShadowMemory::take_uninitialized(
     std::vector<std::pair<std::uint64_t, Uninit>> due;
     if (m_uninit_count == 0) return due;
     auto collect = [&](Shadow& sh) {
-        for (auto it = sh.uninit.begin(); it != sh.uninit.end();) {
-            if (it->second.site.kernel_id != kernel_id) {
-                ++it;
-                continue;
-            }
-            due.emplace_back(it->first.second, it->second);
-            it = sh.uninit.erase(it);
-            --m_uninit_count;
+        for (auto bucket = sh.uninit.begin(); bucket != sh.uninit.end();) {
+            m_uninit_count -= std::erase_if(bucket->second, [&](const auto& candidate) {
+                if (candidate.second.site.kernel_id != kernel_id) return false;
+                due.push_back(candidate);
+                return true;
+            });
+            bucket = bucket->second.empty() ? sh.uninit.erase(bucket) : std::next(bucket);
         }
     };
     collect(m_gm);
