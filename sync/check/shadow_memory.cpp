@@ -104,6 +104,7 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
     std::uint64_t uninit_lo = 0;
     Cycle merged_first_landed = site.time;
     std::uint64_t cursor = lo;
+    Iterator first = shadow.end();  // the interval starting at lo, once made or found
     while (cursor < hi) {
         if (it == shadow.end() || it->first > cursor) {
             const std::uint64_t gap_hi = it == shadow.end() ? hi : std::min(hi, it->first);
@@ -120,10 +121,13 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
                 fresh.reads.push_back(me);
             }
             m_runs.retain(me);
-            it = std::next(shadow.emplace_hint(it, cursor, std::move(fresh)));
+            const Iterator made = shadow.emplace_hint(it, cursor, std::move(fresh));
+            if (first == shadow.end()) first = made;
+            it = std::next(made);
             cursor = gap_hi;
             continue;
         }
+        if (first == shadow.end()) first = it;
         if (it->second.hi > hi) {  // the last interval reaches past the access: split
             Interval right = it->second;
             retain(right);
@@ -178,9 +182,9 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
         cursor = iv.hi;
         ++it;
     }
-    auto first = shadow.find(lo);
+    // `it` is now the first interval at or after hi (the last one processed ends at hi).
     if (write) {  // one interval for the whole written range keeps the map small
-        const auto end = shadow.lower_bound(hi);
+        const auto end = it;
         for (auto e = std::next(first); e != end; ++e) release(e->second);
         shadow.erase(std::next(first), end);
         first->second.hi = hi;  // already holds this write and no reads
