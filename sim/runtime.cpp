@@ -413,7 +413,7 @@ void Runtime::record_event(Event event, Stream stream, Where where) {
     }
     e.captured_in.reset();
     e.recorded_on = impl.streams.at(stream.id);
-    if (s.queue.empty()) {
+    if (s.queue.empty() && impl.legacy_dependencies(s).empty()) {
         e.marker = std::make_shared<HostOpState>();
         e.marker->done = true;
         e.marker->end = impl.now();
@@ -423,6 +423,7 @@ void Runtime::record_event(Event event, Stream stream, Where where) {
     HostOp op;
     op.kind = HostOp::Kind::Record;
     op.info = std::move(info);
+    impl.queue_legacy_waits(s, where);
     e.marker = impl.enqueue(s, std::move(op));
     e.record_op = s.last_op;
 }
@@ -493,7 +494,7 @@ void Runtime::stream_wait_event(Stream stream, Event event, Where where) {
     // Work recorded and already complete orders nothing in time, but it still orders the
     // stream's later work after it (the checker's happens-before): an op that completes at
     // once, in stream order.
-    if (e.marker->done && s.queue.empty()) {
+    if (e.marker->done && s.queue.empty() && impl.legacy_dependencies(s).empty()) {
         impl.instant_op(s, std::move(info));
         return;
     }
@@ -502,6 +503,7 @@ void Runtime::stream_wait_event(Stream stream, Event event, Where where) {
     op.wait_for = e.marker;
     op.wait_stream = e.recorded_on->id;
     op.info = std::move(info);
+    impl.queue_legacy_waits(s, where);
     impl.enqueue(s, std::move(op));
 }
 

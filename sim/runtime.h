@@ -73,6 +73,13 @@ struct RuntimeOptions {
     /// one storage with host_bytes) and memset / memset_async accept them. Pageable host
     /// memory is refused either way.
     bool unified_memory = false;
+    /// CUDA's legacy default stream: work queued on the default stream first waits for the
+    /// work pending on every other stream, work queued on another stream first waits for the
+    /// default stream's pending work, and synchronous copies and memsets first wait for
+    /// every stream (they are issued into the default stream). Every created stream counts
+    /// as blocking. Off: the default stream is an ordinary stream (per-thread default stream,
+    /// and ACL, whose documents give its default stream no implicit synchronization).
+    bool legacy_default_stream = false;
     /// Quirk, off by default: query_event on an interprocess event returns Success even while
     /// the work recorded before it still runs. Reproduces a bug of a released vendor runtime
     /// (interprocess events reported complete while their stream was still running); with

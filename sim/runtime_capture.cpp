@@ -114,6 +114,7 @@ void Runtime::launch_graph(Graph graph, Stream stream, Where where) {
     impl.advance(impl.config.runtime_launch_cycles);
     // Replay in capture order; a captured wait waits for the replayed record it named.
     const std::string site = site_of(where);
+    impl.queue_legacy_waits(s, where);
     std::vector<std::shared_ptr<HostOpState>> states(g.ops.size());
     std::vector<std::uint64_t> op_ids(g.ops.size(), 0);
     for (std::size_t i = 0; i < g.ops.size(); ++i) {

@@ -573,7 +573,55 @@ struct Runtime::Impl {
             capture_op(stream, std::move(op));
             return nullptr;
         }
+        queue_legacy_waits(stream, where);
         return enqueue(stream, std::move(op));
+    }
+
+    // ---- legacy default stream (RuntimeOptions::legacy_default_stream) ---------------------
+    /// The streams whose pending work an op queued on `stream` must first wait for: every
+    /// other stream for the default stream, the default stream for the others.
+    std::vector<StreamState*> legacy_dependencies(const StreamState& stream) const {
+        std::vector<StreamState*> dependencies;
+        if (!options.legacy_default_stream) return dependencies;
+        for (const auto& [id, other] : streams) {
+            if (id == stream.id || other->queue.empty()) continue;
+            if (stream.id == 0 || id == 0) dependencies.push_back(other.get());
+        }
+        return dependencies;
+    }
+    /// Queues on `stream` one implicit wait (an EventWait op, call "legacy_default_stream",
+    /// event 0) for the last op of each stream it depends on.
+    void queue_legacy_waits(StreamState& stream, const std::source_location& where) {
+        for (StreamState* other : legacy_dependencies(stream)) {
+            const HostOp& last = other->queue.back();
+            HostOp wait;
+            wait.kind = HostOp::Kind::Wait;
+            wait.info.kind = HostOpKind::EventWait;
+            wait.info.call = "legacy_default_stream";
+            wait.info.where = site_of(where);
+            wait.info.waits_for = last.info.op;
+            wait.wait_for = last.state;
+            wait.wait_stream = other->id;
+            enqueue(stream, std::move(wait));
+        }
+    }
+    /// A synchronous copy or memset with the legacy default stream: issued into it, so it
+    /// first waits (on the host) for the work every stream has pending.
+    void legacy_synchronous_wait(const char* call, const std::source_location& where) {
+        if (!options.legacy_default_stream) return;
+        std::vector<std::shared_ptr<HostOpState>> pending;
+        for (const auto& [id, s] : streams) {
+            if (!s->queue.empty()) pending.push_back(s->queue.back().state);
+        }
+        if (pending.empty()) return;
+        block(
+            [pending] {
+                return std::all_of(pending.begin(), pending.end(),
+                                   [](const auto& state) { return state->done; });
+            },
+            call_text(call, where) +
+                ": waits for the work of every stream (legacy default stream semantics)",
+            {HostWait::Kind::Device, 0, 0, 0, call, site_of(where)});
     }
 
     std::shared_ptr<HostOpState> enqueue(StreamState& stream, HostOp op) {
@@ -730,6 +778,7 @@ struct Runtime::Impl {
         advance(config.runtime_call_cycles);
         info.where = site_of(where);
         if (stream == nullptr) {
+            legacy_synchronous_wait(info.call.c_str(), where);
             move_bytes(path, path_bytes);
             effect();
             for (const GmRange& r : info.reads) {

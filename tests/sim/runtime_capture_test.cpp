@@ -602,3 +602,51 @@ TEST_CASE("a host polling a long kernel is not a deadlock", "[runtime]") {
     CHECK(result.completed());
     CHECK(polls > 100);
 }
+
+TEST_CASE("legacy default stream: it waits for every stream and they wait for it", "[runtime]") {
+    for (const bool legacy : {false, true}) {
+        INFO("legacy=" << legacy);
+        Simulator sim(test::small_chip());
+        HostOpRecorder recorder;
+        sim.attach(recorder);
+        Cycle copied_at = 0;
+        const RunResult result = sim.run_host(
+            [&](Runtime& rt) {
+                const Stream s1 = rt.create_stream();
+                const Stream s2 = rt.create_stream();
+                const DeviceBuffer d = rt.malloc(64);
+                rt.launch(s1, {.name = "A"}, busy(20'000));
+                rt.launch(rt.default_stream(), {.name = "B"}, busy(5'000));
+                rt.launch(s2, {.name = "C"}, busy(1'000));
+                rt.launch(s1, {.name = "D"}, busy(1'000));
+                rt.memset(d, 0, 64);
+                copied_at = rt.now();
+                rt.synchronize_device();
+            },
+            {.legacy_default_stream = legacy});
+        REQUIRE(result.completed());
+        const auto kernel = [&](const std::string& name) {
+            for (const KernelResult& k : result.kernels) {
+                if (k.name == name) return k;
+            }
+            FAIL("no kernel " << name);
+            return result.kernels.front();
+        };
+        int implicit_waits = 0;
+        for (const HostOpInfo& op : recorder.queued) {
+            if (op.call == "legacy_default_stream") ++implicit_waits;
+        }
+        if (legacy) {
+            CHECK(kernel("B").start >= kernel("A").end);
+            CHECK(kernel("C").start >= kernel("B").end);
+            CHECK(kernel("D").start >= kernel("B").end);
+            CHECK(copied_at >= kernel("D").end);  // a synchronous memset waits for all
+            CHECK(implicit_waits == 3);           // B on A, C on B, D on B
+        } else {
+            CHECK(kernel("B").start < kernel("A").end);
+            CHECK(kernel("C").start < kernel("B").end);
+            CHECK(copied_at < kernel("A").end);
+            CHECK(implicit_waits == 0);
+        }
+    }
+}
