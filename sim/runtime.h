@@ -160,15 +160,16 @@ struct HostBuffer {
 
 /// What the host thread waits for (deadlock analysis).
 struct HostWait {
-    /// Poll: the host only queries (query_stream / query_event) while no device work can
-    /// progress; `call` and `where` name the last query.
-    enum class Kind : std::uint8_t { None, Stream, Event, Device, Copy, Poll };
+    enum class Kind : std::uint8_t { None, Stream, Event, Device, Copy };
     Kind kind = Kind::None;
     std::uint32_t stream = 0;  // Stream, Copy: the stream; Event: the stream it was recorded on
     std::uint64_t op = 0;      // the op whose completion ends the wait (0: Device, or none)
     std::uint32_t event = 0;   // Event
     std::string call;          // "synchronize_stream", ...
     std::string where;         // its call site
+    /// The host does not block but only polls (query_stream: kind Stream; query_event: kind
+    /// Event) while no device work can progress; `call` and `where` name the last query.
+    bool polling = false;
 };
 
 /// One stream's position: what its head operation is and, for an event wait, on what.

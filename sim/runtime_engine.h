@@ -251,7 +251,7 @@ struct Runtime::Impl {
         if (idle_polls++ == 0) idle_polls_since = now();
         if (now() - idle_polls_since < chip.idle_limit) return;
         const std::string call = waiting.call;
-        waiting.kind = HostWait::Kind::Poll;
+        waiting.polling = true;
         waiting.where = site_of(where);
         block([] { return false; },
               call_text(call.c_str(), where) + ": the host polls (" + std::to_string(idle_polls) +
