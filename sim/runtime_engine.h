@@ -756,6 +756,12 @@ struct Runtime::Impl {
                   std::function<void()> effect, std::vector<std::uint64_t> device_buffers,
                   std::vector<std::uint32_t> host_buffers, bool pageable, HostOpInfo info,
                   const std::source_location& where) {
+        if (stream == nullptr && options.legacy_default_stream) {
+            refuse_in_capture(true, info.call.c_str(),
+                              "with the legacy default stream it would implicitly synchronize "
+                              "the capturing stream, cudaErrorStreamCaptureImplicit",
+                              where);
+        }
         if (stream == nullptr) {
             refuse_in_capture(false, info.call.c_str(),
                               "a synchronous copy or memset is unsafe in Global and ThreadLocal "

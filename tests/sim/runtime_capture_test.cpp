@@ -260,6 +260,24 @@ TEST_CASE("capture modes: unsafe calls invalidate Global and ThreadLocal capture
     }
 }
 
+TEST_CASE("with the legacy default stream a synchronous copy refuses every capture mode",
+          "[runtime][capture]") {
+    Simulator sim(test::small_chip());
+    Caught sync_copy;
+    sim.run_host(
+        [&](Runtime& rt) {
+            const Stream s = rt.create_stream();
+            const DeviceBuffer d = rt.malloc(64);
+            rt.begin_capture(s, CaptureMode::Relaxed);
+            sync_copy = catch_runtime_error([&] { rt.memset(d, 0, 64); });
+            CHECK(rt.capture_status(s) == CaptureStatus::Invalidated);
+            CHECK_THROWS_AS(rt.end_capture(s), RuntimeError);
+        },
+        {.legacy_default_stream = true});
+    CHECK(sync_copy.status == Status::NotPermitted);
+    CHECK_THAT(sync_copy.message, Catch::Contains("cudaErrorStreamCaptureImplicit"));
+}
+
 TEST_CASE("capture misuse: default stream, nesting, destroy, outside events",
           "[runtime][capture]") {
     Simulator sim(test::small_chip());
