@@ -32,6 +32,7 @@ void Runtime::begin_capture(Stream stream, CaptureMode mode, Where where) {
     impl.advance(impl.config.runtime_call_cycles);
     s.capture = std::make_shared<CaptureState>();
     s.capture->stream = stream.id;
+    s.capture->lanes = {stream.id};
     s.capture->mode = mode;
     s.capture->begun_at = "begun at " + site_of(where);
 }
@@ -45,13 +46,30 @@ Graph Runtime::end_capture(Stream stream, Where where) {
                        ", which is not capturing (ACL_ERROR_RT_STREAM_NOT_CAPTURED)",
                    where);
     }
+    if (s.capture->stream != stream.id) {
+        Impl::fail(Status::NotPermitted,
+                   "end_capture on stream " + std::to_string(stream.id) + ", which joined " +
+                       impl.capture_text(*s.capture) +
+                       ": end it on its origin stream (ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED)",
+                   where);
+    }
     impl.advance(impl.config.runtime_call_cycles);
-    const std::shared_ptr<CaptureState> capture = std::move(s.capture);
-    capture->active = false;  // its events count by their real snapshots again
+    const std::shared_ptr<CaptureState> capture = s.capture;
+    impl.end_capture_of(*capture);
     if (!capture->invalidated.empty()) {
         Impl::fail(Status::NotPermitted,
                    impl.capture_text(*capture) + " was " + capture->invalidated +
-                       ": no graph (the stream no longer captures)",
+                       ": no graph (the streams no longer capture)",
+                   where);
+    }
+    const std::vector<std::uint32_t> unjoined = Impl::unjoined_lanes(*capture);
+    if (!unjoined.empty()) {
+        std::string list;
+        for (std::uint32_t id : unjoined) list += (list.empty() ? "" : ", ") + std::to_string(id);
+        Impl::fail(Status::NotPermitted,
+                   "end_capture: stream(s) " + list + " joined " + impl.capture_text(*capture) +
+                       " but did not rejoin the origin stream through an event record and wait "
+                       "as their last operation (ACL_ERROR_RT_STREAM_UNJOINED): no graph",
                    where);
     }
     const std::uint32_t id = impl.next_graph++;
@@ -59,6 +77,7 @@ Graph Runtime::end_capture(Stream stream, Where where) {
     graph.captured_at = "captured on stream " + std::to_string(stream.id) + ", " +
                         capture->begun_at + ", ended at " + site_of(where);
     graph.ops = std::move(capture->ops);
+    graph.lanes = capture->lanes.size();
     return {id};
 }
 
@@ -112,8 +131,19 @@ void Runtime::launch_graph(Graph graph, Stream stream, Where where) {
         }
     }
     impl.advance(impl.config.runtime_launch_cycles);
-    // Replay in capture order; a captured wait waits for the replayed record it named.
+    // Replay in capture order, lane 0 on `stream` and every other lane on an internal stream
+    // of this launch (so branches run concurrently, as the captured streams did); a captured
+    // wait waits for the replayed record it named.
     const std::string site = site_of(where);
+    std::vector<StreamState*> lanes{&s};
+    for (std::size_t lane = 1; lane < g.lanes; ++lane) {
+        auto internal = std::make_shared<StreamState>();
+        internal->id = impl.next_stream++;
+        internal->destroyed = true;  // no handle: the program cannot use it
+        internal->destroyed_at = "internal stream of launch_graph at " + site;
+        lanes.push_back(internal.get());
+        impl.streams.emplace(internal->id, std::move(internal));
+    }
     impl.queue_legacy_waits(s, where);
     std::vector<std::shared_ptr<HostOpState>> states(g.ops.size());
     std::vector<std::uint64_t> op_ids(g.ops.size(), 0);
@@ -132,11 +162,12 @@ void Runtime::launch_graph(Graph graph, Stream stream, Where where) {
         op.host_buffers = c.host_buffers;
         if (c.kind == HostOp::Kind::Wait) {
             op.wait_for = states[c.waits_for];
-            op.wait_stream = s.id;
+            op.wait_stream = lanes[g.ops[c.waits_for].lane]->id;
             op.info.waits_for = op_ids[c.waits_for];
         }
-        states[i] = impl.enqueue(s, std::move(op));
-        op_ids[i] = s.last_op;
+        StreamState& lane = *lanes[c.lane];
+        states[i] = impl.enqueue(lane, std::move(op));
+        op_ids[i] = lane.last_op;
     }
 }
 

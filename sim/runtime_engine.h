@@ -82,11 +82,14 @@ struct CapturedOp {
     std::vector<std::uint64_t> device_buffers;
     std::vector<std::uint32_t> host_buffers;
     std::size_t waits_for = 0;  // Wait: index of the captured Record it waits for
+    std::size_t lane = 0;       // the captured stream it was queued on (0: the origin)
 };
 
-/// A stream's capture in progress (begin_capture .. end_capture).
+/// A capture in progress (begin_capture .. end_capture). Streams that waited on an event
+/// recorded in it joined it (cross-stream capture): each captured stream is a lane.
 struct CaptureState {
-    std::uint32_t stream = 0;
+    std::uint32_t stream = 0;          // the origin stream (begin_capture)
+    std::vector<std::uint32_t> lanes;  // captured streams, the origin first
     CaptureMode mode = CaptureMode::Global;
     std::string begun_at;
     bool active = true;
@@ -98,6 +101,7 @@ struct GraphState {
     std::string captured_at;  // "begin_capture at f:l .. end_capture at f:l"
     bool destroyed = false;
     std::vector<CapturedOp> ops;
+    std::size_t lanes = 1;  // lane 0 replays on the launch stream, others on internal ones
 };
 
 struct StreamState {
@@ -511,8 +515,58 @@ struct Runtime::Impl {
         c.effect = std::move(op.effect);
         c.device_buffers = std::move(op.device_buffers);
         c.host_buffers = std::move(op.host_buffers);
+        const std::vector<std::uint32_t>& lanes = stream.capture->lanes;
+        c.lane = static_cast<std::size_t>(std::find(lanes.begin(), lanes.end(), stream.id) -
+                                          lanes.begin());
         stream.capture->ops.push_back(std::move(c));
         return stream.capture->ops.size() - 1;
+    }
+
+    /// stream_wait_event on a stream that is not capturing, for an event last recorded in
+    /// an active capture: the stream joins that capture as a new lane (cross-stream capture).
+    void join_capture(StreamState& stream, const EventState& event,
+                      const std::source_location& where) {
+        if (!event.captured_in->invalidated.empty()) {
+            fail(Status::NotPermitted,
+                 "stream_wait_event would join " + capture_text(*event.captured_in) +
+                     ", which was " + event.captured_in->invalidated,
+                 where);
+        }
+        stream.capture = event.captured_in;
+        stream.capture->lanes.push_back(stream.id);
+    }
+    /// Lanes that did not rejoin the origin: a lane rejoins when its last op is a record
+    /// that a rejoined lane (or the origin) waits for (ACL: every sub-stream must rejoin the
+    /// origin, directly or through others, and issue no task after).
+    static std::vector<std::uint32_t> unjoined_lanes(const CaptureState& capture) {
+        const std::size_t n = capture.lanes.size();
+        std::vector<std::ptrdiff_t> last(n, -1);
+        for (std::size_t i = 0; i < capture.ops.size(); ++i) {
+            last[capture.ops[i].lane] = static_cast<std::ptrdiff_t>(i);
+        }
+        std::vector<bool> joined(n, false);
+        joined[0] = true;
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (const CapturedOp& op : capture.ops) {
+                if (op.kind != HostOp::Kind::Wait || !joined[op.lane]) continue;
+                const std::size_t lane = capture.ops[op.waits_for].lane;
+                if (!joined[lane] && last[lane] == static_cast<std::ptrdiff_t>(op.waits_for)) {
+                    joined[lane] = true;
+                    changed = true;
+                }
+            }
+        }
+        std::vector<std::uint32_t> unjoined;
+        for (std::size_t lane = 1; lane < n; ++lane) {
+            if (!joined[lane]) unjoined.push_back(capture.lanes[lane]);
+        }
+        return unjoined;
+    }
+    /// The capture ends: every captured stream stops capturing.
+    void end_capture_of(CaptureState& capture) {
+        capture.active = false;  // its events count by their real snapshots again
+        for (std::uint32_t id : capture.lanes) streams.at(id)->capture.reset();
     }
 
     /// stream_wait_event on a capturing stream: the event must have been recorded in this

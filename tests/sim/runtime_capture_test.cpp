@@ -668,3 +668,85 @@ TEST_CASE("legacy default stream: it waits for every stream and they wait for it
         }
     }
 }
+
+TEST_CASE("cross-stream capture: a forked stream joins the capture and replays concurrently",
+          "[runtime][capture]") {
+    Simulator sim(test::small_chip());
+    HostOpRecorder recorder;
+    sim.attach(recorder);
+    const RunResult result = sim.run_host([&](Runtime& rt) {
+        const Stream origin = rt.create_stream();
+        const Stream side = rt.create_stream();
+        const Stream target = rt.create_stream();
+        const Event fork = rt.create_event();
+        const Event join = rt.create_event();
+        rt.begin_capture(origin);
+        rt.launch(origin, {.name = "A"}, busy(5'000));
+        rt.record_event(fork, origin);
+        rt.stream_wait_event(side, fork);  // side joins the capture
+        CHECK(rt.capture_status(side) == CaptureStatus::Active);
+        rt.launch(side, {.name = "B"}, busy(10'000));
+        rt.launch(origin, {.name = "C"}, busy(10'000));
+        rt.record_event(join, side);
+        rt.stream_wait_event(origin, join);  // side rejoins the origin
+        rt.launch(origin, {.name = "D"}, busy(1'000));
+        const Graph g = rt.end_capture(origin);
+        CHECK(rt.capture_status(side) == CaptureStatus::None);
+        rt.launch_graph(g, target);
+        rt.synchronize_stream(target);  // the whole graph, its internal stream included
+        CHECK(rt.query_stream(side) == Status::Success);
+    });
+    REQUIRE(result.completed());
+    REQUIRE(result.kernels.size() == 4);
+    const auto kernel = [&](const std::string& name) {
+        for (const KernelResult& k : result.kernels) {
+            if (k.name == name) return k;
+        }
+        return KernelResult{};
+    };
+    CHECK(kernel("B").start >= kernel("A").end);
+    CHECK(kernel("C").start >= kernel("A").end);
+    CHECK(kernel("B").start < kernel("C").end);  // the branches overlap
+    CHECK(kernel("C").start < kernel("B").end);
+    CHECK(kernel("D").start >= kernel("B").end);
+    CHECK(kernel("D").start >= kernel("C").end);
+    // B ran on an internal stream of the launch, the others on the launch stream.
+    std::map<std::string, std::uint32_t> stream_of;
+    for (const HostOpInfo& op : recorder.queued) {
+        if (op.kind == HostOpKind::Kernel) stream_of[op.kernel] = op.stream;
+    }
+    CHECK(stream_of["A"] == stream_of["C"]);
+    CHECK(stream_of["A"] == stream_of["D"]);
+    CHECK(stream_of["B"] != stream_of["A"]);
+    CHECK(stream_of["B"] > 3);  // not one of the program's streams
+}
+
+TEST_CASE("cross-stream capture: a stream that does not rejoin fails end_capture",
+          "[runtime][capture]") {
+    Simulator sim(test::small_chip());
+    Caught end;
+    Caught end_on_side;
+    CaptureStatus side_after = CaptureStatus::Active;
+    const RunResult result = sim.run_host([&](Runtime& rt) {
+        const Stream origin = rt.create_stream();
+        const Stream side = rt.create_stream();
+        const Event fork = rt.create_event();
+        const Event join = rt.create_event();
+        rt.begin_capture(origin);
+        rt.record_event(fork, origin);
+        rt.stream_wait_event(side, fork);
+        rt.record_event(join, side);
+        rt.stream_wait_event(origin, join);
+        rt.launch(side, {.name = "after the join"}, busy(100));  // issued after rejoining
+        end_on_side = catch_runtime_error([&] { rt.end_capture(side); });
+        end = catch_runtime_error([&] { rt.end_capture(origin); });
+        side_after = rt.capture_status(side);
+    });
+    REQUIRE(result.completed());
+    CHECK(end_on_side.status == Status::NotPermitted);
+    CHECK_THAT(end_on_side.message, Catch::Contains("origin"));
+    CHECK(end.status == Status::NotPermitted);
+    CHECK_THAT(end.message, Catch::Contains("ACL_ERROR_RT_STREAM_UNJOINED"));
+    CHECK(side_after == CaptureStatus::None);
+    CHECK(result.kernels.empty());
+}
