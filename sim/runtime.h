@@ -292,7 +292,8 @@ public:
     Status query_event(Event event, Where where = Where::current());
     void synchronize_event(Event event, Where where = Where::current());
     /// Later work on `stream` waits for the event's capture as it is now; a never-recorded
-    /// event makes this a no-op.
+    /// event makes this a no-op. An event last recorded in an active stream capture makes a
+    /// stream that is not capturing join that capture (cross-stream capture).
     void stream_wait_event(Stream stream, Event event, Where where = Where::current());
     // ---- stream capture and graphs --------------------------------------------------------
     /// Work queued on the stream from now on (launch, memcpy_async, memset_async,
