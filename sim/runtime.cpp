@@ -339,7 +339,7 @@ Status Runtime::query_stream(Stream stream, Where where) {
     Impl& impl = *m_impl;
     StreamState& s = impl.stream_of(stream, where);
     impl.refuse_capturing_stream(s, "query_stream", where);
-    impl.advance(impl.config.runtime_call_cycles, true);
+    impl.advance_query();
     if (!s.queue.empty()) {
         impl.note_poll({HostWait::Kind::Stream, s.id, s.last_op, 0, "query_stream", site_of(where)},
                        where);
@@ -433,7 +433,7 @@ Status Runtime::query_event(Event event, Where where) {
     EventState& e = impl.event_of(event, where);
     impl.refuse_captured_event(e, event, "query_event", where);
     impl.warn_if_stream_destroyed(e, "query_event", where);
-    impl.advance(impl.config.runtime_call_cycles, true);
+    impl.advance_query();
     if (impl.options.quirk_interprocess_query_always_succeeds &&
         has_flag(e.flags, EventFlags::Interprocess)) {
         return Status::Success;

@@ -84,7 +84,7 @@ Graph Runtime::end_capture(Stream stream, Where where) {
 CaptureStatus Runtime::capture_status(Stream stream, Where where) {
     Impl& impl = *m_impl;
     const StreamState& s = impl.stream_of(stream, where);
-    impl.advance(impl.config.runtime_call_cycles, true);
+    impl.advance_query();
     if (!s.capture) return CaptureStatus::None;
     return s.capture->invalidated.empty() ? CaptureStatus::Active : CaptureStatus::Invalidated;
 }

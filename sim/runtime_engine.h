@@ -227,6 +227,9 @@ struct Runtime::Impl {
         if (cycles > 0) sc_core::wait(sc_core::sc_time::from_value(cycles), chip.abort_event);
         check_abort();
     }
+    /// A query's cost: call_cycles, at least one cycle, so that a polling loop lets
+    /// simulated time (and with it the device) move even when call_cycles is 0.
+    void advance_query() { advance(std::max<Cycle>(1, config.runtime_call_cycles), true); }
     /// Blocks the host thread until `done()`; `what` describes the wait for a deadlock.
     void block(const std::function<bool()>& done, std::string what, HostWait waiting) {
         idle_polls = 0;

@@ -606,19 +606,24 @@ TEST_CASE("a host polling a stuck device is a deadlock, not endless time", "[run
 TEST_CASE("a host polling a long kernel is not a deadlock", "[runtime]") {
     SimOptions options;
     options.deadlock_idle_cycles = 5'000;
-    Simulator sim(test::small_chip(), options);
-    int polls = 0;
-    const RunResult result = sim.run_host([&](Runtime& rt) {
-        const Stream s = rt.create_stream();
-        const Stream waiting = rt.create_stream();
-        const Event e = rt.create_event();
-        rt.launch(s, {.name = "long"}, busy(60'000));
-        rt.record_event(e, s);
-        rt.stream_wait_event(waiting, e);  // a stream blocked on an event, but not stuck
-        while (rt.query_stream(waiting) == Status::NotReady) ++polls;
-    });
-    CHECK(result.completed());
-    CHECK(polls > 100);
+    for (const Cycle call_cycles : {Cycle{100}, Cycle{0}}) {
+        INFO("call_cycles=" << call_cycles);
+        ChipConfig chip = test::small_chip();
+        chip.runtime_call_cycles = call_cycles;  // 0: a query still lets time move
+        Simulator sim(chip, options);
+        int polls = 0;
+        const RunResult result = sim.run_host([&](Runtime& rt) {
+            const Stream s = rt.create_stream();
+            const Stream waiting = rt.create_stream();
+            const Event e = rt.create_event();
+            rt.launch(s, {.name = "long"}, busy(60'000));
+            rt.record_event(e, s);
+            rt.stream_wait_event(waiting, e);  // a stream blocked on an event, but not stuck
+            while (rt.query_stream(waiting) == Status::NotReady) ++polls;
+        });
+        CHECK(result.completed());
+        CHECK(polls > 100);
+    }
 }
 
 TEST_CASE("legacy default stream: it waits for every stream and they wait for it", "[runtime]") {
