@@ -116,6 +116,7 @@ RuntimeWaitState Runtime::wait_state() const {
         StreamWaitState s;
         s.stream = id;
         s.destroyed = stream->destroyed;
+        s.graph_internal = stream->graph_internal;
         s.queued = stream->queue.size();
         if (!stream->queue.empty()) {
             const HostOp& head = stream->queue.front();

@@ -176,6 +176,9 @@ struct HostWait {
 struct StreamWaitState {
     std::uint32_t stream = 0;
     bool destroyed = false;
+    /// An internal stream of a graph launch (a lane of a cross-stream capture): the program
+    /// has no handle to it; it counts as destroyed.
+    bool graph_internal = false;
     std::size_t queued = 0;  // operations not completed, the head included
     // The head operation (queued > 0)
     std::uint64_t head_op = 0;

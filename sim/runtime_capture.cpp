@@ -140,6 +140,7 @@ void Runtime::launch_graph(Graph graph, Stream stream, Where where) {
         auto internal = std::make_shared<StreamState>();
         internal->id = impl.next_stream++;
         internal->destroyed = true;  // no handle: the program cannot use it
+        internal->graph_internal = true;
         internal->destroyed_at = "internal stream of launch_graph at " + site;
         lanes.push_back(internal.get());
         impl.streams.emplace(internal->id, std::move(internal));

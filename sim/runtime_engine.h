@@ -108,6 +108,7 @@ struct StreamState {
     std::uint32_t id = 0;
     std::shared_ptr<CaptureState> capture;  // set while the stream captures
     bool destroyed = false;
+    bool graph_internal = false;  // a lane of a graph launch (no handle; counts as destroyed)
     std::string destroyed_at;
     std::deque<HostOp> queue;  // the head runs; an op leaves the queue when it completed
     bool worker = false;
