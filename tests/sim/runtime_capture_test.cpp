@@ -1,5 +1,6 @@
 // The host runtime, continued (sim/runtime.h): stream capture and graphs, unified memory,
 // copies sharing GM and host-link bandwidth, and a host that polls a stuck device.
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -698,6 +699,11 @@ TEST_CASE("cross-stream capture: a forked stream joins the capture and replays c
         const Graph g = rt.end_capture(origin);
         CHECK(rt.capture_status(side) == CaptureStatus::None);
         rt.launch_graph(g, target);
+        const RuntimeWaitState state = rt.wait_state();
+        const auto internal = std::count_if(
+            state.streams.begin(), state.streams.end(),
+            [](const StreamWaitState& st) { return st.graph_internal && st.destroyed; });
+        CHECK(internal == 1);
         rt.synchronize_stream(target);  // the whole graph, its internal stream included
         CHECK(rt.query_stream(side) == Status::Success);
     });
