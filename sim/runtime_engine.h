@@ -52,8 +52,9 @@ struct HostOpState {
 
 /// What a transfer's bytes travel through, which decides its duration and what it shares.
 enum class TransferPath : std::uint8_t {
-    HostLink,  // host <-> device (PCIe-class): shared by every host-link transfer
-    Gm,        // device to device, device memset: shared with the cores' GM traffic
+    HostToDevice,  // the host link (PCIe-class, full duplex): H2D copies share one direction
+    DeviceToHost,  // ... D2H copies and host memsets (the device writes host memory) the other
+    Gm,            // device to device, device memset: shared with the cores' GM traffic
 };
 
 struct HostOp {
@@ -61,7 +62,7 @@ struct HostOp {
     Kind kind = Kind::Record;
     HostOpInfo info;  // what observers learn (its id is assigned when queued)
     std::unique_ptr<KernelLaunch> kernel;
-    TransferPath path = TransferPath::HostLink;
+    TransferPath path = TransferPath::HostToDevice;
     std::uint64_t path_bytes = 0;  // bytes the path moves (a device copy: read + write)
     std::function<void()> effect;  // the data movement, applied when the op completes
     std::shared_ptr<HostOpState> wait_for;
@@ -76,7 +77,7 @@ struct CapturedOp {
     HostOp::Kind kind = HostOp::Kind::Record;
     HostOpInfo info;  // call and where are the capture's (the replay renames them)
     std::shared_ptr<const KernelLaunch> kernel;
-    TransferPath path = TransferPath::HostLink;
+    TransferPath path = TransferPath::HostToDevice;
     std::uint64_t path_bytes = 0;
     std::function<void()> effect;
     std::vector<std::uint64_t> device_buffers;
@@ -160,7 +161,8 @@ struct Runtime::Impl {
           scheduler(SimulatorInternals::scheduler(simulator)),
           config(chip.config),
           options(runtime_options),
-          host_link(config.host_link_bytes_per_cycle, config.gm_window_cycles) {
+          host_to_device(config.host_link_bytes_per_cycle, config.gm_window_cycles),
+          device_to_host(config.host_link_bytes_per_cycle, config.gm_window_cycles) {
         auto default_stream = std::make_shared<StreamState>();
         streams.emplace(0, std::move(default_stream));
         scheduler.on_kernel_finished([this](const KernelResult& r) { kernel_finished(r); });
@@ -179,7 +181,9 @@ struct Runtime::Impl {
     const ChipConfig& config;
     RuntimeOptions options;
     Runtime* self = nullptr;
-    GmBandwidth host_link;  // every host <-> device transfer shares the link
+    // The host link, one accounting per direction: transfers in one direction share it.
+    GmBandwidth host_to_device;
+    GmBandwidth device_to_host;
 
     std::map<std::uint32_t, std::shared_ptr<StreamState>> streams;
     std::uint32_t next_stream = 1;
@@ -409,21 +413,24 @@ struct Runtime::Impl {
     /// - GM: one reservation in the chip's GM accounting at the current time, as a core's
     ///   DMA instruction makes at issue: it gets what the cores' earlier reservations left
     ///   and delays their later ones (first come, first served per window).
-    /// - Host link: only runtime transfers use it, all reserving at the current time, so
-    ///   the bytes go in window-sized chunks and concurrent transfers share the rate as they
-    ///   go (two at once take about twice as long each).
+    /// - Host link, per direction: only runtime transfers use it, all reserving at the
+    ///   current time, so the bytes go in window-sized chunks and concurrent transfers in
+    ///   the same direction share the rate as they go (two at once take about twice as long
+    ///   each); the two directions do not slow each other (PCIe is full duplex).
     void move_bytes(TransferPath path, std::uint64_t bytes) {
         const Cycle start = now();
         if (path == TransferPath::Gm) {
             wait_cycles(chip.bandwidth.transfer(now(), bytes, config.gm_bytes_per_cycle) - now());
         } else {
+            GmBandwidth& link =
+                path == TransferPath::HostToDevice ? host_to_device : device_to_host;
             const std::uint64_t rate = config.host_link_bytes_per_cycle;
             wait_cycles(config.host_link_latency);
             const std::uint64_t chunk = std::max<std::uint64_t>(1, rate * config.gm_window_cycles);
             while (bytes > 0) {
                 const std::uint64_t take = std::min(bytes, chunk);
-                host_link.forget_before(now());
-                wait_cycles(host_link.transfer(now(), take, rate) - now());
+                link.forget_before(now());
+                wait_cycles(link.transfer(now(), take, rate) - now());
                 bytes -= take;
             }
         }
@@ -882,7 +889,7 @@ struct Runtime::Impl {
         HostAllocation& h = host_of(src, bytes, where);
         const bool pageable = h.kind == HostMemoryKind::Pageable;
         transfer(
-            stream, TransferPath::HostLink, bytes,
+            stream, TransferPath::HostToDevice, bytes,
             [this, dst, id = src.id, bytes] {
                 std::vector<std::byte> data(bytes);
                 host_read(id, data.data(), bytes);
@@ -899,7 +906,7 @@ struct Runtime::Impl {
         HostAllocation& h = host_of(dst, bytes, where);
         const bool pageable = h.kind == HostMemoryKind::Pageable;
         transfer(
-            stream, TransferPath::HostLink, bytes,
+            stream, TransferPath::DeviceToHost, bytes,
             [this, src, id = dst.id, bytes] {
                 std::vector<std::byte> data(bytes);
                 gm_read(src.address, data.data(), bytes);
@@ -955,7 +962,7 @@ struct Runtime::Impl {
                  where);
         }
         transfer(
-            stream, TransferPath::HostLink, bytes,
+            stream, TransferPath::DeviceToHost, bytes,
             [this, id = dst.id, value, bytes] {
                 const std::vector<std::byte> data(bytes, static_cast<std::byte>(value));
                 host_write(id, data.data(), bytes);
