@@ -417,6 +417,7 @@ struct Runtime::Impl {
     ///   current time, so the bytes go in window-sized chunks and concurrent transfers in
     ///   the same direction share the rate as they go (two at once take about twice as long
     ///   each); the two directions do not slow each other (PCIe is full duplex).
+    static constexpr std::uint64_t kLinkChunkCycles = 256;
     void move_bytes(TransferPath path, std::uint64_t bytes) {
         const Cycle start = now();
         if (path == TransferPath::Gm) {
@@ -426,7 +427,10 @@ struct Runtime::Impl {
                 path == TransferPath::HostToDevice ? host_to_device : device_to_host;
             const std::uint64_t rate = config.host_link_bytes_per_cycle;
             wait_cycles(config.host_link_latency);
-            const std::uint64_t chunk = std::max<std::uint64_t>(1, rate * config.gm_window_cycles);
+            // Chunks of at least kLinkChunkCycles: the sharing stays even for transfers of a
+            // few chunks, and a large copy costs a SystemC wait per chunk, not per window.
+            const std::uint64_t chunk =
+                rate * std::max<std::uint64_t>(kLinkChunkCycles, config.gm_window_cycles);
             while (bytes > 0) {
                 const std::uint64_t take = std::min(bytes, chunk);
                 link.forget_before(now());
