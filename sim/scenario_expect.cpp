@@ -5,12 +5,14 @@
 #include <cstdio>
 
 #include "base/config_diagnostics.h"
+#include "sim/scenario_names.h"
 
 namespace npusim {
 
 namespace {
 
 using json = nlohmann::json;
+using scenario_names::read_number;
 
 /// The enum value whose printed name is `name`: every value the type can hold is tried, so a
 /// kind or scope added later (e.g. the inter-stream race scope) is accepted without a change.
@@ -43,15 +45,6 @@ std::optional<Enum> read_named(const json& entry, const std::string& pointer, co
     for (const std::string& n : names) list += (list.empty() ? "" : ", ") + single_quoted(n);
     diag.add(at, message + "; expected one of " + list);
     return std::nullopt;
-}
-
-std::optional<double> read_number(const json& value, const std::string& pointer,
-                                  Diagnostics& diag) {
-    if (!value.is_number() || !std::isfinite(value.get<double>())) {
-        diag.add(pointer, "expected a finite number, got " + describe_json(value));
-        return std::nullopt;
-    }
-    return value.get<double>();
 }
 
 /// The call pointer "op" names: an index into "host" or a pointer of a prologue step or op.

@@ -27,45 +27,11 @@
 #include "sim/builtin_kernels.h"
 #include "sim/resource_estimate.h"
 #include "sim/runtime.h"
+#include "sim/scenario_buffers.h"
 
 namespace npusim {
 
 class Diagnostics;  // base/config_diagnostics.h
-
-/// Element types of scenario buffers; kernels take F32, F16 and I32 (base/types.h DType).
-enum class BufferType : std::uint8_t { Float32, Float16, Int32, Int8, Uint8 };
-const char* to_string(BufferType type);  // "float32", ...
-std::uint64_t size_of(BufferType type);
-
-enum class BufferMemory : std::uint8_t { Device, Pageable, Pinned, Managed };
-const char* to_string(BufferMemory memory);  // "device", "pageable", "pinned", "managed"
-
-/// Initial contents. None: device memory is left unwritten (the checker's initcheck sees
-/// reads of it), host memory is zero.
-struct BufferInit {
-    enum class Kind : std::uint8_t { None, Zeros, Fill, Range, Random };
-    Kind kind = Kind::None;
-    double value = 0.0;  // Fill
-    double start = 0.0;  // Range: element i = start + i * step
-    double step = 1.0;
-    double low = 0.0;  // Random (uniform in [low, high), deterministic per seed)
-    double high = 1.0;
-    std::uint64_t seed = 1;
-};
-
-struct ScenarioBuffer {
-    std::string name;
-    std::string pointer;  // "/buffers/x"
-    BufferType type = BufferType::Float32;
-    std::uint64_t elements = 0;
-    std::uint64_t bytes = 0;
-    BufferMemory memory = BufferMemory::Device;
-    BufferInit init;
-};
-
-/// Element values of a buffer's initial contents, as doubles (converted to the type when
-/// written). Random: splitmix64 on the seed, the same values on every platform.
-std::vector<double> initial_values(const ScenarioBuffer& buffer);
 
 struct ScenarioEvent {
     std::string name;
