@@ -353,7 +353,11 @@ private:
             case HostOpKind::BeginCapture:
             case HostOpKind::EndCapture:
             case HostOpKind::LaunchGraph:
-                break;  // refused before the run (run_host_program)
+                // Refused before the run (run_host_program) until the runtime has capture:
+                // then begin_capture(stream(op.stream)), m_graphs[op.graph] =
+                // end_capture(stream(op.stream)), launch_graph(m_graphs[op.graph],
+                // stream(op.stream)), each through call() like the others.
+                break;
         }
         return false;
     }
