@@ -127,7 +127,7 @@ public:
 
     void run() {
         if (prologue()) {
-            for (const HostOp& op : m_spec.ops) {
+            for (const ScenarioOp& op : m_spec.ops) {
                 if (!execute(op)) break;
             }
         }
@@ -273,27 +273,27 @@ private:
         return b != nullptr && b->memory == BufferMemory::Device;
     }
 
-    bool execute(const HostOp& op) {
+    bool execute(const ScenarioOp& op) {
         const std::string kind = to_string(op.kind);
         switch (op.kind) {
-            case HostOpKind::Launch:
+            case ScenarioOpKind::Launch:
                 return call(op.pointer, "launch(" + op.kernel + ", " + op.stream + ")",
                             [&](HostCallRecord&) { launch(op); });
-            case HostOpKind::Memcpy:
-            case HostOpKind::MemcpyAsync: {
-                const bool async = op.kind == HostOpKind::MemcpyAsync;
+            case ScenarioOpKind::Memcpy:
+            case ScenarioOpKind::MemcpyAsync: {
+                const bool async = op.kind == ScenarioOpKind::MemcpyAsync;
                 std::string text = kind + "(" + op.dst + ", " + op.src + ", " +
                                    std::to_string(op.bytes) + (async ? ", " + op.stream : "") + ")";
                 return call(op.pointer, std::move(text), [&](HostCallRecord&) { copy(op, async); });
             }
-            case HostOpKind::Memset:
-            case HostOpKind::MemsetAsync: {
-                const bool async = op.kind == HostOpKind::MemsetAsync;
+            case ScenarioOpKind::Memset:
+            case ScenarioOpKind::MemsetAsync: {
+                const bool async = op.kind == ScenarioOpKind::MemsetAsync;
                 std::string text = kind + "(" + op.dst + ", " + std::to_string(op.value) + ", " +
                                    std::to_string(op.bytes) + (async ? ", " + op.stream : "") + ")";
                 return call(op.pointer, std::move(text), [&](HostCallRecord&) { set(op, async); });
             }
-            case HostOpKind::Free:
+            case ScenarioOpKind::Free:
                 return call(op.pointer, "free(" + op.dst + ")", [&](HostCallRecord&) {
                     if (is_device(op.dst)) {
                         m_rt.free(device(op.dst));
@@ -304,55 +304,55 @@ private:
                     }
                     m_freed_by[op.dst] = op.pointer;
                 });
-            case HostOpKind::CreateStream:
+            case ScenarioOpKind::CreateStream:
                 return call(op.pointer, kind + "(" + op.stream + ")",
                             [&](HostCallRecord&) { m_streams[op.stream] = m_rt.create_stream(); });
-            case HostOpKind::DestroyStream:
+            case ScenarioOpKind::DestroyStream:
                 return call(op.pointer, kind + "(" + op.stream + ")", [&](HostCallRecord&) {
                     const Stream s = stream(op.stream);
                     m_rt.destroy_stream(s);
                     m_destroyed_by[s.id] = op.pointer;
                 });
-            case HostOpKind::SynchronizeStream:
+            case ScenarioOpKind::SynchronizeStream:
                 return call(op.pointer, kind + "(" + op.stream + ")",
                             [&](HostCallRecord&) { m_rt.synchronize_stream(stream(op.stream)); });
-            case HostOpKind::QueryStream:
+            case ScenarioOpKind::QueryStream:
                 return call(op.pointer, kind + "(" + op.stream + ")", [&](HostCallRecord& r) {
                     r.status = m_rt.query_stream(stream(op.stream));
                 });
-            case HostOpKind::SynchronizeDevice:
+            case ScenarioOpKind::SynchronizeDevice:
                 return call(op.pointer, kind + "()",
                             [&](HostCallRecord&) { m_rt.synchronize_device(); });
-            case HostOpKind::RecordEvent:
+            case ScenarioOpKind::RecordEvent:
                 return call(op.pointer, kind + "(" + op.event + ", " + op.stream + ")",
                             [&](HostCallRecord&) {
                                 m_rt.record_event(event(op.event), stream(op.stream));
                             });
-            case HostOpKind::QueryEvent:
+            case ScenarioOpKind::QueryEvent:
                 return call(op.pointer, kind + "(" + op.event + ")", [&](HostCallRecord& r) {
                     r.status = m_rt.query_event(event(op.event));
                 });
-            case HostOpKind::SynchronizeEvent:
+            case ScenarioOpKind::SynchronizeEvent:
                 return call(op.pointer, kind + "(" + op.event + ")",
                             [&](HostCallRecord&) { m_rt.synchronize_event(event(op.event)); });
-            case HostOpKind::StreamWaitEvent:
+            case ScenarioOpKind::StreamWaitEvent:
                 return call(op.pointer, kind + "(" + op.stream + ", " + op.event + ")",
                             [&](HostCallRecord&) {
                                 m_rt.stream_wait_event(stream(op.stream), event(op.event));
                             });
-            case HostOpKind::DestroyEvent:
+            case ScenarioOpKind::DestroyEvent:
                 return call(op.pointer, kind + "(" + op.event + ")",
                             [&](HostCallRecord&) { m_rt.destroy_event(event(op.event)); });
-            case HostOpKind::ElapsedMs:
+            case ScenarioOpKind::ElapsedMs:
                 return call(op.pointer, kind + "(" + op.event + ", " + op.end_event + ")",
                             [&](HostCallRecord& r) {
                                 r.message =
                                     fixed(m_rt.elapsed_ms(event(op.event), event(op.end_event))) +
                                     " ms";
                             });
-            case HostOpKind::BeginCapture:
-            case HostOpKind::EndCapture:
-            case HostOpKind::LaunchGraph:
+            case ScenarioOpKind::BeginCapture:
+            case ScenarioOpKind::EndCapture:
+            case ScenarioOpKind::LaunchGraph:
                 // Refused before the run (run_host_program) until the runtime has capture:
                 // then begin_capture(stream(op.stream)), m_graphs[op.graph] =
                 // end_capture(stream(op.stream)), launch_graph(m_graphs[op.graph],
@@ -362,7 +362,7 @@ private:
         return false;
     }
 
-    void launch(const HostOp& op) {
+    void launch(const ScenarioOp& op) {
         const BuiltinKernel* kernel = find_builtin_kernel(op.kernel);
         KernelBindings bindings;
         for (const auto& [argument, buffer] : op.args) {
@@ -379,7 +379,7 @@ private:
         m_out.launch_streams.push_back(op.stream);
     }
 
-    void copy(const HostOp& op, bool async) {
+    void copy(const ScenarioOp& op, bool async) {
         const Stream s = stream(op.stream);
         if (is_device(op.dst) && is_device(op.src)) {
             async ? m_rt.memcpy_async(device(op.dst), device(op.src), op.bytes, s)
@@ -393,7 +393,7 @@ private:
         }
     }
 
-    void set(const HostOp& op, bool async) {
+    void set(const ScenarioOp& op, bool async) {
         const Stream s = stream(op.stream);
         if (is_device(op.dst)) {
             async ? m_rt.memset_async(device(op.dst), op.value, op.bytes, s)
@@ -438,9 +438,9 @@ HostProgramOutcome run_host_program(Simulator& sim, const HostProgramSpec& spec,
                                     const RuntimeOptions& options, const std::string& origin,
                                     const std::set<std::string>& read_back) {
     Diagnostics diag(origin);
-    for (const HostOp& op : spec.ops) {
-        if (op.kind == HostOpKind::BeginCapture || op.kind == HostOpKind::EndCapture ||
-            op.kind == HostOpKind::LaunchGraph) {
+    for (const ScenarioOp& op : spec.ops) {
+        if (op.kind == ScenarioOpKind::BeginCapture || op.kind == ScenarioOpKind::EndCapture ||
+            op.kind == ScenarioOpKind::LaunchGraph) {
             diag.add(op.pointer, std::string(to_string(op.kind)) +
                                      " is not supported yet: the runtime has no stream capture "
                                      "API in this build");

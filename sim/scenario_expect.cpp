@@ -65,7 +65,7 @@ std::optional<std::string> read_op_ref(const json& entry, const std::string& poi
     }
     const auto text = read_string(op, at, diag);
     if (!text) return std::nullopt;
-    for (const HostOp& o : host.ops) {
+    for (const ScenarioOp& o : host.ops) {
         if (o.pointer == *text) return text;
     }
     for (const ScenarioBuffer& b : host.buffers) {

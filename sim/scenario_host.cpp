@@ -21,27 +21,27 @@ using scenario_names::unknown_name;
 constexpr std::uint64_t kMaxCopyBytes = std::uint64_t{1} << 40;
 constexpr std::size_t kMaxHostOps = 100'000;
 
-constexpr std::pair<std::string_view, HostOpKind> kOps[] = {
-    {"launch", HostOpKind::Launch},
-    {"memcpy", HostOpKind::Memcpy},
-    {"memcpy_async", HostOpKind::MemcpyAsync},
-    {"memset", HostOpKind::Memset},
-    {"memset_async", HostOpKind::MemsetAsync},
-    {"free", HostOpKind::Free},
-    {"create_stream", HostOpKind::CreateStream},
-    {"destroy_stream", HostOpKind::DestroyStream},
-    {"synchronize_stream", HostOpKind::SynchronizeStream},
-    {"query_stream", HostOpKind::QueryStream},
-    {"synchronize_device", HostOpKind::SynchronizeDevice},
-    {"record_event", HostOpKind::RecordEvent},
-    {"query_event", HostOpKind::QueryEvent},
-    {"synchronize_event", HostOpKind::SynchronizeEvent},
-    {"stream_wait_event", HostOpKind::StreamWaitEvent},
-    {"destroy_event", HostOpKind::DestroyEvent},
-    {"elapsed_ms", HostOpKind::ElapsedMs},
-    {"begin_capture", HostOpKind::BeginCapture},
-    {"end_capture", HostOpKind::EndCapture},
-    {"launch_graph", HostOpKind::LaunchGraph},
+constexpr std::pair<std::string_view, ScenarioOpKind> kOps[] = {
+    {"launch", ScenarioOpKind::Launch},
+    {"memcpy", ScenarioOpKind::Memcpy},
+    {"memcpy_async", ScenarioOpKind::MemcpyAsync},
+    {"memset", ScenarioOpKind::Memset},
+    {"memset_async", ScenarioOpKind::MemsetAsync},
+    {"free", ScenarioOpKind::Free},
+    {"create_stream", ScenarioOpKind::CreateStream},
+    {"destroy_stream", ScenarioOpKind::DestroyStream},
+    {"synchronize_stream", ScenarioOpKind::SynchronizeStream},
+    {"query_stream", ScenarioOpKind::QueryStream},
+    {"synchronize_device", ScenarioOpKind::SynchronizeDevice},
+    {"record_event", ScenarioOpKind::RecordEvent},
+    {"query_event", ScenarioOpKind::QueryEvent},
+    {"synchronize_event", ScenarioOpKind::SynchronizeEvent},
+    {"stream_wait_event", ScenarioOpKind::StreamWaitEvent},
+    {"destroy_event", ScenarioOpKind::DestroyEvent},
+    {"elapsed_ms", ScenarioOpKind::ElapsedMs},
+    {"begin_capture", ScenarioOpKind::BeginCapture},
+    {"end_capture", ScenarioOpKind::EndCapture},
+    {"launch_graph", ScenarioOpKind::LaunchGraph},
 };
 
 /// Name tables the host operations refer to, checked in program order.
@@ -111,7 +111,7 @@ std::uint64_t read_bytes(const json& op, const std::string& pointer, std::uint64
 }
 
 void read_params(const json& op, const std::string& pointer, const BuiltinKernel& kernel,
-                 HostOp& out, Diagnostics& diag) {
+                 ScenarioOp& out, Diagnostics& diag) {
     for (const KernelParameter& p : kernel.parameters) out.params[p.name] = p.default_value;
     if (!op.contains("params")) return;
     const json& params = op.at("params");
@@ -145,7 +145,7 @@ const char* buffer_type_name(DType dtype) {
 }
 
 void read_launch(const json& op, const std::string& pointer, const ChipConfig& chip,
-                 const Names& names, HostOp& out, Diagnostics& diag) {
+                 const Names& names, ScenarioOp& out, Diagnostics& diag) {
     check_keys(op, pointer, {"op", "kernel", "blocks", "stream", "args", "params", "schedule_mode"},
                diag);
     if (auto s = read_stream(op, pointer, names, diag)) out.stream = *s;
@@ -225,7 +225,7 @@ bool is_host(const ScenarioBuffer* b) {
 }
 
 void read_op(const json& op, const std::string& pointer, const ChipConfig& chip, Names& names,
-             HostOp& out, Diagnostics& diag) {
+             ScenarioOp& out, Diagnostics& diag) {
     out.pointer = pointer;
     if (!require_object(op, pointer, diag)) return;
     if (!op.contains("op")) {
@@ -247,12 +247,12 @@ void read_op(const json& op, const std::string& pointer, const ChipConfig& chip,
         if (auto e = read_event(op, pointer, key, names, diag)) into = *e;
     };
     switch (out.kind) {
-        case HostOpKind::Launch:
+        case ScenarioOpKind::Launch:
             read_launch(op, pointer, chip, names, out, diag);
             return;
-        case HostOpKind::Memcpy:
-        case HostOpKind::MemcpyAsync: {
-            const bool async = out.kind == HostOpKind::MemcpyAsync;
+        case ScenarioOpKind::Memcpy:
+        case ScenarioOpKind::MemcpyAsync: {
+            const bool async = out.kind == ScenarioOpKind::MemcpyAsync;
             if (async) {
                 keys({"dst", "src", "bytes", "stream"});
                 stream();
@@ -278,9 +278,9 @@ void read_op(const json& op, const std::string& pointer, const ChipConfig& chip,
             }
             return;
         }
-        case HostOpKind::Memset:
-        case HostOpKind::MemsetAsync: {
-            if (out.kind == HostOpKind::MemsetAsync) {
+        case ScenarioOpKind::Memset:
+        case ScenarioOpKind::MemsetAsync: {
+            if (out.kind == ScenarioOpKind::MemsetAsync) {
                 keys({"dst", "value", "bytes", "stream"});
                 stream();
             } else {
@@ -298,13 +298,13 @@ void read_op(const json& op, const std::string& pointer, const ChipConfig& chip,
             out.bytes = read_bytes(op, pointer, dst->bytes, diag);
             return;
         }
-        case HostOpKind::Free: {
+        case ScenarioOpKind::Free: {
             keys({"buffer"});
             if (const ScenarioBuffer* b = read_buffer_ref(op, pointer, "buffer", names, diag))
                 out.dst = b->name;
             return;
         }
-        case HostOpKind::CreateStream: {
+        case ScenarioOpKind::CreateStream: {
             keys({"stream"});
             const auto name = read_name(op, pointer, "stream", diag);
             if (!name) return;
@@ -320,46 +320,46 @@ void read_op(const json& op, const std::string& pointer, const ChipConfig& chip,
             out.stream = *name;
             return;
         }
-        case HostOpKind::DestroyStream:
+        case ScenarioOpKind::DestroyStream:
             keys({"stream"});
             stream(true);
             if (out.stream != "default") names.live_streams.erase(out.stream);
             return;
-        case HostOpKind::SynchronizeStream:
-        case HostOpKind::QueryStream:
+        case ScenarioOpKind::SynchronizeStream:
+        case ScenarioOpKind::QueryStream:
             keys({"stream"});
             stream(true);
             return;
-        case HostOpKind::SynchronizeDevice:
+        case ScenarioOpKind::SynchronizeDevice:
             keys({});
             return;
-        case HostOpKind::RecordEvent:
+        case ScenarioOpKind::RecordEvent:
             keys({"event", "stream"});
             event("event", out.event);
             stream();
             return;
-        case HostOpKind::QueryEvent:
-        case HostOpKind::SynchronizeEvent:
-        case HostOpKind::DestroyEvent:
+        case ScenarioOpKind::QueryEvent:
+        case ScenarioOpKind::SynchronizeEvent:
+        case ScenarioOpKind::DestroyEvent:
             keys({"event"});
             event("event", out.event);
             return;
-        case HostOpKind::StreamWaitEvent:
+        case ScenarioOpKind::StreamWaitEvent:
             keys({"stream", "event"});
             stream(true);
             event("event", out.event);
             return;
-        case HostOpKind::ElapsedMs:
+        case ScenarioOpKind::ElapsedMs:
             keys({"start", "end"});
             event("start", out.event);
             event("end", out.end_event);
             return;
-        case HostOpKind::BeginCapture:
+        case ScenarioOpKind::BeginCapture:
             keys({"stream"});
             stream(true);
             names.capturing.insert(out.stream);
             return;
-        case HostOpKind::EndCapture: {
+        case ScenarioOpKind::EndCapture: {
             keys({"stream", "graph"});
             stream(true);
             if (auto g = read_name(op, pointer, "graph", diag)) {
@@ -368,7 +368,7 @@ void read_op(const json& op, const std::string& pointer, const ChipConfig& chip,
             }
             return;
         }
-        case HostOpKind::LaunchGraph: {
+        case ScenarioOpKind::LaunchGraph: {
             keys({"graph", "stream"});
             stream();
             if (auto g = read_name(op, pointer, "graph", diag)) {
@@ -436,7 +436,7 @@ void read_streams(const json& streams, HostProgramSpec& spec, Names& names, Diag
 
 }  // namespace
 
-const char* to_string(HostOpKind kind) {
+const char* to_string(ScenarioOpKind kind) {
     for (const auto& [name, k] : kOps) {
         if (k == kind) return name.data();
     }
@@ -525,7 +525,7 @@ HostProgramSpec read_host_program(const nlohmann::json& doc, const ChipConfig& c
         return spec;
     }
     for (std::size_t i = 0; i < host.size(); ++i) {
-        HostOp op;
+        ScenarioOp op;
         read_op(host[i], child_pointer("/host", i), chip, names, op, diag);
         spec.ops.push_back(std::move(op));
     }
@@ -551,8 +551,8 @@ KernelNeeds host_program_needs(const HostProgramSpec& spec, std::uint32_t& block
                          "every buffer's bytes x 2 + elements x 16 (initial values, read-back)"};
     std::uint64_t instructions = 0;
     Need largest{0, "/host", "no launch"};
-    for (const HostOp& op : spec.ops) {
-        if (op.kind != HostOpKind::Launch) continue;
+    for (const ScenarioOp& op : spec.ops) {
+        if (op.kind != ScenarioOpKind::Launch) continue;
         const BuiltinKernel* kernel = find_builtin_kernel(op.kernel);
         if (kernel == nullptr || !kernel->needs) continue;
         const KernelNeeds n = kernel->needs(op.blocks, op.params);

@@ -39,7 +39,7 @@ struct ScenarioEvent {
     EventFlags flags = EventFlags::Default;
 };
 
-enum class HostOpKind : std::uint8_t {
+enum class ScenarioOpKind : std::uint8_t {
     Launch,
     Memcpy,
     MemcpyAsync,
@@ -61,11 +61,11 @@ enum class HostOpKind : std::uint8_t {
     EndCapture,
     LaunchGraph,
 };
-const char* to_string(HostOpKind kind);  // the "op" name: "memcpy_async"
+const char* to_string(ScenarioOpKind kind);  // the "op" name: "memcpy_async"
 
 /// One host operation. Which fields matter depends on `kind`; names are checked references.
-struct HostOp {
-    HostOpKind kind = HostOpKind::SynchronizeDevice;
+struct ScenarioOp {
+    ScenarioOpKind kind = ScenarioOpKind::SynchronizeDevice;
     std::string pointer;  // "/host/3": the call site in reports
     std::string stream = "default";
     std::string event;      // record/query/synchronize/wait/destroy; elapsed_ms: start
@@ -86,7 +86,7 @@ struct HostProgramSpec {
     std::vector<ScenarioBuffer> buffers;  // in name order (JSON objects are unordered)
     std::vector<std::string> streams;     // created at start, in order
     std::vector<ScenarioEvent> events;    // created at start, in name order
-    std::vector<HostOp> ops;
+    std::vector<ScenarioOp> ops;
 
     const ScenarioBuffer* find_buffer(const std::string& name) const;
 };
