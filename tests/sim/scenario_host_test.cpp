@@ -91,8 +91,8 @@ TEST_CASE("a host program parses into buffers, streams, events and ops with poin
     CHECK(s.host->events[1].name == "ipc");
     CHECK(s.host->events[1].flags == (EventFlags::DisableTiming | EventFlags::Interprocess));
     REQUIRE(s.host->ops.size() == 6);
-    const HostOp& launch = s.host->ops[0];
-    CHECK(launch.kind == HostCallKind::Launch);
+    const ScenarioOp& launch = s.host->ops[0];
+    CHECK(launch.kind == ScenarioOpKind::Launch);
     CHECK(launch.pointer == "/host/0");
     CHECK(launch.kernel == "vector_add");
     CHECK(launch.params.at("buffers") == 2);  // default filled in
