@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include "base/config_diagnostics.h"
 
@@ -161,6 +162,7 @@ private:
         HostCallRecord record{pointer, std::move(text)};
         const std::size_t warnings_before = m_rt.warnings().size();
         bool ok = true;
+        m_rt.set_call_site(site_prefix + pointer);
         try {
             f(record);
         } catch (const RuntimeError& error) {
@@ -169,6 +171,7 @@ private:
             record.threw = true;
             ok = false;
         }
+        m_rt.set_call_site({});
         record.message = localized(record.message);
         const std::vector<HostWarning>& warnings = m_rt.warnings();
         for (std::size_t i = warnings_before; i < warnings.size(); ++i)
@@ -351,13 +354,32 @@ private:
                                     " ms";
                             });
             case ScenarioOpKind::BeginCapture:
+                return call(op.pointer, kind + "(" + op.stream + ")", [&](HostCallRecord&) {
+                    m_rt.begin_capture(stream(op.stream));
+                    m_capturing[op.stream] = 0;
+                });
             case ScenarioOpKind::EndCapture:
+                return call(op.pointer, kind + "(" + op.stream + ", " + op.graph + ")",
+                            [&](HostCallRecord&) {
+                                const auto kernels = m_capturing.find(op.stream);
+                                const std::size_t count =
+                                    kernels == m_capturing.end() ? 0 : kernels->second;
+                                m_capturing.erase(op.stream);
+                                m_graphs[op.graph] = m_rt.end_capture(stream(op.stream));
+                                m_graph_kernels[op.graph] = count;
+                            });
             case ScenarioOpKind::LaunchGraph:
-                // Refused before the run (run_host_program) until the runtime has capture:
-                // then begin_capture(stream(op.stream)), m_graphs[op.graph] =
-                // end_capture(stream(op.stream)), launch_graph(m_graphs[op.graph],
-                // stream(op.stream)), each through call() like the others.
-                break;
+                return call(op.pointer, kind + "(" + op.graph + ", " + op.stream + ")",
+                            [&](HostCallRecord&) {
+                                // A graph whose end_capture failed was never made: the
+                                // runtime reports the unknown handle.
+                                const auto it = m_graphs.find(op.graph);
+                                m_rt.launch_graph(
+                                    it == m_graphs.end() ? Graph{0xffffffffu} : it->second,
+                                    stream(op.stream));
+                                for (std::size_t k = 0; k < m_graph_kernels[op.graph]; ++k)
+                                    m_out.launch_streams.push_back(op.stream);
+                            });
         }
         return false;
     }
@@ -376,7 +398,13 @@ private:
         spec.type = instance.type;
         spec.schedule_mode = op.schedule_mode;
         m_rt.launch(stream(op.stream), spec, std::move(instance.body));
-        m_out.launch_streams.push_back(op.stream);
+        // A captured launch runs only when its graph is launched (on that graph's stream).
+        const auto capturing = m_capturing.find(op.stream);
+        if (capturing != m_capturing.end()) {
+            ++capturing->second;
+        } else {
+            m_out.launch_streams.push_back(op.stream);
+        }
     }
 
     void copy(const ScenarioOp& op, bool async) {
@@ -428,6 +456,13 @@ private:
     std::map<std::string, HostBuffer> m_host;
     std::map<std::string, Stream> m_streams;
     std::map<std::string, Event> m_events;
+    std::map<std::string, Graph> m_graphs;
+    std::map<std::string, std::size_t> m_capturing;      // stream -> kernels captured so far
+    std::map<std::string, std::size_t> m_graph_kernels;  // graph -> its kernels
+
+public:
+    /// "file.json#": what the runtime reports as each call's site, before its pointer.
+    std::string site_prefix;
     std::map<std::string, std::string> m_freed_by;
     std::map<std::uint32_t, std::string> m_destroyed_by;  // stream id -> op pointer
 };
@@ -437,21 +472,12 @@ private:
 HostProgramOutcome run_host_program(Simulator& sim, const HostProgramSpec& spec,
                                     const RuntimeOptions& options, const std::string& origin,
                                     const std::set<std::string>& read_back) {
-    Diagnostics diag(origin);
-    for (const ScenarioOp& op : spec.ops) {
-        if (op.kind == ScenarioOpKind::BeginCapture || op.kind == ScenarioOpKind::EndCapture ||
-            op.kind == ScenarioOpKind::LaunchGraph) {
-            diag.add(op.pointer, std::string(to_string(op.kind)) +
-                                     " is not supported yet: the runtime has no stream capture "
-                                     "API in this build");
-        }
-    }
-    diag.throw_if_any();
     HostProgramOutcome out;
     std::optional<Executor> executor;
     out.run = sim.run_host(
         [&](Runtime& rt) {
             executor.emplace(sim, rt, spec, read_back, out);
+            executor->site_prefix = std::filesystem::path(origin).filename().string() + "#";
             executor->run();
         },
         options);
