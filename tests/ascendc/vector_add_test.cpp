@@ -154,10 +154,10 @@ void add_native(npusim::Block& b, npusim::GlobalTensor<float> x, npusim::GlobalT
         b.copy(z.sub(at, kTile), zs[s], kTile);
         b.set_flag(Pipe::MTE3, Pipe::V, 7 - s);
     }
-    // TPipe's destructor: the free flags nobody waited for, queue by queue.
-    for (std::uint32_t s = 0; s < 2; ++s) b.wait_flag(Pipe::V, Pipe::MTE2, 7 - 2 * s);
-    for (std::uint32_t s = 0; s < 2; ++s) b.wait_flag(Pipe::V, Pipe::MTE2, 6 - 2 * s);
+    // The queues going out of scope (z, y, x): the free flags nobody waited for.
     for (std::uint32_t s = 0; s < 2; ++s) b.wait_flag(Pipe::MTE3, Pipe::V, 7 - s);
+    for (std::uint32_t s = 0; s < 2; ++s) b.wait_flag(Pipe::V, Pipe::MTE2, 6 - 2 * s);
+    for (std::uint32_t s = 0; s < 2; ++s) b.wait_flag(Pipe::V, Pipe::MTE2, 7 - 2 * s);
 }
 
 struct AddData {

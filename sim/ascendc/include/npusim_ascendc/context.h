@@ -335,7 +335,9 @@ public:
         for (Pipe pipe : m_auto_sync.pipes_before_scalar(m_knowledge, touch)) {
             insert_flag_pair(pipe, Pipe::S, loc);
         }
-        m_auto_sync.record(Pipe::S, m_knowledge.issue(Pipe::S), {touch});
+        // A load has its value when the scalar unit goes on; only stores stay in flight.
+        const std::uint64_t index = m_knowledge.issue(Pipe::S);
+        if (touch.write) m_auto_sync.record(Pipe::S, index, {touch});
     }
 
 private:

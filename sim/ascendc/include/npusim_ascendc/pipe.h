@@ -7,10 +7,12 @@
 //   EnQue: SetFlag<P_C>    DeQue: WaitFlag<P_C>    (the consumer waits for the data)
 //   FreeTensor: SetFlag<C_P>    the next AllocTensor of that buffer: WaitFlag<C_P>
 // VECCALC queues and TBuf insert nothing. Ids come from EventIds::framework_id (7 down).
-// TPipe::Destroy (or the TPipe's destructor) waits for the FreeTensor flags no AllocTensor
-// consumed, so a kernel leaves no flag set.
+// A queue going out of scope (or TPipe::Destroy, or the TPipe's destructor, whichever comes
+// first) waits for the FreeTensor flags no AllocTensor consumed, so a kernel leaves no flag
+// set; those waits carry the InitBuffer line.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -37,11 +39,27 @@ class QueueCore {
 public:
     QueueCore(Pipe producer, Pipe consumer, std::uint32_t depth)
         : m_producer(producer), m_consumer(consumer), m_depth(depth) {}
-    virtual ~QueueCore() = default;
+    /// A queue that goes out of scope before its TPipe (the usual order: the TPipe is
+    /// declared first) consumes its own pending reuse flags and leaves the pipe's list.
+    ~QueueCore() noexcept(false) {
+        if (m_registry == nullptr) return;
+        std::erase(*m_registry, this);
+        if (std::uncaught_exceptions() == 0 && t_current != nullptr && has_pending_flags()) {
+            drain(m_created_at);
+        }
+    }
     QueueCore(const QueueCore&) = delete;
     QueueCore& operator=(const QueueCore&) = delete;
 
     bool synchronized() const { return m_producer != Pipe::S; }
+
+    /// The TPipe's list of live queues; the queue removes itself when destroyed first.
+    void register_with(std::vector<QueueCore*>* registry, const Loc& loc) {
+        m_registry = registry;
+        m_created_at = loc;
+        registry->push_back(this);
+    }
+    void unregister() { m_registry = nullptr; }
 
     void add_buffers(MemSpace space, std::uint64_t first, std::uint64_t bytes, std::uint32_t num) {
         for (std::uint32_t i = 0; i < num; ++i) {
@@ -156,6 +174,8 @@ private:
     std::vector<QueueBuffer> m_buffers;
     std::deque<QueueBuffer*> m_fifo;
     std::size_t m_next = 0;
+    std::vector<QueueCore*>* m_registry = nullptr;
+    Loc m_created_at;
 };
 
 struct PipePair {
@@ -262,6 +282,7 @@ public:
         for (npusim::ascendc::QueueCore* queue : m_queues) {
             if (queue->has_pending_flags()) queue->drain(loc);
             queue->forget();
+            queue->unregister();
         }
         m_queues.clear();
     }
@@ -290,7 +311,7 @@ private:
         const npusim::LocalTensor<std::int8_t> all =
             ctx.block().alloc<std::int8_t>(space, bytes * num, loc);
         queue.add_buffers(space, all.address, bytes, num);
-        m_queues.push_back(&queue);
+        queue.register_with(&m_queues, loc);
     }
 
     std::vector<npusim::ascendc::QueueCore*> m_queues;
