@@ -9,6 +9,10 @@
 //     is clean with it on and reports the intra-pipe and V -> S hazards with it off.
 #include <cmath>
 #include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -16,7 +20,9 @@
 #include "kernel_operator.h"
 #include "sim/catch_matchers.h"
 #include "sim/simulator.h"
+#include "sim/trace_writer.h"
 #include "sync/checker.h"
+#include "temp_dir.h"
 
 using namespace AscendC;
 
@@ -143,12 +149,17 @@ struct SoftmaxRun {
     bool completed = false;
 };
 
-SoftmaxRun run_softmax(bool auto_sync, bool skip_barrier) {
+SoftmaxRun run_softmax(bool auto_sync, bool skip_barrier, const std::string& trace = {}) {
     npusim::Simulator sim(npusim::builtin_chip_config("small"));
     npusim::Checker checker(sim.global_memory());
     InsertedRecorder recorder;
     sim.attach(checker);
     sim.attach(recorder);
+    std::unique_ptr<npusim::ChromeTraceWriter> writer;
+    if (!trace.empty()) {
+        writer = std::make_unique<npusim::ChromeTraceWriter>(trace, sim.chip().clock_mhz);
+        sim.attach(*writer);
+    }
     const uint32_t n = kBlocks * kRows * kCols;
     auto x = sim.allocate<float>(n, "x");
     auto y = sim.allocate<float>(n, "y");
@@ -167,6 +178,7 @@ SoftmaxRun run_softmax(bool auto_sync, bool skip_barrier) {
     run.output = sim.read(y);
     run.findings = checker.findings();
     run.inserted = recorder.inserted;
+    if (writer) writer->finish();
     return run;
 }
 
@@ -201,9 +213,14 @@ TEST_CASE("Ascend C softmax rows with all their syncs: right - clean - nothing i
 
 TEST_CASE("Ascend C softmax without the Sub -> Exp barrier: auto-sync inserts it at the Exp line",
           "[ascendc]") {
-    const SoftmaxRun run = run_softmax(/*auto_sync=*/true, /*skip_barrier=*/true);
+    const npusim::test::TempDir dir;
+    const std::string trace = dir.file("softmax.json").string();
+    const SoftmaxRun run = run_softmax(/*auto_sync=*/true, /*skip_barrier=*/true, trace);
     REQUIRE(run.completed);
     CHECK(softmax_mismatches(run) == 0);
+    std::ifstream in(trace);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    CHECK(text.find(R"("inserted":true)") != std::string::npos);
     CHECK_THAT(run.findings, npusim::NoFindings());
     REQUIRE(run.inserted.size() == kBlocks * kRows);
     for (const npusim::Transaction& tx : run.inserted) {
