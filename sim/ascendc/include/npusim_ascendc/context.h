@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <source_location>
 #include <string>
@@ -52,6 +53,15 @@ struct LaunchOptions {
     /// vector instructions, S <-> V/MTE2/MTE3 flags around scalar accesses).
     bool auto_sync = NPUSIM_ASCENDC_AUTO_SYNC != 0;
 };
+
+/// LaunchOptions for programs started by the harnesses (ACL main, tikicpulib):
+/// NPUSIM_AUTO_SYNC=0 in the environment turns the automatic synchronization off.
+inline LaunchOptions launch_options_from_environment() {
+    LaunchOptions options;
+    const char* auto_sync = std::getenv("NPUSIM_AUTO_SYNC");
+    if (auto_sync != nullptr && std::string(auto_sync) == "0") options.auto_sync = false;
+    return options;
+}
 
 /// One memory range an instruction touches.
 struct Touch {
