@@ -48,6 +48,7 @@ expect_error position_co2 "this TPosition (C2, CO2, SPM, SHM, TSCM, C2PIPE2GM) i
   'TBuf<TPosition::CO2> b; (void)b.Get<float>();'
 expect_error soft_syncall_cube "the soft SyncAll(gm, ub, n) is for vector cores only" \
   'GlobalTensor<int32_t> g; LocalTensor<int32_t> u; SyncAll<false>(g, u);'
+expect_error tiling_key_is "TILING_KEY_IS is not supported yet" 'if (TILING_KEY_IS(1)) {}'
 expect_error mmad_types "Mmad supports fp16 x fp16 -> fp32 only" \
   'LocalTensor<float> a; Mmad(a, a, a, MmadParams{});'
 

@@ -53,4 +53,14 @@ Tiling read_tiling(const std::uint8_t* tiling_gm, const Loc& loc) {
 #define GET_TILING_DATA(var, tiling) \
     GET_TILING_DATA_WITH_STRUCT(NpusimRegisteredTilingData, var, tiling)
 #endif
-#define TILING_KEY_IS(key) (false)
+/// Tiling-key dispatch needs the key the host chose: not supported yet (a compile error,
+/// never a silent false).
+namespace npusim::ascendc {
+template <auto key>
+constexpr bool tiling_key_is() {
+    static_assert(kAlwaysFalse<decltype(key)>,
+                  "npusim Ascend C: TILING_KEY_IS is not supported yet");
+    return false;
+}
+}  // namespace npusim::ascendc
+#define TILING_KEY_IS(key) ::npusim::ascendc::tiling_key_is<key>()
