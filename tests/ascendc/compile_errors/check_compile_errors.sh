@@ -43,6 +43,8 @@ expect_error gather_mask "GatherMask is not supported yet" \
 expect_error set_mask_count "SetMaskCount (mask registers) is not supported yet" 'SetMaskCount();'
 expect_error set_vector_mask "SetVectorMask (mask registers) is not supported yet" \
   'SetVectorMask<float>(0, 64);'
+expect_error static_local_tensor "LocalTensor(TPosition, address, length) (static tensor style)" \
+  'LocalTensor<float> t(TPosition::VECCALC, 0, 64); (void)t;'
 expect_error init_soc_state "InitSocState / LocalMemAllocator" 'InitSocState();'
 expect_error position_co2 "this TPosition (C2, CO2, SPM, SHM, TSCM, C2PIPE2GM) is not supported" \
   'TBuf<TPosition::CO2> b; (void)b.Get<float>();'

@@ -399,12 +399,10 @@ template <class Kernel, class... Args>
 KernelBody bind_kernel(Kernel kernel, LaunchOptions options, Args... args) {
     return [kernel, options, args...](Block& block) {
         KernelContext ctx(block, options);
-        KernelContext* const previous = t_current;
         t_current = &ctx;
-        struct Restore {
-            KernelContext* previous;
-            ~Restore() { t_current = previous; }
-        } restore{previous};
+        struct Clear {
+            ~Clear() { t_current = nullptr; }  // no dangling context after the block
+        } clear;
         kernel(args...);
     };
 }

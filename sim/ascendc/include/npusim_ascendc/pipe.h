@@ -303,6 +303,7 @@ private:
     void allocate(npusim::ascendc::QueueCore& queue, npusim::ascendc::PipePair,
                   npusim::MemSpace space, std::uint32_t num, std::uint32_t len, const Loc& loc) {
         npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+        npusim::ascendc::Resume resume(ctx);
         if (queue.initialised()) {
             throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
                                       "InitBuffer: this queue already has its buffers");
@@ -387,6 +388,7 @@ private:
 template <TPosition pos>
 bool TPipe::InitBuffer(TBuf<pos>& buf, std::uint32_t len, Loc loc) {
     npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    npusim::ascendc::Resume resume(ctx);
     const std::uint64_t bytes = (std::uint64_t{len} + 31) / 32 * 32;
     buf.m_address = ctx.block().alloc<std::int8_t>(space_of<pos>(), bytes, loc).address;
     buf.m_bytes = len;

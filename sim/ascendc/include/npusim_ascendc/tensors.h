@@ -91,6 +91,13 @@ public:
     LocalTensor() = default;
     LocalTensor(npusim::LocalTensor<T> native, TPosition position)
         : m_native(native), m_position(position) {}
+    /// Static-tensor style (a tensor at a literal local address): not supported yet.
+    template <class Unsupported = void>
+    LocalTensor(TPosition, std::uint32_t, std::uint32_t) {
+        static_assert(npusim::ascendc::kAlwaysFalse<Unsupported>,
+                      "npusim Ascend C: LocalTensor(TPosition, address, length) (static tensor "
+                      "style) is not supported yet; use TPipe/TQue/TBuf");
+    }
 
     std::uint64_t GetSize() const { return m_native.count; }
     /// The elements from `offset` to the end.
