@@ -70,7 +70,53 @@ extern "C" __global__ __aicore__ void level0_add(GM_ADDR x, GM_ADDR z, uint32_t 
     DataCopy(zGm, sum, kLevel0);
 }
 
+constexpr int kChain = 1000;
+
+// A long chain of dependent vector ops with no barrier in the source: auto-sync inserts one
+// PipeBarrier<PIPE_V> per link and the bookkeeping stays bounded.
+extern "C" __global__ __aicore__ void long_chain(GM_ADDR z) {
+    TPipe pipe;
+    TQue<TPosition::VECOUT, 1> outQueue;
+    pipe.InitBuffer(outQueue, 1, kCount * sizeof(float));
+    GlobalTensor<float> zGm;
+    zGm.SetGlobalBuffer((__gm__ float*)z, kCount);
+    LocalTensor<float> t = outQueue.AllocTensor<float>();
+    Duplicate(t, 0.0F, kCount);
+    for (int i = 0; i < kChain; ++i) Adds(t, t, 1.0F, kCount);
+    const float first = t.GetValue(0);
+    Adds(t, t, first, kCount);  // t = 2 * kChain
+    outQueue.EnQue(t);
+    t = outQueue.DeQue<float>();
+    DataCopy(zGm, t, kCount);
+    outQueue.FreeTensor(t);
+}
+
+class CountInserted final : public npusim::TransactionObserver {
+public:
+    void on_transaction(const npusim::Transaction& tx) override {
+        if (tx.inserted && tx.op == npusim::Op::PipeBarrier) ++barriers;
+    }
+    int barriers = 0;
+};
+
 }  // namespace
+
+TEST_CASE("a long chain of dependent vector ops: one inserted barrier per link", "[ascendc]") {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    CountInserted inserted;
+    sim.attach(checker);
+    sim.attach(inserted);
+    auto z = sim.allocate<float>(kCount, "z");
+    using npusim::ascendc::gm_addr;
+    sim.launch({.name = "long_chain"}, npusim::ascendc::bind_kernel(long_chain, gm_addr(z)));
+    REQUIRE(sim.run().completed());
+    for (float v : sim.read(z)) CHECK(v == 2.0F * kChain);
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+    // Before each Adds of the loop; the last Adds is already ordered by the V -> S flag that
+    // GetValue needed.
+    CHECK(inserted.barriers == kChain);
+}
 
 TEST_CASE("auto-sync orders scalar GM accesses against MTE2 and MTE3", "[ascendc]") {
     const bool auto_sync = GENERATE(true, false);

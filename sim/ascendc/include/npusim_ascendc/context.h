@@ -256,16 +256,33 @@ public:
         }
         return pipes;
     }
-    void record(Pipe pipe, std::uint64_t index, const std::vector<Touch>& touches) {
+    void record(const SyncKnowledge& k, Pipe pipe, std::uint64_t index,
+                const std::vector<Touch>& touches) {
         if (pipe != Pipe::V && pipe != Pipe::MTE2 && pipe != Pipe::MTE3 && pipe != Pipe::S) return;
         auto& list = m_records[slot(pipe)];
         for (const Touch& t : touches) list.push_back(Record{t, index});
-        if (list.size() > 256) list.erase(list.begin(), list.begin() + 128);  // bounded
+        if (list.size() > kPruneAt) prune(k, pipe, list);
+        // Bound the cost of very long unsynchronized stretches: forget the oldest half (an
+        // approximation: a dependency that far back is then not seen).
+        if (list.size() > 8 * kPruneAt) {
+            list.erase(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(list.size() / 2));
+        }
     }
 
 private:
+    static constexpr std::size_t kPruneAt = 512;
+
     static std::size_t slot(Pipe pipe) {
         return pipe == Pipe::V ? 0 : pipe == Pipe::MTE2 ? 1 : pipe == Pipe::MTE3 ? 2 : 3;
+    }
+    /// Drops the records every agent that could depend on them knows complete.
+    static void prune(const SyncKnowledge& k, Pipe pipe, std::vector<Record>& list) {
+        std::erase_if(list, [&](const Record& r) {
+            for (Pipe agent : {Pipe::S, Pipe::V, Pipe::MTE2, Pipe::MTE3}) {
+                if (!k.knows(agent, pipe, r.index)) return false;
+            }
+            return true;
+        });
     }
     static bool unordered(const SyncKnowledge& k, Pipe agent, const std::vector<Record>& earlier,
                           Pipe earlier_pipe, const std::vector<Touch>& touches) {
@@ -338,7 +355,8 @@ public:
         if (m_auto_sync.needs_scalar_flag(m_knowledge, pipe, touches)) {
             insert_flag_pair(Pipe::S, pipe, loc);
         }
-        m_auto_sync.record(pipe, m_knowledge.issue(pipe), touches);
+        const std::uint64_t index = m_knowledge.issue(pipe);
+        m_auto_sync.record(m_knowledge, pipe, index, touches);
     }
     /// Before a scalar access (GetValue / SetValue).
     void before_scalar(const Touch& touch, const Loc& loc) {
@@ -347,7 +365,7 @@ public:
         }
         // A load has its value when the scalar unit goes on; only stores stay in flight.
         const std::uint64_t index = m_knowledge.issue(Pipe::S);
-        if (touch.write) m_auto_sync.record(Pipe::S, index, {touch});
+        if (touch.write) m_auto_sync.record(m_knowledge, Pipe::S, index, {touch});
     }
 
 private:
