@@ -61,9 +61,11 @@ public:
     }
     void unregister() { m_registry = nullptr; }
 
-    void add_buffers(MemSpace space, std::uint64_t first, std::uint64_t bytes, std::uint32_t num) {
+    /// `num` buffers of `bytes` each (what AllocTensor's tensor holds), `stride` apart.
+    void add_buffers(MemSpace space, std::uint64_t first, std::uint64_t stride, std::uint64_t bytes,
+                     std::uint32_t num) {
         for (std::uint32_t i = 0; i < num; ++i) {
-            m_buffers.push_back(QueueBuffer{space, first + i * bytes, bytes});
+            m_buffers.push_back(QueueBuffer{space, first + i * stride, bytes});
         }
     }
     bool initialised() const { return !m_buffers.empty(); }
@@ -311,7 +313,7 @@ private:
         const std::uint64_t bytes = (std::uint64_t{len} + 31) / 32 * 32;
         const npusim::LocalTensor<std::int8_t> all =
             ctx.block().alloc<std::int8_t>(space, bytes * num, loc);
-        queue.add_buffers(space, all.address, bytes, num);
+        queue.add_buffers(space, all.address, bytes, len, num);
         queue.register_with(&m_queues, loc);
     }
 
