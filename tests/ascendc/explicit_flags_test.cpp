@@ -154,3 +154,17 @@ TEST_CASE("TPipe event ids: AllocEventID reserves from 0 up - FetchEventID peeks
     CHECK(ids.fetched == 2);
     CHECK(ids.after_release == 0);
 }
+
+TEST_CASE("TPipe event ids: AllocEventID hands out 0-5 and then fails naming the line",
+          "[ascendc]") {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    std::vector<int32_t> ids;
+    sim.launch({.name = "ids"}, npusim::ascendc::bind_kernel([&ids]() {
+                   TPipe pipe;
+                   for (int i = 0; i < 7; ++i)
+                       ids.push_back(pipe.AllocEventID<HardEvent::MTE2_V>());
+               }));
+    CHECK_THROWS_WITH(sim.run(), Catch::Matchers::Contains("explicit_flags_test.cpp:") &&
+                                     Catch::Matchers::Contains("AllocEventID"));
+    CHECK(ids == std::vector<int32_t>{0, 1, 2, 3, 4, 5});
+}

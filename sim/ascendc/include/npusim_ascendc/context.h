@@ -89,12 +89,13 @@ inline thread_local KernelContext* t_current = nullptr;
 
 /// Intra-core event ids (SetFlag/WaitFlag ids 0-7) per pipe pair: which are set and not yet
 /// waited for, and which a kernel reserved with AllocEventID. The TQue framework and the
-/// automatic synchronization take free ids from the top (7 down), AllocEventID and
-/// FetchEventID from the bottom, so the framework's flags do not collide with ids a kernel
-/// hard-codes (EVENT_ID0, ...).
+/// automatic synchronization take free ids from the top (7 down: 7 is the framework's id on
+/// hardware), AllocEventID and FetchEventID hand out 0-5 (6 is reserved on hardware), so the
+/// framework's flags do not collide with ids a kernel hard-codes (EVENT_ID0, ...).
 class EventIds {
 public:
     static constexpr std::uint32_t kIds = 8;
+    static constexpr std::uint32_t kKernelIds = 6;  // AllocEventID / FetchEventID: 0-5
 
     void on_set(Pipe src, Pipe dst, std::uint32_t id) {
         if (id < kIds) slot(src, dst).set |= bit(id);
@@ -111,10 +112,10 @@ public:
         throw KernelError(where(loc) + "every event id of " + pair_name(src, dst) +
                           " is set or reserved: the TQue framework has none left");
     }
-    /// AllocEventID: the lowest id not reserved, now reserved. -1 when none is left.
+    /// AllocEventID: the lowest id of 0-5 neither set nor reserved, now reserved; -1 if none.
     std::int32_t reserve(Pipe src, Pipe dst) {
         Slot& s = slot(src, dst);
-        for (std::uint32_t id = 0; id < kIds; ++id) {
+        for (std::uint32_t id = 0; id < kKernelIds; ++id) {
             if (((s.set | s.reserved) & bit(id)) == 0) {
                 s.reserved |= bit(id);
                 return static_cast<std::int32_t>(id);
@@ -122,10 +123,10 @@ public:
         }
         return -1;
     }
-    /// FetchEventID: the lowest id neither reserved nor set, without reserving it.
+    /// FetchEventID: the lowest id of 0-5 neither reserved nor set, without reserving it.
     std::int32_t peek(Pipe src, Pipe dst) {
         const Slot& s = slot(src, dst);
-        for (std::uint32_t id = 0; id < kIds; ++id) {
+        for (std::uint32_t id = 0; id < kKernelIds; ++id) {
             if (((s.set | s.reserved) & bit(id)) == 0) return static_cast<std::int32_t>(id);
         }
         return -1;
