@@ -21,6 +21,9 @@ std::uint32_t Block::group_idx() const {
 KernelType Block::kernel_type() const {
     return m_work.kernel->type;
 }
+ScheduleMode Block::schedule_mode() const {
+    return m_work.kernel->schedule_mode;
+}
 CoreType Block::core_type() const {
     return m_core.type();
 }

@@ -44,6 +44,8 @@ public:
     /// The group (mixed kernels): equal on the AIC and the AIV(s) that run together.
     std::uint32_t group_idx() const;
     KernelType kernel_type() const;
+    /// The launch's schedule mode (LaunchSpec::schedule_mode).
+    ScheduleMode schedule_mode() const;
     CoreType core_type() const;
     std::string_view kernel_name() const;
     /// This block's scalar-unit time in cycles (for kernels that want to print or branch).

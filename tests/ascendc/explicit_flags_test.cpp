@@ -168,3 +168,14 @@ TEST_CASE("TPipe event ids: AllocEventID hands out 0-5 and then fails naming the
                                      Catch::Matchers::Contains("AllocEventID"));
     CHECK(ids == std::vector<int32_t>{0, 1, 2, 3, 4, 5});
 }
+
+TEST_CASE("SetScheduleMode in a kernel checks the launch's schedule mode", "[ascendc]") {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    const auto kernel = []() { SetScheduleMode(1); };
+    sim.launch({.name = "batch", .blocks = 2, .schedule_mode = npusim::ScheduleMode::Batch},
+               npusim::ascendc::bind_kernel(kernel));
+    CHECK(sim.run().completed());
+    sim.launch({.name = "normal", .blocks = 2}, npusim::ascendc::bind_kernel(kernel));
+    CHECK_THROWS_WITH(sim.run(), Catch::Matchers::Contains("explicit_flags_test.cpp:") &&
+                                     Catch::Matchers::Contains("SetScheduleMode(1)"));
+}

@@ -103,6 +103,7 @@ struct HostState {
     std::map<std::uint64_t, DeviceBuffer> device;  // by GM address
     std::map<const std::byte*, HostBuffer> host;   // aclrtMallocHost, by start
     std::map<const void*, KernelType> kernel_types;
+    std::map<const void*, ScheduleMode> schedule_modes;
 };
 inline HostState g_host;
 
@@ -257,6 +258,11 @@ inline RunResult run_host(Simulator& sim, const std::function<int()>& program, i
 inline void set_kernel_type(const void* kernel, KernelType type) {
     g_host.kernel_types[kernel] = type;
 }
+/// The schedule mode a kernel is launched with (default Normal; __schedmode__ and the
+/// op project's SetScheduleMode carry no information in a host build).
+inline void set_schedule_mode(const void* kernel, ScheduleMode mode) {
+    g_host.schedule_modes[kernel] = mode;
+}
 
 template <class To, class From>
 To kernel_arg(From value) {
@@ -283,6 +289,8 @@ struct Launcher {
         spec.name = name;
         spec.blocks = block_dim;
         spec.type = found == g_host.kernel_types.end() ? KernelType::AIV_ONLY : found->second;
+        const auto mode = g_host.schedule_modes.find(reinterpret_cast<const void*>(kernel));
+        if (mode != g_host.schedule_modes.end()) spec.schedule_mode = mode->second;
         const Where at = where;
         auto* const k = kernel;
         return call([&](Runtime& rt) {

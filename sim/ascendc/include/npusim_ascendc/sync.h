@@ -74,11 +74,21 @@ inline void CrossCoreWaitFlag(std::uint16_t flagId, Loc loc = Loc::current()) {
     ctx.block().cross_core_wait_flag(flagId, loc);
 }
 
-/// SetScheduleMode(1) asks for batch scheduling. npusim decides the schedule mode at launch
-/// (LaunchSpec::schedule_mode), so inside a kernel the call checks that it agrees.
+/// SetScheduleMode(1) asks for batch scheduling (every block starts at once), 0 for normal.
+/// npusim takes the schedule mode from the launch (LaunchSpec::schedule_mode,
+/// npusim::acl::set_schedule_mode), so inside a kernel the call checks that they agree: a
+/// UsageError naming the line otherwise.
 inline void SetScheduleMode(std::uint32_t mode, Loc loc = Loc::current()) {
-    (void)mode;
-    (void)npusim::ascendc::context(loc);
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    const npusim::ScheduleMode wanted =
+        mode == 1 ? npusim::ScheduleMode::Batch : npusim::ScheduleMode::Normal;
+    if (mode > 1 || ctx.block().schedule_mode() != wanted) {
+        throw npusim::UsageError(
+            npusim::ascendc::EventIds::where(loc) + "SetScheduleMode(" + std::to_string(mode) +
+            ") disagrees with the launch's schedule mode (" +
+            (ctx.block().schedule_mode() == npusim::ScheduleMode::Batch ? "batch" : "normal") +
+            "): npusim takes it from LaunchSpec::schedule_mode");
+    }
 }
 
 // ---- TPipe event ids ------------------------------------------------------------------------
