@@ -156,3 +156,60 @@ TEST_CASE("ACL calls outside a host program return ACL_ERROR_UNINITIALIZE", "[as
     CHECK(aclInit(nullptr) == ACL_ERROR_UNINITIALIZE);
     CHECK(aclrtCreateStream(&stream) == 100001);
 }
+
+TEST_CASE("ACL stream capture: a captured kernel runs each time its model executes",
+          "[ascendc][acl]") {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    std::vector<float> y;
+    aclmdlRICaptureStatus during = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+    aclmdlRICaptureStatus after = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+    int code = -1;
+    const npusim::RunResult r = npusim::acl::run_host(
+        sim,
+        [&] {
+            aclInit(nullptr);
+            aclrtSetDevice(0);
+            aclrtStream stream = nullptr;
+            aclrtCreateStream(&stream);
+            const size_t bytes = kLength * sizeof(float);
+            void *xDevice = nullptr, *yDevice = nullptr, *host = nullptr;
+            aclrtMalloc(&xDevice, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+            aclrtMalloc(&yDevice, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+            aclrtMallocHost(&host, bytes);
+            auto* values = static_cast<float*>(host);
+            for (uint32_t i = 0; i < kLength; ++i) values[i] = 1.0F;
+            aclrtMemcpy(xDevice, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+            aclrtMemset(yDevice, bytes, 0, bytes);
+            if (aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) != ACL_SUCCESS) {
+                return 1;
+            }
+            // y = 3x; the model runs twice (two WAW-ordered writes on one stream).
+            ACLRT_LAUNCH_KERNEL(scale_shift)(kBlocks, stream, xDevice, yDevice, 3.0F, 0.0F);
+            aclmdlRICaptureGetInfo(stream, &during, nullptr);
+            aclmdlRI model = nullptr;
+            if (aclmdlRICaptureEnd(stream, &model) != ACL_SUCCESS) return 2;
+            aclmdlRICaptureGetInfo(stream, &after, nullptr);
+            for (int i = 0; i < 2; ++i) {
+                if (aclmdlRIExecuteAsync(model, stream) != ACL_SUCCESS) return 3;
+            }
+            aclrtSynchronizeStream(stream);
+            aclrtMemcpy(host, bytes, yDevice, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+            y.assign(values, values + kLength);
+            aclmdlRIDestroy(model);
+            aclrtFree(xDevice);
+            aclrtFree(yDevice);
+            aclrtFreeHost(host);
+            aclrtDestroyStream(stream);
+            return aclFinalize();
+        },
+        &code);
+    REQUIRE(r.completed());
+    REQUIRE(code == 0);
+    CHECK(during == ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+    CHECK(after == ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    REQUIRE(y.size() == kLength);
+    for (float v : y) CHECK(v == 3.0F);  // y = 3x, written twice
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+}

@@ -104,6 +104,7 @@ struct HostState {
     std::map<const std::byte*, HostBuffer> host;   // aclrtMallocHost, by start
     std::map<const void*, KernelType> kernel_types;
     std::map<const void*, ScheduleMode> schedule_modes;
+    std::string last_error;  // aclGetRecentErrMsg
 };
 inline HostState g_host;
 
@@ -135,6 +136,7 @@ aclError call(F&& f) {
     try {
         f(*g_host.runtime);
     } catch (const RuntimeError& error) {
+        g_host.last_error = error.what();
         return to_acl(error.status());
     }
     return ACL_SUCCESS;
@@ -146,11 +148,18 @@ inline Stream stream_of(aclrtStream stream) {
 inline aclrtStream handle_of(Stream stream) {
     return reinterpret_cast<aclrtStream>(static_cast<std::uintptr_t>(stream.id));
 }
+// Event and model handles are id + 1, so that no valid handle is null.
 inline Event event_of(aclrtEvent event) {
-    return Event{static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(event))};
+    return Event{static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(event) - 1)};
 }
 inline aclrtEvent handle_of(Event event) {
-    return reinterpret_cast<aclrtEvent>(static_cast<std::uintptr_t>(event.id));
+    return reinterpret_cast<aclrtEvent>(static_cast<std::uintptr_t>(event.id) + 1);
+}
+inline Graph graph_of(void* model) {
+    return Graph{static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(model) - 1)};
+}
+inline void* handle_of(Graph graph) {
+    return reinterpret_cast<void*>(static_cast<std::uintptr_t>(graph.id) + 1);
 }
 
 /// The device buffer a pointer falls in, as a view from that pointer; nullopt-like
@@ -574,41 +583,66 @@ inline aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEve
     });
 }
 
+/// The message of the last failed call (it names the call site), or null.
 inline const char* aclGetRecentErrMsg() {
-    return "see the npusim report";
+    return npusim::acl::g_host.last_error.empty() ? nullptr
+                                                  : npusim::acl::g_host.last_error.c_str();
 }
 
-// ---- model run instances (capture): not supported yet -------------------------------------
+// ---- model run instances: stream capture onto npusim's graphs ---------------------------------
 using aclmdlRI = void*;
-template <class... Args>
-aclError aclmdlRICaptureBegin(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim ACL: aclmdlRICaptureBegin (stream capture) is not supported yet");
-    return ACL_ERROR_API_NOT_SUPPORT;
+enum aclmdlRICaptureMode {
+    ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
+    ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL = 1,
+    ACL_MODEL_RI_CAPTURE_MODE_RELAXED = 2,
+};
+enum aclmdlRICaptureStatus {
+    ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0,
+    ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE = 1,
+    ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED = 2,
+};
+
+inline aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode,
+                                     npusim::acl::Where where = npusim::acl::Where::current()) {
+    const npusim::CaptureMode capture =
+        mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED        ? npusim::CaptureMode::Relaxed
+        : mode == ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL ? npusim::CaptureMode::ThreadLocal
+                                                         : npusim::CaptureMode::Global;
+    return npusim::acl::call([&](npusim::Runtime& rt) {
+        rt.begin_capture(npusim::acl::stream_of(stream), capture, where);
+    });
 }
-template <class... Args>
-aclError aclmdlRICaptureEnd(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim ACL: aclmdlRICaptureEnd (stream capture) is not supported yet");
-    return ACL_ERROR_API_NOT_SUPPORT;
+inline aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI,
+                                   npusim::acl::Where where = npusim::acl::Where::current()) {
+    if (modelRI == nullptr) return ACL_ERROR_INVALID_PARAM;
+    return npusim::acl::call([&](npusim::Runtime& rt) {
+        *modelRI = npusim::acl::handle_of(rt.end_capture(npusim::acl::stream_of(stream), where));
+    });
 }
-template <class... Args>
-aclError aclmdlRICaptureGetInfo(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim ACL: aclmdlRICaptureGetInfo (stream capture) is not supported yet");
-    return ACL_ERROR_API_NOT_SUPPORT;
+/// `modelRI` (may be null) receives null: npusim names the model only at CaptureEnd.
+inline aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status,
+                                       aclmdlRI* modelRI,
+                                       npusim::acl::Where where = npusim::acl::Where::current()) {
+    if (status == nullptr) return ACL_ERROR_INVALID_PARAM;
+    return npusim::acl::call([&](npusim::Runtime& rt) {
+        const npusim::CaptureStatus s = rt.capture_status(npusim::acl::stream_of(stream), where);
+        *status = s == npusim::CaptureStatus::Active ? ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE
+                  : s == npusim::CaptureStatus::Invalidated
+                      ? ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED
+                      : ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+        if (modelRI != nullptr) *modelRI = nullptr;
+    });
 }
-template <class... Args>
-aclError aclmdlRIExecuteAsync(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim ACL: aclmdlRIExecuteAsync (stream capture) is not supported yet");
-    return ACL_ERROR_API_NOT_SUPPORT;
+inline aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream,
+                                     npusim::acl::Where where = npusim::acl::Where::current()) {
+    return npusim::acl::call([&](npusim::Runtime& rt) {
+        rt.launch_graph(npusim::acl::graph_of(modelRI), npusim::acl::stream_of(stream), where);
+    });
 }
-template <class... Args>
-aclError aclmdlRIDestroy(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim ACL: aclmdlRIDestroy (stream capture) is not supported yet");
-    return ACL_ERROR_API_NOT_SUPPORT;
+inline aclError aclmdlRIDestroy(aclmdlRI modelRI,
+                                npusim::acl::Where where = npusim::acl::Where::current()) {
+    return npusim::acl::call(
+        [&](npusim::Runtime& rt) { rt.destroy_graph(npusim::acl::graph_of(modelRI), where); });
 }
 
 // A sample's main() becomes the simulated host program (the npusim::ascendc_main library
