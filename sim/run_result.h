@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/kernel_type.h"
+#include "base/transaction.h"
 #include "base/types.h"
 
 namespace npusim {
@@ -53,6 +54,7 @@ struct StuckBlock {
     std::int64_t core = -1;  // -1: never got a core (waiting for one to free up)
     std::string where;       // kernel source location of the blocking call
     std::string reason;
+    StuckWait wait;  // what it waits for, structured (Unknown for blocks without a core)
 };
 
 /// A lifecycle diagnostic of the host runtime (sim/runtime.h): legal but suspicious use,

@@ -348,9 +348,12 @@ void Simulator::finish_run(RunResult& result, const Runtime* runtime) {
             if (const auto& stuck = core->stuck()) {
                 result.stuck.push_back({stuck->kernel, stuck->block, core->type(),
                                         static_cast<std::int64_t>(core->index()), stuck->where,
-                                        stuck->reason ? stuck->reason() : std::string()});
-                const StuckNote note{stuck->kernel_id, stuck->kernel, stuck->block,
-                                     core->type(),     stuck->where,  result.stuck.back().reason};
+                                        stuck->reason ? stuck->reason() : std::string(),
+                                        stuck->wait ? stuck->wait() : StuckWait{}});
+                const StuckNote note{stuck->kernel_id, stuck->kernel,
+                                     stuck->block,     core->type(),
+                                     stuck->where,     result.stuck.back().reason,
+                                     core->index(),    result.stuck.back().wait};
                 for (TransactionObserver* o : impl.resources.observers) o->on_block_stuck(note);
             }
         }

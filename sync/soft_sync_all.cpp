@@ -168,7 +168,11 @@ void run_soft_sync_all(CorePort& core, KernelSync& kernel, const Operand& gm_ws,
                 text += (i ? ", " : " ") + std::to_string(behind[i]);
             }
             if (behind.size() > 8) text += ", ...";
-            core.block_stuck(loc, text);
+            StuckWait wait;
+            wait.kind = StuckWaitKind::SoftSyncAll;
+            wait.sync_id = tx.sync_id;
+            wait.missing_vector = behind;
+            core.block_stuck(loc, text, std::move(wait));
         }
     }
     watch.leave();
