@@ -127,7 +127,37 @@ std::string format_summary(const RunResult& run, const ChipConfig& chip) {
             i = j;
         }
     }
+    if (!run.deadlocks.empty()) out << "\n" << format_deadlocks(run.deadlocks);
     return out.str();
+}
+
+std::string format_deadlocks(const std::vector<DeadlockFinding>& findings) {
+    std::string text;
+    for (std::size_t i = 0; i < findings.size(); ++i) {
+        text += format_deadlock(findings[i], i + 1);
+    }
+    return text;
+}
+
+nlohmann::json to_json(const DeadlockFinding& finding) {
+    nlohmann::json participants = nlohmann::json::array();
+    for (const DeadlockParticipant& p : finding.participants) {
+        nlohmann::json part = {{"role", p.kernel.empty() ? "host" : "kernel"},
+                               {"kernel", p.kernel},
+                               {"blocks", p.blocks},
+                               {"state", p.state},
+                               {"cores", p.cores},
+                               {"where", p.where},
+                               {"launch", p.launch}};
+        part["stream"] = p.stream ? nlohmann::json(*p.stream) : nlohmann::json(nullptr);
+        participants.push_back(std::move(part));
+    }
+    return {{"kind", std::string(to_string(finding.kind))},
+            {"summary", finding.summary},
+            {"cycle", finding.cycle},
+            {"participants", std::move(participants)},
+            {"fix", finding.fix},
+            {"signature", finding.signature}};
 }
 
 std::string format_summary(const KernelOutcome& outcome, const ChipConfig& chip) {
@@ -181,6 +211,8 @@ nlohmann::json to_json(const RunResult& run) {
                               {"where", s.where},
                               {"reason", s.reason}});
     }
+    j["deadlocks"] = nlohmann::json::array();
+    for (const DeadlockFinding& d : run.deadlocks) j["deadlocks"].push_back(to_json(d));
     return j;
 }
 

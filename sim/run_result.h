@@ -9,6 +9,7 @@
 #include "base/kernel_type.h"
 #include "base/transaction.h"
 #include "base/types.h"
+#include "sync/deadlock/deadlock_finding.h"
 
 namespace npusim {
 
@@ -85,6 +86,9 @@ struct RunResult {
     std::vector<HostWarning> warnings;  // the runtime's lifecycle diagnostics
     /// For a Deadlock: what the host thread waited for, and where ("" if it had returned).
     std::string host_wait;
+    /// For a Deadlock: one finding per deadlock (cycle or orphan wait) and per host wait
+    /// stuck behind one, with its kind, the cycle in words, participants and fix.
+    std::vector<DeadlockFinding> deadlocks;
 
     Cycle cycles() const { return end_cycle - start_cycle; }
     double simulated_seconds() const {

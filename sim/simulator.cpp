@@ -9,6 +9,7 @@
 
 #include "core/ai_core.h"
 #include "core/chip_resources.h"
+#include "sim/deadlock_analysis.h"
 #include "sim/runtime.h"
 #include "sim/scheduler.h"
 #include "sim/sim_context.h"
@@ -23,7 +24,10 @@ struct Simulator::Impl final : WorkSource {
           resources(config, options.quantum, options.deadlock_idle_cycles),
           cores(make_cores(options)),
           scheduler(resources, cores_of(CoreType::Vector), cores_of(CoreType::Cube),
-                    {options.placement, options.placement_seed}),
+                    {options.placement, options.placement_seed, options.dispatch_period,
+                     options.dispatch_phase}),
+          start_jitter_cycles(options.start_jitter_cycles),
+          start_jitter_seed(options.start_jitter_seed),
           progress(options.progress),
           progress_interval(options.progress_interval),
           stop_flag(options.stop_flag) {
@@ -126,6 +130,9 @@ struct Simulator::Impl final : WorkSource {
     ChipResources resources;
     std::vector<std::unique_ptr<AiCore>> cores;
     Scheduler scheduler;
+    Cycle start_jitter_cycles;
+    std::uint64_t start_jitter_seed;
+    mutable std::uint64_t launches_made = 0;  // numbers launches for the start jitter
     bool started = false;
     bool pending_launch = false;
     std::uint64_t gm_bytes_at_start = 0;
@@ -244,13 +251,19 @@ KernelLaunch Simulator::make_launch(const LaunchSpec& spec, KernelBody body) con
     kernel.schedule_mode = spec.schedule_mode;
     kernel.type = spec.type;
     kernel.body = std::move(body);
-    if (!spec.start_offsets.empty() || spec.start_jitter_cycles > 0) {
+    const Cycle sim_jitter = m_impl->start_jitter_cycles;
+    const std::uint64_t launch_number = m_impl->launches_made++;
+    if (!spec.start_offsets.empty() || spec.start_jitter_cycles > 0 || sim_jitter > 0) {
         kernel.start_offsets.resize(spec.blocks, 0);
         for (std::uint32_t g = 0; g < spec.blocks; ++g) {
             Cycle offset = g < spec.start_offsets.size() ? spec.start_offsets[g] : 0;
             if (spec.start_jitter_cycles > 0) {
                 offset +=
                     mix(spec.jitter_seed * 0x100000001b3ULL + g) % (spec.start_jitter_cycles + 1);
+            }
+            if (sim_jitter > 0) {
+                offset +=
+                    mix(mix(m_impl->start_jitter_seed + launch_number) + g) % (sim_jitter + 1);
             }
             kernel.start_offsets[g] = offset;
         }
@@ -360,6 +373,13 @@ void Simulator::finish_run(RunResult& result, const Runtime* runtime) {
         for (StuckBlock& b : impl.scheduler.unstarted_blocks())
             result.stuck.push_back(std::move(b));
         result.outcome = RunOutcome::Deadlock;
+        DeadlockInputs inputs;
+        inputs.scheduler = impl.scheduler.state();
+        inputs.stuck = result.stuck;
+        inputs.capacity = {static_cast<std::uint32_t>(impl.config.vector_cores),
+                           static_cast<std::uint32_t>(impl.config.cube_cores)};
+        inputs.runtime = runtime != nullptr;
+        result.deadlocks = analyze_deadlock(inputs);
     }
     result.end_cycle = impl.now();
     if (!deadlocked) {

@@ -66,6 +66,15 @@ struct SimOptions {
     /// PlacementPolicy::Random.
     PlacementPolicy placement = PlacementPolicy::LaunchOrder;
     std::uint64_t placement_seed = 1;
+    /// Launch-queue ticks (SchedulerOptions::dispatch_period; 0: kernels are ready when
+    /// launched): kernels launched within one period are placed together by the policy.
+    Cycle dispatch_period = 0;
+    Cycle dispatch_phase = 0;
+    /// Every kernel's blocks start a further pseudo-random 0..start_jitter_cycles late
+    /// (drawn from start_jitter_seed, the kernel's launch number and the block), on top of
+    /// LaunchSpec's own offsets and jitter. Schedule exploration sets it.
+    Cycle start_jitter_cycles = 0;
+    std::uint64_t start_jitter_seed = 1;
 };
 
 struct LaunchSpec {

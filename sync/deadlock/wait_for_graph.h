@@ -102,6 +102,7 @@ public:
 
     std::size_t size() const { return m_vertices.size(); }
     const WaitVertex& vertex(VertexId id) const { return m_vertices.at(id); }
+    WaitVertex& vertex(VertexId id) { return m_vertices.at(id); }
     const std::vector<WaitVertex>& vertices() const { return m_vertices; }
     const std::vector<WaitEdge>& edges() const { return m_edges; }
     /// Targets of u's outgoing edges, in insertion order.
