@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/host_ops.h"
 #include "base/invariant.h"
 #include "base/kernel_type.h"
 #include "base/types.h"
@@ -116,6 +117,9 @@ struct KernelInfo {
     std::uint32_t blocks = 0;               // N (groups, for mixed kernels)
     CoreType core_type = CoreType::Vector;  // Cube for kernels with a cube part
     KernelType type = KernelType::AIV_ONLY;
+    std::uint64_t host_op = 0;  // its HostOpInfo::op; 0: launched with Simulator::launch
+    std::uint32_t stream = 0;
+    std::string launch_site;  // the launch call site ("" for Simulator::launch)
 };
 
 /// A local buffer a block allocated with Block::alloc (memcheck bounds).
@@ -176,6 +180,20 @@ public:
     virtual void on_host_write(std::uint64_t /*address*/, std::uint64_t /*bytes*/) {}
     virtual void on_local_alloc(const LocalAllocation& /*allocation*/) {}
     virtual void on_block_stuck(const StuckNote& /*note*/) {}
+
+    // The host runtime (Simulator::run_host), see base/host_ops.h.
+    /// In host program order, when the host queues the op (before it can start).
+    virtual void on_host_op_queued(const HostOpInfo& /*op*/) {}
+    /// The op began on its stream (the previous op there completed). For a kernel this comes
+    /// before its on_kernel_start, whose KernelInfo::host_op names the op.
+    virtual void on_host_op_started(std::uint64_t /*op*/, Cycle /*at*/) {}
+    /// The op completed: a kernel's last block finished, a copy's data landed.
+    virtual void on_host_op_completed(std::uint64_t /*op*/, Cycle /*at*/) {}
+    /// The host thread learned that `op` completed, and with it everything before it on its
+    /// stream (a synchronize, or a query that returned Success).
+    virtual void on_host_synchronized(std::uint64_t /*op*/) {}
+    /// A synchronous runtime call read or wrote GM on the host thread.
+    virtual void on_host_access(const HostAccess& /*access*/) {}
 };
 
 }  // namespace npusim

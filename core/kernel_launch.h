@@ -28,6 +28,8 @@ struct KernelLaunch {
     std::vector<Cycle> start_offsets;  // extra start delay per block (group) index
     std::uint32_t stream = 0;          // the stream it was launched on (0: the default stream)
     ScheduleMode schedule_mode = ScheduleMode::Normal;
+    std::uint64_t host_op = 0;  // the runtime's op id (0: Simulator::launch)
+    std::string launch_site;    // the runtime's launch call site
 };
 
 /// Shared state of one running kernel: its blocks' synchronization (sync/kernel_sync.h,

@@ -106,6 +106,35 @@ const std::vector<HostWarning>& Runtime::warnings() const {
     return m_impl->warnings;
 }
 
+RuntimeWaitState Runtime::wait_state() const {
+    const Impl& impl = *m_impl;
+    RuntimeWaitState state;
+    state.host = impl.host_waiting;
+    state.host_returned = impl.host_returned;
+    for (const auto& [id, stream] : impl.streams) {
+        if (stream->destroyed && stream->queue.empty()) continue;
+        StreamWaitState s;
+        s.stream = id;
+        s.destroyed = stream->destroyed;
+        s.queued = stream->queue.size();
+        if (!stream->queue.empty()) {
+            const HostOp& head = stream->queue.front();
+            s.head_op = head.info.op;
+            s.head_kind = head.info.kind;
+            s.head_call = head.info.call;
+            s.head_where = head.info.where;
+            s.kernel_id = head.state->kernel_id;
+            s.event = head.info.event;
+            if (head.kind == HostOp::Kind::Wait) {
+                s.waits_for_op = head.info.waits_for;
+                s.waits_for_stream = head.wait_stream;
+            }
+        }
+        state.streams.push_back(std::move(s));
+    }
+    return state;
+}
+
 // ---- memory -------------------------------------------------------------------------------
 
 DeviceBuffer Runtime::malloc(std::uint64_t bytes, std::string name, Where where) {
@@ -243,6 +272,13 @@ void Runtime::launch(Stream stream, const LaunchSpec& spec, KernelBody body, Whe
         Impl::fail(Status::InvalidValue, error.what(), where);
     }
     op.kernel->stream = stream.id;
+    op.info.kind = HostOpKind::Kernel;
+    op.info.call = "launch";
+    op.info.where = site_of(where);
+    op.info.kernel = op.kernel->name;
+    op.info.blocks = op.kernel->blocks;
+    op.info.kernel_type = op.kernel->type;
+    op.info.schedule_mode = op.kernel->schedule_mode;
     impl.advance(impl.config.runtime_launch_cycles);
     impl.enqueue(s, std::move(op));
 }
@@ -258,13 +294,17 @@ Status Runtime::query_stream(Stream stream, Where where) {
     Impl& impl = *m_impl;
     StreamState& s = impl.stream_of(stream, where);
     impl.advance(impl.config.runtime_call_cycles);
-    return s.queue.empty() ? Status::Success : Status::NotReady;
+    if (!s.queue.empty()) return Status::NotReady;
+    impl.synchronized(s);
+    return Status::Success;
 }
 
 void Runtime::synchronize_device(Where where) {
     Impl& impl = *m_impl;
     impl.block([&impl] { return impl.active_ops == 0; },
-               call_text("synchronize_device", where) + ": waits for the work of every stream");
+               call_text("synchronize_device", where) + ": waits for the work of every stream",
+               {HostWait::Kind::Device, 0, 0, 0, "synchronize_device", site_of(where)});
+    for (const auto& [id, s] : impl.streams) impl.synchronized(*s);
     impl.advance(impl.config.runtime_sync_cycles);
 }
 
@@ -304,15 +344,23 @@ void Runtime::record_event(Event event, Stream stream, Where where) {
     StreamState& s = impl.stream_of(stream, where);
     impl.advance(impl.config.runtime_call_cycles);
     e.recorded_on = impl.streams.at(stream.id);
+    HostOpInfo info;
+    info.kind = HostOpKind::EventRecord;
+    info.call = "record_event";
+    info.where = site_of(where);
+    info.event = event.id;
     if (s.queue.empty()) {
         e.marker = std::make_shared<HostOpState>();
         e.marker->done = true;
         e.marker->end = impl.now();
+        e.record_op = impl.instant_op(s, std::move(info));
         return;
     }
     HostOp op;
     op.kind = HostOp::Kind::Record;
+    op.info = std::move(info);
     e.marker = impl.enqueue(s, std::move(op));
+    e.record_op = s.last_op;
 }
 
 Status Runtime::query_event(Event event, Where where) {
@@ -324,7 +372,9 @@ Status Runtime::query_event(Event event, Where where) {
         has_flag(e.flags, EventFlags::Interprocess)) {
         return Status::Success;
     }
-    return !e.marker || e.marker->done ? Status::Success : Status::NotReady;
+    if (e.marker && !e.marker->done) return Status::NotReady;
+    impl.synchronized_op(e.record_op);
+    return Status::Success;
 }
 
 void Runtime::synchronize_event(Event event, Where where) {
@@ -336,8 +386,11 @@ void Runtime::synchronize_event(Event event, Where where) {
         impl.block([marker] { return marker->done; },
                    call_text("synchronize_event", where) +
                        ": waits for the work recorded in event " + std::to_string(event.id) +
-                       " on stream " + std::to_string(e.recorded_on->id));
+                       " on stream " + std::to_string(e.recorded_on->id),
+                   {HostWait::Kind::Event, e.recorded_on->id, e.record_op, event.id,
+                    "synchronize_event", site_of(where)});
     }
+    impl.synchronized_op(e.record_op);
     impl.advance(impl.config.runtime_sync_cycles);
 }
 
@@ -346,10 +399,25 @@ void Runtime::stream_wait_event(Stream stream, Event event, Where where) {
     StreamState& s = impl.stream_of(stream, where);
     EventState& e = impl.event_of(event, where);
     impl.advance(impl.config.runtime_call_cycles);
-    if (!e.marker || e.marker->done) return;  // nothing to wait for (as of now)
+    if (!e.marker) return;  // never recorded: a no-op
+    HostOpInfo info;
+    info.kind = HostOpKind::EventWait;
+    info.call = "stream_wait_event";
+    info.where = site_of(where);
+    info.event = event.id;
+    info.waits_for = e.record_op;
+    // Work recorded and already complete orders nothing in time, but it still orders the
+    // stream's later work after it (the checker's happens-before): an op that completes at
+    // once, in stream order.
+    if (e.marker->done && s.queue.empty()) {
+        impl.instant_op(s, std::move(info));
+        return;
+    }
     HostOp op;
     op.kind = HostOp::Kind::Wait;
     op.wait_for = e.marker;
+    op.wait_stream = e.recorded_on->id;
+    op.info = std::move(info);
     impl.enqueue(s, std::move(op));
 }
 

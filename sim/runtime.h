@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "base/errors.h"
+#include "base/host_ops.h"
 #include "base/tensor.h"
 #include "base/types.h"
 #include "sim/run_result.h"
@@ -126,6 +127,40 @@ struct HostBuffer {
     std::uint64_t bytes = 0;
 };
 
+/// What the host thread waits for (deadlock analysis).
+struct HostWait {
+    enum class Kind : std::uint8_t { None, Stream, Event, Device, Copy };
+    Kind kind = Kind::None;
+    std::uint32_t stream = 0;  // Stream, Copy: the stream; Event: the stream it was recorded on
+    std::uint64_t op = 0;      // the op whose completion ends the wait (0: Device, or none)
+    std::uint32_t event = 0;   // Event
+    std::string call;          // "synchronize_stream", ...
+    std::string where;         // its call site
+};
+
+/// One stream's position: what its head operation is and, for an event wait, on what.
+struct StreamWaitState {
+    std::uint32_t stream = 0;
+    bool destroyed = false;
+    std::size_t queued = 0;  // operations not completed, the head included
+    // The head operation (queued > 0)
+    std::uint64_t head_op = 0;
+    HostOpKind head_kind = HostOpKind::Kernel;
+    std::string head_call;
+    std::string head_where;
+    std::uint32_t kernel_id = 0;     // Kernel head already given to the scheduler (0: not yet)
+    std::uint64_t waits_for_op = 0;  // EventWait head: the EventRecord op it waits for
+    std::uint32_t waits_for_stream = 0;
+    std::uint32_t event = 0;
+};
+
+/// Who waits for what in the runtime, for the deadlock checker.
+struct RuntimeWaitState {
+    std::vector<StreamWaitState> streams;  // by stream id, destroyed streams still draining too
+    HostWait host;
+    bool host_returned = false;
+};
+
 class Runtime final {
 public:
     using Where = std::source_location;
@@ -139,6 +174,8 @@ public:
     const RuntimeOptions& options() const;
     /// Lifecycle diagnostics so far, each naming the call site (also in RunResult::warnings).
     const std::vector<HostWarning>& warnings() const;
+    /// Streams' head operations and what the host thread waits for, now.
+    RuntimeWaitState wait_state() const;
 
     // ---- memory ---------------------------------------------------------------------------
     DeviceBuffer malloc(std::uint64_t bytes, std::string name = {}, Where where = Where::current());

@@ -44,15 +44,18 @@ struct HostOpState {
     Cycle end = 0;
     bool kernel_done = false;
     Cycle kernel_end = 0;
+    std::uint32_t kernel_id = 0;  // the scheduler's id once submitted
 };
 
 struct HostOp {
     enum class Kind : std::uint8_t { Kernel, Transfer, Record, Wait };
     Kind kind = Kind::Record;
+    HostOpInfo info;  // what observers learn (its id is assigned when queued)
     std::unique_ptr<KernelLaunch> kernel;
     Cycle duration = 0;
     std::function<void()> effect;  // the data movement, applied when the op completes
     std::shared_ptr<HostOpState> wait_for;
+    std::uint32_t wait_stream = 0;  // Wait: the stream the awaited record was queued on
     std::shared_ptr<HostOpState> state = std::make_shared<HostOpState>();
     std::vector<std::uint64_t> device_buffers;
     std::vector<std::uint32_t> host_buffers;
@@ -64,12 +67,14 @@ struct StreamState {
     std::string destroyed_at;
     std::deque<HostOp> queue;  // the head runs; an op leaves the queue when it completed
     bool worker = false;
+    std::uint64_t last_op = 0;  // the last op queued (0: none yet)
 };
 
 struct EventState {
     EventFlags flags = EventFlags::Default;
     bool destroyed = false;
     std::shared_ptr<HostOpState> marker;  // the captured work (null: never recorded)
+    std::uint64_t record_op = 0;          // the EventRecord op of the capture
     std::shared_ptr<StreamState> recorded_on;
 };
 
@@ -123,12 +128,14 @@ struct Runtime::Impl {
     std::map<std::uint64_t, DeviceAllocation> device;
     std::map<std::uint32_t, std::shared_ptr<HostOpState>> running_kernels;  // scheduler id -> op
     std::uint64_t active_ops = 0;
+    std::uint64_t next_op = 1;
 
     sc_core::sc_event changed;  // an operation completed (delta notification)
     std::vector<HostWarning> warnings;
     bool host_returned = false;
     std::exception_ptr host_error;
     std::string host_wait;
+    HostWait host_waiting;  // structured form of host_wait
 
     Cycle now() const { return sc_core::sc_time_stamp().value(); }
 
@@ -152,14 +159,43 @@ struct Runtime::Impl {
         check_abort();
     }
     /// Blocks the host thread until `done()`; `what` describes the wait for a deadlock.
-    void block(const std::function<bool()>& done, std::string what) {
+    void block(const std::function<bool()>& done, std::string what, HostWait waiting) {
         host_wait = std::move(what);
+        host_waiting = std::move(waiting);
         while (!done()) {
             check_abort();
             sc_core::wait(changed | chip.abort_event);
         }
         check_abort();
         host_wait.clear();
+        host_waiting = {};
+    }
+
+    // ---- observers --------------------------------------------------------------------------
+    template <class Fn>
+    void publish(Fn&& fn) {
+        for (TransactionObserver* o : chip.observers) fn(*o);
+    }
+    /// The host learned that the stream's work so far completed.
+    void synchronized(const StreamState& stream) {
+        if (stream.last_op == 0) return;
+        publish([&](TransactionObserver& o) { o.on_host_synchronized(stream.last_op); });
+    }
+    void synchronized_op(std::uint64_t op) {
+        if (op == 0) return;
+        publish([&](TransactionObserver& o) { o.on_host_synchronized(op); });
+    }
+    /// An op that completes the moment it is queued (on an idle stream): all three hooks.
+    std::uint64_t instant_op(StreamState& stream, HostOpInfo info) {
+        info.op = next_op++;
+        info.stream = stream.id;
+        stream.last_op = info.op;
+        publish([&](TransactionObserver& o) {
+            o.on_host_op_queued(info);
+            o.on_host_op_started(info.op, now());
+            o.on_host_op_completed(info.op, now());
+        });
+        return info.op;
     }
 
     // ---- handles --------------------------------------------------------------------------
@@ -244,7 +280,6 @@ struct Runtime::Impl {
     void gm_write(std::uint64_t address, const void* data, std::uint64_t bytes) {
         settle_gm();
         chip.gm.write(address, data, bytes);
-        for (TransactionObserver* o : chip.observers) o->on_host_write(address, bytes);
     }
 
     // ---- costs ----------------------------------------------------------------------------
@@ -264,6 +299,10 @@ struct Runtime::Impl {
     // ---- stream operations ----------------------------------------------------------------
     std::shared_ptr<HostOpState> enqueue(StreamState& stream, HostOp op) {
         std::shared_ptr<HostOpState> state = op.state;
+        op.info.op = next_op++;
+        op.info.stream = stream.id;
+        stream.last_op = op.info.op;
+        publish([&](TransactionObserver& o) { o.on_host_op_queued(op.info); });
         for (std::uint64_t address : op.device_buffers) ++device[address].pending;
         for (std::uint32_t id : op.host_buffers) ++host[id].pending;
         ++active_ops;
@@ -294,12 +333,16 @@ struct Runtime::Impl {
 
     void run(const StreamState& stream, HostOp& op) {
         check_abort();
+        publish([&](TransactionObserver& o) { o.on_host_op_started(op.info.op, now()); });
         switch (op.kind) {
             case HostOp::Kind::Kernel: {
                 KernelLaunch kernel = std::move(*op.kernel);
                 kernel.stream = stream.id;
+                kernel.host_op = op.info.op;
+                kernel.launch_site = op.info.where;
                 const std::uint32_t id = scheduler.launch(std::move(kernel), now());
                 running_kernels[id] = op.state;
+                op.state->kernel_id = id;
                 scheduler.dispatch();
                 while (!op.state->kernel_done) {
                     check_abort();
@@ -335,6 +378,7 @@ struct Runtime::Impl {
         op.state->done = true;
         op.state->end = now();
         --active_ops;
+        publish([&](TransactionObserver& o) { o.on_host_op_completed(op.info.op, now()); });
         for (std::uint64_t address : op.device_buffers) {
             DeviceAllocation& d = device[address];
             if (--d.pending == 0 && d.freed) {
@@ -364,31 +408,60 @@ struct Runtime::Impl {
         std::shared_ptr<StreamState> shared = streams.at(stream.id);
         block([shared] { return shared->queue.empty(); },
               call_text(call, where) + ": waits for the work queued on stream " +
-                  std::to_string(stream.id));
+                  std::to_string(stream.id),
+              {HostWait::Kind::Stream, stream.id, stream.last_op, 0, call, site_of(where)});
+        synchronized(stream);
     }
 
-    /// Runs a transfer: on the host thread (stream null) or queued on a stream.
+    /// What observers learn of a copy or memset; `call` gains "_async" on a stream.
+    static HostOpInfo data_op(HostOpKind kind, const StreamState* stream, const char* call,
+                              std::vector<GmRange> reads, std::vector<GmRange> writes) {
+        HostOpInfo info;
+        info.kind = kind;
+        info.call = std::string(call) + (stream != nullptr ? "_async" : "");
+        info.reads = std::move(reads);
+        info.writes = std::move(writes);
+        return info;
+    }
+
+    /// Runs a transfer: on the host thread (stream null) or queued on a stream. `info` names
+    /// the call and the GM bytes it reads and writes.
     void transfer(StreamState* stream, Cycle duration, std::function<void()> effect,
                   std::vector<std::uint64_t> device_buffers,
-                  std::vector<std::uint32_t> host_buffers, bool host_waits,
+                  std::vector<std::uint32_t> host_buffers, bool host_waits, HostOpInfo info,
                   const std::source_location& where) {
         advance(config.runtime_call_cycles);
+        info.where = site_of(where);
         if (stream == nullptr) {
             advance(duration);
             effect();
+            for (const GmRange& r : info.reads) {
+                publish([&](TransactionObserver& o) {
+                    o.on_host_access({r, false, info.call, info.where});
+                });
+            }
+            for (const GmRange& r : info.writes) {
+                publish([&](TransactionObserver& o) {
+                    o.on_host_access({r, true, info.call, info.where});
+                });
+            }
             return;
         }
         HostOp op;
         op.kind = HostOp::Kind::Transfer;
+        op.info = std::move(info);
         op.duration = duration;
         op.effect = std::move(effect);
         op.device_buffers = std::move(device_buffers);
         op.host_buffers = std::move(host_buffers);
         std::shared_ptr<HostOpState> state = enqueue(*stream, std::move(op));
         if (host_waits) {
+            const std::uint64_t id = stream->last_op;
             block([state] { return state->done; },
                   call_text("memcpy_async", where) +
-                      ": waits for a copy staged through pageable host memory");
+                      ": waits for a copy staged through pageable host memory",
+                  {HostWait::Kind::Copy, stream->id, id, 0, "memcpy_async", site_of(where)});
+            synchronized_op(id);
         }
     }
 
@@ -402,7 +475,8 @@ struct Runtime::Impl {
             [this, dst, id = src.id, bytes] {
                 gm_write(dst.address, host[id].bytes.data(), bytes);
             },
-            {dst.address}, {src.id}, pageable, where);
+            {dst.address}, {src.id}, pageable,
+            data_op(HostOpKind::Copy, stream, "memcpy", {}, {{dst.address, bytes}}), where);
     }
     void copy_d2h(HostBuffer dst, DeviceBuffer src, std::uint64_t bytes, StreamState* stream,
                   const std::source_location& where) {
@@ -412,7 +486,8 @@ struct Runtime::Impl {
         transfer(
             stream, link_cycles(bytes),
             [this, src, id = dst.id, bytes] { gm_read(src.address, host[id].bytes.data(), bytes); },
-            {src.address}, {dst.id}, pageable, where);
+            {src.address}, {dst.id}, pageable,
+            data_op(HostOpKind::Copy, stream, "memcpy", {{src.address, bytes}}, {}), where);
     }
     void copy_d2d(DeviceBuffer dst, DeviceBuffer src, std::uint64_t bytes, StreamState* stream,
                   const std::source_location& where) {
@@ -425,7 +500,10 @@ struct Runtime::Impl {
                 gm_read(src.address, data.data(), bytes);
                 gm_write(dst.address, data.data(), bytes);
             },
-            {dst.address, src.address}, {}, false, where);
+            {dst.address, src.address}, {}, false,
+            data_op(HostOpKind::Copy, stream, "memcpy", {{src.address, bytes}},
+                    {{dst.address, bytes}}),
+            where);
     }
     void fill_device(DeviceBuffer dst, std::uint8_t value, std::uint64_t bytes, StreamState* stream,
                      const std::source_location& where) {
@@ -436,7 +514,8 @@ struct Runtime::Impl {
                 const std::vector<std::byte> data(bytes, static_cast<std::byte>(value));
                 gm_write(dst.address, data.data(), bytes);
             },
-            {dst.address}, {}, false, where);
+            {dst.address}, {}, false,
+            data_op(HostOpKind::Memset, stream, "memset", {}, {{dst.address, bytes}}), where);
     }
     void fill_host(HostBuffer dst, std::uint8_t value, std::uint64_t bytes, StreamState* stream,
                    const char* call, const std::source_location& where) {
@@ -459,7 +538,7 @@ struct Runtime::Impl {
             [this, id = dst.id, value, bytes] {
                 std::fill_n(host[id].bytes.begin(), bytes, static_cast<std::byte>(value));
             },
-            {}, {dst.id}, false, where);
+            {}, {dst.id}, false, data_op(HostOpKind::Memset, stream, "memset", {}, {}), where);
     }
 };
 

@@ -45,6 +45,7 @@ struct Checker::Impl {
     check::ShadowMemory shadows;
     check::SyncEdges sync;
     check::MemCheck memcheck;
+    std::map<std::uint64_t, std::vector<GmRange>> pending_writes;  // by host op
 
     BlockState& block_of(const Transaction& tx) {
         bool created = false;
@@ -192,6 +193,23 @@ void Checker::on_block_stuck(const StuckNote& note) {
     f.message = "at " + note.where + ": " + note.reason;
     f.fix = "issue the matching SetFlag (or CrossCoreSetFlag) before the block waits";
     m_findings.push_back(std::move(f));
+}
+
+// Until the checker orders stream operations (inter-stream happens-before), GM bytes the
+// runtime writes count as host writes when they land, as Simulator::write does.
+void Checker::on_host_op_queued(const HostOpInfo& op) {
+    if (!op.writes.empty()) m_impl->pending_writes[op.op] = op.writes;
+}
+
+void Checker::on_host_op_completed(std::uint64_t op, Cycle /*at*/) {
+    const auto it = m_impl->pending_writes.find(op);
+    if (it == m_impl->pending_writes.end()) return;
+    for (const GmRange& r : it->second) on_host_write(r.address, r.bytes);
+    m_impl->pending_writes.erase(it);
+}
+
+void Checker::on_host_access(const HostAccess& access) {
+    if (access.write) on_host_write(access.range.address, access.range.bytes);
 }
 
 std::size_t Checker::error_count() const {

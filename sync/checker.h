@@ -72,6 +72,9 @@ public:
     void on_host_write(std::uint64_t address, std::uint64_t bytes) override;
     void on_local_alloc(const LocalAllocation& allocation) override;
     void on_block_stuck(const StuckNote& note) override;
+    void on_host_op_queued(const HostOpInfo& op) override;
+    void on_host_op_completed(std::uint64_t op, Cycle at) override;
+    void on_host_access(const HostAccess& access) override;
 
     /// Findings, deduplicated by (kind, space, source-location pair) with a count, in the
     /// order first seen.

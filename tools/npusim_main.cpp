@@ -29,6 +29,7 @@
 #include "sim/simulator.h"
 #include "sim/trace_writer.h"
 #include "sync/checker.h"
+#include "tools/npusim_sweep.h"
 
 namespace {
 
@@ -244,6 +245,8 @@ int run_cli(int argc, char** argv) {
     std::string max_memory;
     run->add_option("--max-memory", max_memory,
                     "Refuse a run whose host memory estimate exceeds BYTES (suffixes K, M, G)");
+    npusim_cli::SweepCommands sweep;
+    sweep.add_to(app);
     app.add_subcommand("params", "List the chip configuration parameters");
     app.add_subcommand("kernels", "List the built-in kernels and their parameters");
     try {
@@ -260,6 +263,17 @@ int run_cli(int argc, char** argv) {
         if (app.got_subcommand("kernels")) {
             print_kernels();
             return 0;
+        }
+        if (sweep.selected()) {
+            install_stop_handlers();
+            bool interrupted = false;
+            const int code = sweep.run(g_stop, interrupted);
+            if (interrupted && g_signal != 0) {
+                std::cerr << "npusim: interrupted by " << signal_name(g_signal)
+                          << ": the output holds the finished rows; --resume completes it\n";
+                return 128 + g_signal;
+            }
+            return code;
         }
         flags.check = !no_check;
         if (!max_memory.empty()) {

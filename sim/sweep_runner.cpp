@@ -1,0 +1,78 @@
+#include "sim/sweep_runner.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/scenario.h"
+
+namespace npusim {
+
+namespace {
+
+const char* outcome_name(RunOutcome outcome) {
+    switch (outcome) {
+        case RunOutcome::Completed:
+            return "completed";
+        case RunOutcome::Deadlock:
+            return "deadlock";
+        case RunOutcome::Interrupted:
+            return "interrupted";
+        default:
+            return "stopped";
+    }
+}
+
+double mean_utilization(const RunResult& run, CoreType type) {
+    double sum = 0;
+    std::size_t n = 0;
+    for (const CoreUsage& core : run.cores) {
+        if (core.type != type) continue;
+        for (const PipeUsage& p : core.pipes) {
+            sum += p.utilization;
+            ++n;
+        }
+    }
+    return n == 0 ? 0.0 : std::round(sum / static_cast<double>(n) * 1e4) / 1e4;
+}
+
+}  // namespace
+
+nlohmann::json sweep_result_columns(const RunResult& run, const std::vector<Finding>& findings,
+                                    const std::string& expect_status) {
+    nlohmann::json r = nlohmann::json::object();
+    r["outcome"] = outcome_name(run.outcome);
+    r["makespan_cycles"] = run.cycles();
+    std::string kernels;
+    for (const KernelResult& k : run.kernels) {
+        if (!kernels.empty()) kernels += ';';
+        kernels += k.name + "=" + std::to_string(k.end - k.start);
+    }
+    r["kernel_cycles"] = kernels;
+    r["vector_utilization"] = mean_utilization(run, CoreType::Vector);
+    r["cube_utilization"] = mean_utilization(run, CoreType::Cube);
+    r["deadlock"] = run.outcome == RunOutcome::Deadlock;
+    r["deadlock_kind"] = run.outcome == RunOutcome::Deadlock ? "stuck" : "";
+    const auto errors = std::count_if(findings.begin(), findings.end(), [](const Finding& f) {
+        return f.severity == Severity::Error;
+    });
+    r["hazards"] = errors;
+    r["warnings"] = static_cast<std::size_t>(findings.size() - static_cast<std::size_t>(errors)) +
+                    run.warnings.size();
+    r["expect"] = expect_status;
+    return r;
+}
+
+SweepTaskRunner scenario_task_runner() {
+    return [](const SweepPlan& plan, std::size_t point, std::uint32_t /*schedule*/,
+              std::uint64_t seed) {
+        const nlohmann::json document = plan.document_of(point);
+        Scenario scenario = parse_scenario(document.dump(), plan.source, plan.base_dir);
+        scenario.jitter_seed = seed;
+        SimOptions options;
+        options.placement_seed = seed;
+        const ScenarioOutcome outcome = run_scenario(scenario, {}, true, nullptr, {}, options);
+        return sweep_result_columns(outcome.kernel.run, outcome.findings, "none");
+    };
+}
+
+}  // namespace npusim
