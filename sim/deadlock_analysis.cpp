@@ -95,8 +95,7 @@ private:
         v.stream = k.stream;
         v.has_stream = m_in.runtime;
         v.kernel_blocks = k.blocks;
-        const auto site = m_in.launch_sites.find(k.id);
-        if (site != m_in.launch_sites.end()) v.launch = site->second;
+        v.launch = k.launch_site;
         v.blocked = true;
         return v;
     }
@@ -331,9 +330,13 @@ private:
             WaitVertex& sv = m_graph.vertex(s);
             sv.blocked = true;
             sv.where = head.where;
-            if (head.kind == StreamHead::Kind::Kernel && head.kernel_id &&
-                m_kernels.count(*head.kernel_id) != 0) {
-                m_graph.add_edge(s, m_kernels.at(*head.kernel_id));
+            if (head.kind == StreamHead::Kind::Kernel) {
+                // The stream's kernel in the scheduler (a stream has at most one there).
+                for (const KernelState& k : m_in.scheduler.kernels) {
+                    if (k.stream == head.stream && m_kernels.count(k.id) != 0) {
+                        m_graph.add_edge(s, m_kernels.at(k.id));
+                    }
+                }
             } else if (head.kind == StreamHead::Kind::EventWait && head.waits_for_stream) {
                 WaitVertex ev;
                 ev.kind = WaitVertexKind::Event;
@@ -368,6 +371,66 @@ private:
 };
 
 }  // namespace
+
+void add_runtime_state(DeadlockInputs& inputs, const RuntimeWaitState& state) {
+    inputs.runtime = true;
+    std::vector<std::uint32_t> busy;
+    for (const StreamWaitState& s : state.streams) {
+        if (s.queued == 0) continue;
+        busy.push_back(s.stream);
+        StreamHead head;
+        head.stream = s.stream;
+        head.op = s.head_op;
+        head.call = s.head_call;
+        head.where = s.head_where;
+        head.event = s.event;
+        switch (s.head_kind) {
+            case HostOpKind::Kernel:
+                head.kind = StreamHead::Kind::Kernel;
+                break;
+            case HostOpKind::Copy:
+            case HostOpKind::Memset:
+                head.kind = StreamHead::Kind::Transfer;
+                break;
+            case HostOpKind::EventRecord:
+                head.kind = StreamHead::Kind::EventRecord;
+                break;
+            case HostOpKind::EventWait:
+                head.kind = StreamHead::Kind::EventWait;
+                if (s.waits_for_op != 0) head.waits_for_stream = s.waits_for_stream;
+                break;
+        }
+        inputs.stream_heads.push_back(std::move(head));
+    }
+    const HostWait& wait = state.host;
+    if (wait.kind == HostWait::Kind::None) return;
+    HostWaitPoint host;
+    host.call = wait.call;
+    host.where = wait.where;
+    host.event = wait.event;
+    switch (wait.kind) {
+        case HostWait::Kind::Stream:
+            host.kind = HostWaitPoint::Kind::Stream;
+            break;
+        case HostWait::Kind::Event:
+            host.kind = HostWaitPoint::Kind::Event;
+            break;
+        case HostWait::Kind::Device:
+            host.kind = HostWaitPoint::Kind::Device;
+            break;
+        case HostWait::Kind::Copy:
+            host.kind = HostWaitPoint::Kind::Copy;
+            break;
+        case HostWait::Kind::None:
+            break;
+    }
+    if (wait.kind == HostWait::Kind::Device) {
+        host.streams = busy;
+    } else {
+        host.streams.push_back(wait.stream);
+    }
+    inputs.host = std::move(host);
+}
 
 WaitForGraph build_wait_for_graph(const DeadlockInputs& inputs) {
     return GraphBuilder(inputs).build();

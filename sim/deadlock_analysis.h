@@ -16,6 +16,7 @@
 
 #include "base/transaction.h"
 #include "sim/run_result.h"
+#include "sim/runtime.h"
 #include "sim/scheduler.h"
 #include "sync/deadlock/deadlock_finding.h"
 #include "sync/deadlock/wait_for_graph.h"
@@ -55,9 +56,10 @@ struct DeadlockInputs {
     bool runtime = false;  // run_host: kernels have streams, stream heads and host below
     std::vector<StreamHead> stream_heads;
     std::optional<HostWaitPoint> host;
-    /// Host call site of each kernel's launch, by scheduler id (known only through a runtime).
-    std::map<std::uint32_t, std::string> launch_sites;
 };
+
+/// The runtime part of the inputs from the runtime's wait state (sim/runtime.h).
+void add_runtime_state(DeadlockInputs& inputs, const RuntimeWaitState& state);
 
 /// The graph alone (for tests and `--explain` style tools).
 WaitForGraph build_wait_for_graph(const DeadlockInputs& inputs);

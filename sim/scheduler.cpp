@@ -385,6 +385,8 @@ SchedulerState Scheduler::state() const {
         ks.id = k.id;
         ks.name = k.name;
         ks.stream = k.stream;
+        ks.host_op = k.host_op;
+        ks.launch_site = k.launch_site;
         ks.schedule_mode = k.schedule_mode;
         ks.type = k.type;
         ks.blocks = k.blocks;

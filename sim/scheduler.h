@@ -90,6 +90,8 @@ struct KernelState {
     std::uint32_t blocks_finished = 0;  // groups whose every core finished
     std::vector<HeldCore> held;         // vector cores first, then cube cores, by index
     std::optional<WaitingBlocks> waiting;
+    std::uint64_t host_op = 0;  // the runtime's op id (0: Simulator::launch)
+    std::string launch_site;    // the runtime's launch call site
 };
 
 /// Who holds one core.

@@ -378,7 +378,7 @@ void Simulator::finish_run(RunResult& result, const Runtime* runtime) {
         inputs.stuck = result.stuck;
         inputs.capacity = {static_cast<std::uint32_t>(impl.config.vector_cores),
                            static_cast<std::uint32_t>(impl.config.cube_cores)};
-        inputs.runtime = runtime != nullptr;
+        if (runtime != nullptr) add_runtime_state(inputs, runtime->wait_state());
         result.deadlocks = analyze_deadlock(inputs);
     }
     result.end_cycle = impl.now();

@@ -449,7 +449,7 @@ std::vector<DeadlockFinding> describe_deadlocks(const WaitForGraph& graph,
         finding.summary = "the host thread waits at " + host.what + " (" + host.where +
                           ") for work that cannot finish: it is stuck behind " + behind;
         DeadlockParticipant p;
-        p.state = "host: " + host.what;
+        p.state = host.what;
         p.where = host.where;
         finding.participants.push_back(p);
         for (VertexId v : chain) {
