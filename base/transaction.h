@@ -120,6 +120,7 @@ struct KernelInfo {
     std::uint64_t host_op = 0;  // its HostOpInfo::op; 0: launched with Simulator::launch
     std::uint32_t stream = 0;
     std::string launch_site;  // the launch call site ("" for Simulator::launch)
+    ScheduleMode schedule_mode = ScheduleMode::Normal;
 };
 
 /// A local buffer a block allocated with Block::alloc (memcheck bounds).

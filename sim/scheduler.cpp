@@ -12,7 +12,8 @@ namespace npusim {
 namespace {
 KernelInfo info_of(const KernelLaunch& k) {
     const CoreType primary = cube_cores_per_block(k.type) > 0 ? CoreType::Cube : CoreType::Vector;
-    return {k.id, k.name, k.blocks, primary, k.type, k.host_op, k.stream, k.launch_site};
+    return {k.id,      k.name,   k.blocks,      primary,        k.type,
+            k.host_op, k.stream, k.launch_site, k.schedule_mode};
 }
 std::uint32_t cores_per_block(KernelType type) {
     return vector_cores_per_block(type) + cube_cores_per_block(type);
