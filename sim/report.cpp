@@ -32,6 +32,20 @@ const char* outcome_text(RunOutcome outcome, bool upper) {
     return "unknown";
 }
 
+const char* stop_cause_text(StopCause cause) {
+    switch (cause) {
+        case StopCause::None:
+            return "";
+        case StopCause::Request:
+            return "request";
+        case StopCause::TimeLimit:
+            return "simulated-time limit";
+        case StopCause::NoProgress:
+            return "no-progress limit";
+    }
+    return "";
+}
+
 std::string short_pipe(Pipe pipe) {
     return std::string(pipe_info(pipe).short_name);
 }
@@ -42,7 +56,13 @@ std::string format_summary(const RunResult& run, const ChipConfig& chip) {
     std::ostringstream out;
     out << "chip      " << chip.name << " (" << chip.vector_cores << " aiv, " << chip.cube_cores
         << " aic, " << chip.clock_mhz << " MHz)\n";
-    out << "outcome   " << outcome_text(run.outcome, true) << "\n";
+    if (run.stopped_by == StopCause::TimeLimit) {
+        out << "outcome   STOPPED by the simulated-time limit (watchdog; partial results)\n";
+    } else if (run.stopped_by == StopCause::NoProgress) {
+        out << "outcome   DEADLOCK (no-progress watchdog: blocks spun without progress)\n";
+    } else {
+        out << "outcome   " << outcome_text(run.outcome, true) << "\n";
+    }
     out << "cycles    " << run.cycles() << " (" << fixed(run.simulated_seconds() * 1e6, 3)
         << " us simulated)\n";
     out << "instrs    " << run.instructions << "\n";
@@ -172,6 +192,7 @@ std::string format_summary(const KernelOutcome& outcome, const ChipConfig& chip)
 nlohmann::json to_json(const RunResult& run) {
     nlohmann::json j;
     j["outcome"] = outcome_text(run.outcome, false);
+    j["stopped_by"] = stop_cause_text(run.stopped_by);
     j["clock_mhz"] = run.clock_mhz;
     j["start_cycle"] = run.start_cycle;
     j["end_cycle"] = run.end_cycle;

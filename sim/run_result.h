@@ -21,6 +21,15 @@ enum class RunOutcome : std::uint8_t {
     Interrupted,
 };
 
+/// Why a run that did not complete stopped, when a watchdog or a request stopped it.
+enum class StopCause : std::uint8_t {
+    None,        // completed, or a deadlock found by the wait analysis
+    Request,     // Simulator::request_stop / SimOptions::stop_flag
+    TimeLimit,   // SimOptions::max_cycles of simulated time passed (outcome Interrupted)
+    NoProgress,  // a spinning block saw no progress for SimOptions::deadlock_idle_cycles
+                 // (outcome Deadlock)
+};
+
 struct PipeUsage {
     Pipe pipe = Pipe::S;
     Cycle busy_cycles = 0;     // union of the intervals the pipe executed something
@@ -89,6 +98,7 @@ struct RunResult {
     /// For a Deadlock: one finding per deadlock (cycle or orphan wait) and per host wait
     /// stuck behind one, with its kind, the cycle in words, participants and fix.
     std::vector<DeadlockFinding> deadlocks;
+    StopCause stopped_by = StopCause::None;
 
     Cycle cycles() const { return end_cycle - start_cycle; }
     double simulated_seconds() const {

@@ -46,9 +46,14 @@ struct SimOptions {
     Cycle quantum = 1024;
     /// Host stack of each core's scalar thread: the kernel's C++ code runs on it.
     std::size_t stack_bytes = 256 * 1024;
-    /// A block that spins (soft SyncAll polling) without any progress on the chip for this
-    /// many cycles ends the run as a deadlock.
+    /// Watchdog, no-progress limit: a block that spins (soft SyncAll polling) without any
+    /// progress on the chip for this many cycles ends the run as a deadlock
+    /// (RunResult::stopped_by = NoProgress, a "no-progress limit" finding).
     Cycle deadlock_idle_cycles = 1'000'000;
+    /// Watchdog, simulated-time limit (0: none): a run that passes this many cycles stops at
+    /// its next safe point with outcome Interrupted, RunResult::stopped_by = TimeLimit and a
+    /// "simulated-time limit" finding.
+    Cycle max_cycles = 0;
 
     // ---- run control (all optional; unset costs one countdown per core synchronization) --
     /// Called from inside run(), on the simulation's thread, at most about every
@@ -177,6 +182,7 @@ private:
     struct Impl;
     friend struct SimulatorInternals;
     static void collect_usage(Impl& impl, RunResult& result);
+    static DeadlockFinding time_limit_finding(Impl& impl, const RunResult& result);
     std::unique_ptr<Impl> m_impl;
 };
 

@@ -70,6 +70,9 @@ public:
         }
         const bool everyone_stuck =
             m_counted && m_chip.quiet_spinners + m_chip.blocked_cores >= m_chip.busy_cores;
+        if (!everyone_stuck && now - m_quiet_since > m_chip.idle_limit) {
+            m_chip.idle_limit_hit = true;
+        }
         if (everyone_stuck || now - m_quiet_since > m_chip.idle_limit) m_chip.deadlock = true;
         return m_chip.deadlock;
     }

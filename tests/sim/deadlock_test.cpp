@@ -18,7 +18,7 @@ using namespace npusim;
 
 namespace {
 
-const int kHardSyncLine = __LINE__ + 1;
+const int kHardSyncLine = __LINE__ + 2;
 void hard_sync_kernel(Block& b) {
     b.sync_all();
 }
@@ -283,4 +283,51 @@ TEST_CASE("exploring with two worker processes gives the same result as one", "[
     const ExplorationResult two = explore({}, 8, 2);
     CHECK(to_json(one) == to_json(two));
     CHECK(format_exploration(one) == format_exploration(two));
+}
+
+TEST_CASE("watchdog: a kernel that never ends stops at the simulated-time limit, reported as such",
+          "[deadlock][watchdog]") {
+    SimOptions options;
+    options.max_cycles = 200'000;
+    Simulator sim(test::small_chip(), options);
+    const RunResult r = sim.run({.name = "forever", .blocks = 1}, [](Block& b) {
+        auto ub = b.alloc<float>(MemSpace::UB, 64);
+        for (;;) (void)b.load(ub, 0);
+    });
+    CHECK(r.outcome == RunOutcome::Interrupted);
+    CHECK(r.stopped_by == StopCause::TimeLimit);
+    CHECK(r.cycles() >= 200'000);
+    REQUIRE(r.deadlocks.size() == 1);
+    CHECK(r.deadlocks[0].kind == DeadlockKind::SimulatedTimeLimit);
+    CHECK_THAT(r.deadlocks[0].summary, Catch::Contains("simulated-time limit of 200000 cycles") &&
+                                           Catch::Contains("forever (0 of 1 blocks finished)"));
+    CHECK_THAT(format_summary(r, test::small_chip()),
+               Catch::Contains("STOPPED by the simulated-time limit"));
+    // The simulator stays usable and the next run is not limited by the last one's time.
+    const RunResult next = sim.run({.name = "short", .blocks = 1}, [](Block&) {});
+    CHECK(next.completed());
+    CHECK(next.stopped_by == StopCause::None);
+}
+
+TEST_CASE("watchdog: a soft SyncAll spinning past the no-progress limit is reported as such",
+          "[deadlock][watchdog]") {
+    SimOptions options;
+    options.deadlock_idle_cycles = 300;  // shorter than block 1's long copy
+    Simulator sim(test::small_chip(), options);
+    auto ws = sim.allocate<std::int32_t>(2 * 8, "ws");
+    sim.write(ws, std::vector<std::int32_t>(16, 0));
+    auto big = sim.allocate<float>(16 * 1024, "big");
+    const RunResult r = sim.run({.name = "slow", .blocks = 2}, [ws, big](Block& b) {
+        auto ub = b.alloc<std::int32_t>(MemSpace::UB, 16);
+        if (b.block_idx() == 1) {
+            auto data = b.alloc<float>(MemSpace::UB, 16 * 1024);
+            b.copy(data, big, 16 * 1024);  // one long transfer: no new instruction meanwhile
+        }
+        b.sync_all(ws, ub, 2);
+    });
+    CHECK(r.outcome == RunOutcome::Deadlock);
+    CHECK(r.stopped_by == StopCause::NoProgress);
+    REQUIRE_FALSE(r.deadlocks.empty());
+    CHECK(r.deadlocks[0].kind == DeadlockKind::NoProgressLimit);
+    CHECK_THAT(r.deadlocks[0].summary, Catch::Contains("no progress on the chip for 300 cycles"));
 }
