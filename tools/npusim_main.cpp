@@ -17,6 +17,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -26,9 +27,11 @@
 #include "sim/check_report.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
+#include "sim/schedule_exploration.h"
 #include "sim/simulator.h"
 #include "sim/trace_writer.h"
 #include "sync/checker.h"
+#include "sync/deadlock/deadlock_predictor.h"
 #include "tools/npusim_sweep.h"
 
 namespace {
@@ -57,6 +60,12 @@ struct RunFlags {
     bool quiet = false;
     npusim::CheckerOptions checker;
     std::uint64_t max_memory = 0;  // --max-memory in bytes; 0: only the host's own limit
+    // Deadlock checker (docs/deadlocks.md)
+    std::uint32_t schedules = 0;           // --schedules N: explore N seeded schedules
+    std::optional<std::uint64_t> seed;     // --seed S: the (first) schedule's seed
+    std::uint32_t jobs = 1;                // -j N: worker processes for --schedules
+    npusim::Cycle max_cycles = 0;          // --max-cycles: simulated-time watchdog
+    npusim::Cycle no_progress_cycles = 0;  // --no-progress-cycles (0: the default)
 };
 
 std::string errno_reason() {
@@ -137,8 +146,42 @@ private:
     int m_width = 0;  // characters of the widest line drawn, 0: nothing on screen
 };
 
+/// The scenario's chip capacity, for the deadlock predictor.
+npusim::CoreCapacity capacity_of(const npusim::ChipConfig& chip) {
+    return {static_cast<std::uint32_t>(chip.vector_cores),
+            static_cast<std::uint32_t>(chip.cube_cores)};
+}
+
+void apply_watchdogs(const RunFlags& flags, npusim::SimOptions& options) {
+    options.max_cycles = flags.max_cycles;
+    if (flags.no_progress_cycles > 0) options.deadlock_idle_cycles = flags.no_progress_cycles;
+}
+
+/// npusim run FILE --schedules N [--seed S] [-j N]: the scenario under N seeded schedules.
+int explore_command(const std::string& file, const RunFlags& flags) {
+    const npusim::Scenario scenario = npusim::load_scenario(file);
+    npusim::check_scenario_memory(scenario, false, flags.max_memory);
+    npusim::SimOptions base;
+    base.stop_flag = &g_stop;
+    apply_watchdogs(flags, base);
+    const auto run_one = [&scenario](const npusim::SimOptions& options) {
+        npusim::DeadlockPredictor predictor(capacity_of(scenario.chip));
+        npusim::ScenarioOutcome outcome =
+            npusim::run_scenario(scenario, {&predictor}, false, nullptr, {}, options);
+        return npusim::ScheduleRun{std::move(outcome.kernel.run), predictor.warnings()};
+    };
+    const npusim::ExplorationResult result = npusim::explore_schedules(
+        {flags.schedules, flags.seed.value_or(1), flags.jobs}, scenario.chip, run_one, base);
+    std::cout << "scenario  " << npusim::printable(file, false) << "\n";
+    std::cout << npusim::format_exploration(result);
+    if (!flags.report_path.empty()) write_report(flags.report_path, npusim::to_json(result));
+    if (g_signal != 0) return 128 + g_signal;
+    return result.deadlocked == 0 && result.failed == 0 ? 0 : 1;
+}
+
 int run_command(const std::string& file, const RunFlags& flags) {
     install_stop_handlers();
+    if (flags.schedules > 0) return explore_command(file, flags);
     const npusim::Scenario scenario = npusim::load_scenario(file);
     npusim::check_scenario_memory(scenario, flags.check, flags.max_memory);  // before allocating
     std::unique_ptr<npusim::ChromeTraceWriter> trace;
@@ -148,9 +191,13 @@ int run_command(const std::string& file, const RunFlags& flags) {
             std::make_unique<npusim::ChromeTraceWriter>(flags.trace_path, scenario.chip.clock_mhz);
         observers.push_back(trace.get());
     }
+    npusim::DeadlockPredictor predictor(capacity_of(scenario.chip));
+    observers.push_back(&predictor);
     ProgressLine progress;
     npusim::SimOptions options;
     options.stop_flag = &g_stop;
+    apply_watchdogs(flags, options);
+    if (flags.seed) npusim::apply_schedule(*flags.seed, scenario.chip, options);
     if (!flags.quiet && isatty(STDERR_FILENO) == 1) {
         options.progress = [&progress](const npusim::RunProgress& p) { progress.update(p); };
     }
@@ -176,6 +223,8 @@ int run_command(const std::string& file, const RunFlags& flags) {
     if (!scenario.description.empty())
         std::cout << "          " << npusim::printable(scenario.description, false) << "\n";
     std::cout << npusim::format_summary(outcome.kernel, scenario.chip);
+    const std::vector<npusim::DeadlockFinding> warnings = predictor.warnings();
+    if (!warnings.empty()) std::cout << "\n" << npusim::format_deadlocks(warnings);
     if (outcome.checked) {
         if (!outcome.findings.empty())
             std::cout << "\n" << npusim::format_findings(outcome.findings);
@@ -185,6 +234,10 @@ int run_command(const std::string& file, const RunFlags& flags) {
         nlohmann::json report = npusim::to_json(outcome.kernel);
         if (outcome.checked) report["findings"] = npusim::findings_to_json(outcome.findings);
         if (g_signal != 0) report["signal"] = signal_name(g_signal);
+        report["possible_deadlocks"] = nlohmann::json::array();
+        for (const npusim::DeadlockFinding& w : warnings) {
+            report["possible_deadlocks"].push_back(npusim::to_json(w));
+        }
         write_report(flags.report_path, report);
     }
     if (trace) std::cout << "trace     " << flags.trace_path << "\n";
@@ -245,6 +298,23 @@ int run_cli(int argc, char** argv) {
     std::string max_memory;
     run->add_option("--max-memory", max_memory,
                     "Refuse a run whose host memory estimate exceeds BYTES (suffixes K, M, G)");
+    run->add_option("--schedules", flags.schedules,
+                    "Explore N seeded schedules (placement, launch ticks, start jitter): how "
+                    "many deadlock, which, and the smallest seed of each; exit 1 if any does")
+        ->check(CLI::Range(1u, 1000000u));
+    std::uint64_t seed = 0;
+    CLI::Option* seed_option =
+        run->add_option("--seed", seed,
+                        "The schedule's seed (alone: replay that schedule; with --schedules: "
+                        "the first of N consecutive seeds)");
+    run->add_option("-j,--jobs", flags.jobs, "Worker processes for --schedules")
+        ->check(CLI::Range(1u, 256u));
+    run->add_option("--max-cycles", flags.max_cycles,
+                    "Watchdog: stop a run that passes N simulated cycles (reported as such)");
+    run->add_option("--no-progress-cycles", flags.no_progress_cycles,
+                    "Watchdog: a spinning block with no progress on the chip for N cycles ends "
+                    "the run as a deadlock (default 1000000)")
+        ->check(CLI::PositiveNumber);
     npusim_cli::SweepCommands sweep;
     sweep.add_to(app);
     app.add_subcommand("params", "List the chip configuration parameters");
@@ -276,6 +346,7 @@ int run_cli(int argc, char** argv) {
             return code;
         }
         flags.check = !no_check;
+        if (seed_option->count() > 0) flags.seed = seed;
         if (!max_memory.empty()) {
             const auto bytes = npusim::parse_byte_size(max_memory);
             if (!bytes) {
