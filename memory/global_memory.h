@@ -3,7 +3,9 @@
 // A 64 GiB modelled GM costs host memory only for the pages a run touches: pages are
 // allocated on first write (reads of untouched pages return zeros without allocating).
 // Buffers are handed out by a simple allocator so later checkers can tell which buffer an
-// address belongs to.
+// address belongs to. A contiguous buffer (allocate_contiguous) is backed by one host block
+// that its pages map into, so host code can hold its bytes as one span: the runtime's
+// unified-memory host allocations, which kernels and the host share.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,6 +24,7 @@ struct GmBuffer {
     std::uint64_t bytes = 0;
     std::string name;
     bool freed = false;
+    bool contiguous = false;  // backed by one host block (allocate_contiguous)
 };
 
 class GlobalMemory final {
@@ -39,6 +43,13 @@ public:
     /// Returns the address of a new buffer. Throws UsageError when GM is exhausted or bytes
     /// is zero. Addresses start at kAlignment so that address 0 is never a valid buffer.
     std::uint64_t allocate(std::uint64_t bytes, std::string name);
+    /// A buffer whose bytes are one contiguous host block, page-aligned in GM (its pages map
+    /// into the block, so reads and writes through GM and through contiguous_bytes() see the
+    /// same bytes). Costs its whole size in host memory at once. Errors as allocate().
+    std::uint64_t allocate_contiguous(std::uint64_t bytes, std::string name);
+    /// The host bytes of the live contiguous buffer starting at `address` (valid until it is
+    /// freed). Throws UsageError for any other address.
+    std::span<std::byte> contiguous_bytes(std::uint64_t address);
     /// Marks the buffer starting at `address` freed and releases its host pages.
     /// Throws UsageError for an address that is not the start of a live buffer.
     void free(std::uint64_t address);
@@ -58,20 +69,26 @@ public:
 
 private:
     // Two-level page table: a directory of 1 GiB chunks, each a table of page pointers
-    // allocated on first write. Lookup is two array indexings, no hashing.
+    // allocated on first write. Lookup is two array indexings, no hashing. A page pointer
+    // either owns its page (allocated on first write, deleted on release) or points into a
+    // contiguous buffer's block (m_contiguous owns those); the destructor and
+    // release_pages() tell them apart by the buffer's `contiguous` flag.
     static constexpr std::uint64_t kChunkBits = 30;
     static constexpr std::uint64_t kPagesPerChunk = std::uint64_t{1} << (kChunkBits - kPageBits);
-    using PageTable = std::unique_ptr<std::unique_ptr<std::byte[]>[]>;
+    using PageTable = std::unique_ptr<std::byte*[]>;
 
     std::byte* page_for_write(std::uint64_t page_index);
     const std::byte* page_for_read(std::uint64_t page_index) const;
+    std::byte*& page_slot(std::uint64_t page_index);
     void release_pages(std::uint64_t address, std::uint64_t bytes);
+    std::uint64_t reserve(std::uint64_t bytes, std::uint64_t alignment, const std::string& name);
 
     std::uint64_t m_capacity;
     std::vector<PageTable> m_chunks;
     std::uint64_t m_resident_pages = 0;
     std::uint64_t m_next_free;
     std::map<std::uint64_t, GmBuffer> m_buffers;
+    std::map<std::uint64_t, std::unique_ptr<std::byte[]>> m_contiguous;  // by buffer address
 };
 
 }  // namespace npusim

@@ -177,6 +177,37 @@ void vector_chain(Block& b, const VectorChainArgs& args) {
     }
 }
 
+void busy(Block& b, const BusyArgs& args) {
+    auto scratch = b.alloc<std::int32_t>(MemSpace::UB, 8);
+    b.store(scratch, 0, std::int32_t{0});  // the loads below read initialized memory
+    const Cycle start = b.now();
+    while (b.now() - start < args.cycles) (void)b.load(scratch, 0);
+    if (args.write) b.store(args.out, b.block_idx(), args.value);
+}
+
+float syncall_value(std::uint32_t round, std::uint32_t block) {
+    return static_cast<float>(round % 256) * 65536.0F + static_cast<float>(block) + 1.0F;
+}
+
+void syncall(Block& b, const SyncAllArgs& args) {
+    const std::uint32_t blocks = b.block_num();
+    const std::uint32_t me = b.block_idx();
+    const std::uint32_t next = (me + 1) % blocks;
+    LocalTensor<std::int32_t> ub_workspace;
+    if (args.soft) ub_workspace = b.alloc<std::int32_t>(MemSpace::UB, std::uint64_t{blocks} * 8);
+    for (std::uint32_t round = 0; round < args.count; ++round) {
+        const std::uint64_t half = std::uint64_t{8} * (round % 2);
+        b.store(args.data, std::uint64_t{16} * me + half, syncall_value(round, me));
+        if (args.soft) {
+            b.sync_all(args.workspace, ub_workspace, blocks);
+        } else {
+            b.sync_all();
+        }
+        const float seen = b.load(args.data, std::uint64_t{16} * next + half);
+        b.store(args.data, std::uint64_t{16} * me + half + 1, seen);
+    }
+}
+
 }  // namespace kernels
 
 namespace {
@@ -359,6 +390,62 @@ KernelOutcome run_vector_chain(Simulator& sim, const LaunchSpec& launch,
                          "out == (x + x) * 2 for all " + std::to_string(elements) + " elements");
 }
 
+KernelOutcome run_busy(Simulator& sim, const LaunchSpec& launch,
+                       const std::map<std::string, std::uint64_t>& params) {
+    kernels::BusyArgs args;
+    args.cycles = param(params, "cycles");
+    args.value = static_cast<std::int32_t>(param(params, "value"));
+    args.write = param(params, "write") != 0;
+    args.out = sim.allocate<std::int32_t>(launch.blocks, "out");
+    sim.write(args.out, std::vector<std::int32_t>(launch.blocks, 0));
+    LaunchSpec spec = launch;
+    spec.name = "busy";
+    spec.type = KernelType::AIV_ONLY;
+    KernelOutcome outcome;
+    outcome.run = sim.run(spec, kernels::busy, args);
+    if (!outcome.run.completed()) {
+        outcome.verification = "not checked: the run did not complete";
+        return outcome;
+    }
+    const std::int32_t want = args.write ? args.value : 0;
+    const std::vector<std::int32_t> out = sim.read(args.out);
+    const auto wrong =
+        std::count_if(out.begin(), out.end(), [want](std::int32_t v) { return v != want; });
+    outcome.verified = wrong == 0;
+    outcome.verification =
+        wrong == 0 ? "out[b] == " + std::to_string(want) + " for all " +
+                         std::to_string(launch.blocks) + " blocks"
+                   : std::to_string(wrong) + " blocks of out are not " + std::to_string(want);
+    return outcome;
+}
+
+KernelOutcome run_syncall(Simulator& sim, const LaunchSpec& launch,
+                          const std::map<std::string, std::uint64_t>& params) {
+    const std::uint32_t blocks = launch.blocks;
+    kernels::SyncAllArgs args;
+    args.count = static_cast<std::uint32_t>(param(params, "count"));
+    args.soft = param(params, "soft") != 0;
+    args.data = sim.allocate<float>(std::uint64_t{blocks} * 16, "data");
+    args.workspace = sim.allocate<std::int32_t>(std::uint64_t{blocks} * 8, "workspace");
+    sim.write(args.data, std::vector<float>(std::uint64_t{blocks} * 16, 0.0F));
+    sim.write(args.workspace, std::vector<std::int32_t>(std::uint64_t{blocks} * 8, 0));
+    LaunchSpec spec = launch;
+    spec.name = args.soft ? "syncall_soft" : "syncall_hard";
+    spec.type = KernelType::AIV_ONLY;
+    // The last round's slots: each block's value and what it read from the next block.
+    std::vector<float> want(std::uint64_t{blocks} * 16, 0.0F);
+    for (std::uint32_t round = 0; round < args.count; ++round) {
+        for (std::uint32_t b = 0; b < blocks; ++b) {
+            const std::uint64_t at = std::uint64_t{16} * b + 8 * (round % 2);
+            want[at] = kernels::syncall_value(round, b);
+            want[at + 1] = kernels::syncall_value(round, (b + 1) % blocks);
+        }
+    }
+    return run_and_check(sim, spec, kernels::syncall, args, args.data, want,
+                         "every block read its neighbour's value after each of " +
+                             std::to_string(args.count) + " SyncAlls");
+}
+
 }  // namespace
 
 namespace {
@@ -522,6 +609,193 @@ KernelNeeds needs_vector_chain(std::uint32_t blocks,
     return n;
 }
 
+KernelNeeds needs_busy(std::uint32_t blocks, const std::map<std::string, std::uint64_t>& params) {
+    const std::uint64_t cycles = param(params, "cycles");
+    KernelNeeds n;
+    n.kernel = "busy";
+    n.type = KernelType::AIV_ONLY;
+    n.ub = {32, "/kernel", "busy (one 32-byte scratch slot)"};
+    n.gm = {gm_total({std::uint64_t{blocks} * 4}), "/blocks",
+            "blocks " + num(blocks) + " x 4 bytes (out)"};
+    n.host_copies = {std::uint64_t{blocks} * 4, "/blocks", "blocks " + num(blocks) + " x 4 bytes"};
+    // A UB scalar load costs at least 4 cycles on the shipped chips.
+    n.instructions = {std::uint64_t{blocks} * (cycles / 4 + 3), "/params/cycles",
+                      "blocks " + num(blocks) + " x cycles " + num(cycles) + " / 4"};
+    return n;
+}
+
+KernelNeeds needs_syncall(std::uint32_t blocks,
+                          const std::map<std::string, std::uint64_t>& params) {
+    const std::uint64_t count = param(params, "count");
+    const bool soft = param(params, "soft") != 0;
+    KernelNeeds n;
+    n.kernel = "syncall";
+    n.type = KernelType::AIV_ONLY;
+    n.ub = {soft ? std::uint64_t{blocks} * 32 : 0, "/blocks",
+            soft ? "blocks " + num(blocks) + " x 32 bytes of SyncAll workspace" : "none"};
+    n.gm = {gm_total({std::uint64_t{blocks} * 64, std::uint64_t{blocks} * 32}), "/blocks",
+            "blocks " + num(blocks) + " x (64 bytes of data + 32 bytes of workspace)"};
+    n.host_copies = {std::uint64_t{blocks} * 64 * 2, "/blocks",
+                     "blocks " + num(blocks) + " x 64 bytes x 2 (expected, read back)"};
+    n.instructions = {
+        std::uint64_t{blocks} * count * (soft ? 40 : 4), "/params/count",
+        "blocks " + num(blocks) + " x count " + num(count) + " x " + (soft ? "40" : "4")};
+    return n;
+}
+
+// ---- arguments and instances for host-program launches -----------------------------------
+
+template <Element T>
+GlobalTensor<T> bound(const KernelBindings& buffers, const std::string& name, std::uint64_t count) {
+    const auto it = buffers.find(name);
+    if (it == buffers.end()) return {};
+    return {it->second.address, count};
+}
+
+using ByteRule = std::function<std::uint64_t(std::uint32_t, const KernelParams&)>;
+
+ByteRule elements_bytes(std::uint64_t element_bytes) {
+    return [element_bytes](std::uint32_t, const KernelParams& p) {
+        return param(p, "elements") * element_bytes;
+    };
+}
+
+KernelInstance instance_vector_add(std::uint32_t, const KernelParams& params,
+                                   const KernelBindings& buffers) {
+    const std::uint64_t elements = param(params, "elements");
+    kernels::VectorAddArgs args;
+    args.x = bound<float>(buffers, "x", elements);
+    args.y = bound<float>(buffers, "y", elements);
+    args.z = bound<float>(buffers, "z", elements);
+    args.tile = param(params, "tile");
+    if (param(params, "buffers") == 2) {
+        return {"vector_add_double_buffered", KernelType::AIV_ONLY,
+                [args](Block& b) { kernels::vector_add_double_buffered(b, args); }};
+    }
+    return {"vector_add_single_buffered", KernelType::AIV_ONLY,
+            [args](Block& b) { kernels::vector_add_single_buffered(b, args); }};
+}
+
+KernelInstance instance_reduction(std::uint32_t blocks, const KernelParams& params,
+                                  const KernelBindings& buffers) {
+    kernels::ReductionArgs args;
+    args.elements = param(params, "elements");
+    args.sync = static_cast<std::uint32_t>(param(params, "sync"));
+    const std::uint64_t total = args.elements * blocks;
+    args.input = bound<float>(buffers, "input", total);
+    args.work = bound<float>(buffers, "work", total);
+    args.output = bound<float>(buffers, "output", total);
+    args.sync_workspace = bound<std::int32_t>(buffers, "sync_workspace", std::uint64_t{blocks} * 8);
+    const char* name = args.sync == 0   ? "syncall_reduction_nosync"
+                       : args.sync == 1 ? "syncall_reduction_hard"
+                                        : "syncall_reduction_soft";
+    return {name, KernelType::AIV_ONLY, [args](Block& b) { kernels::syncall_reduction(b, args); }};
+}
+
+KernelInstance instance_matmul(std::uint32_t, const KernelParams& params,
+                               const KernelBindings& buffers) {
+    kernels::MixMatmulArgs args;
+    args.m = static_cast<std::uint32_t>(param(params, "m"));
+    args.n = static_cast<std::uint32_t>(param(params, "n"));
+    args.k = static_cast<std::uint32_t>(param(params, "k"));
+    const std::uint64_t m = args.m, n = args.n, k = args.k;
+    args.a = bound<half>(buffers, "a", m * k);
+    args.b = bound<half>(buffers, "b", k * n);
+    args.c = bound<float>(buffers, "c", m * n);
+    args.out = bound<float>(buffers, "out", m * n);
+    return {"mix_matmul_postprocess", KernelType::MIX_AIC_1_2,
+            [args](Block& b) { kernels::mix_matmul_postprocess(b, args); }};
+}
+
+KernelInstance instance_vector_chain(std::uint32_t, const KernelParams& params,
+                                     const KernelBindings& buffers) {
+    const std::uint64_t elements = param(params, "elements");
+    kernels::VectorChainArgs args;
+    args.tile = param(params, "tile");
+    args.barrier = param(params, "barrier") != 0;
+    args.x = bound<float>(buffers, "x", elements);
+    args.out = bound<float>(buffers, "out", elements);
+    return {args.barrier ? "vector_chain" : "vector_chain_no_barrier", KernelType::AIV_ONLY,
+            [args](Block& b) { kernels::vector_chain(b, args); }};
+}
+
+KernelInstance instance_busy(std::uint32_t blocks, const KernelParams& params,
+                             const KernelBindings& buffers) {
+    kernels::BusyArgs args;
+    args.cycles = param(params, "cycles");
+    args.value = static_cast<std::int32_t>(param(params, "value"));
+    args.write = param(params, "write") != 0;
+    args.out = bound<std::int32_t>(buffers, "out", blocks);
+    return {"busy", KernelType::AIV_ONLY, [args](Block& b) { kernels::busy(b, args); }};
+}
+
+KernelInstance instance_syncall(std::uint32_t blocks, const KernelParams& params,
+                                const KernelBindings& buffers) {
+    kernels::SyncAllArgs args;
+    args.count = static_cast<std::uint32_t>(param(params, "count"));
+    args.soft = param(params, "soft") != 0;
+    args.data = bound<float>(buffers, "data", std::uint64_t{blocks} * 16);
+    args.workspace = bound<std::int32_t>(buffers, "workspace", std::uint64_t{blocks} * 8);
+    return {args.soft ? "syncall_soft" : "syncall_hard", KernelType::AIV_ONLY,
+            [args](Block& b) { kernels::syncall(b, args); }};
+}
+
+std::vector<KernelArgument> arguments_vector_add() {
+    return {{"x", DType::F32, "input, elements float32", elements_bytes(4)},
+            {"y", DType::F32, "input, elements float32", elements_bytes(4)},
+            {"z", DType::F32, "output z = x + y, elements float32", elements_bytes(4)}};
+}
+
+std::vector<KernelArgument> arguments_reduction() {
+    const ByteRule per_block = [](std::uint32_t blocks, const KernelParams& p) {
+        return param(p, "elements") * blocks * 4;
+    };
+    return {{"input", DType::F32, "input, elements x blocks float32", per_block},
+            {"work", DType::F32, "workspace, elements x blocks float32", per_block},
+            {"output", DType::F32, "output, elements x blocks float32", per_block},
+            {"sync_workspace", DType::I32, "soft SyncAll workspace (sync 2): blocks x 8, zeroed",
+             [](std::uint32_t blocks, const KernelParams& p) {
+                 return param(p, "sync") == 2 ? std::uint64_t{blocks} * 32 : 0;
+             }}};
+}
+
+std::vector<KernelArgument> arguments_matmul() {
+    const auto dims = [](const char* rows, const char* cols, std::uint64_t bytes) -> ByteRule {
+        return [rows, cols, bytes](std::uint32_t, const KernelParams& p) {
+            return param(p, rows) * param(p, cols) * bytes;
+        };
+    };
+    return {{"a", DType::F16, "A, m x k float16 row-major", dims("m", "k", 2)},
+            {"b", DType::F16, "B, k x n float16 row-major", dims("k", "n", 2)},
+            {"c", DType::F32, "C = A x B workspace, m x n float32", dims("m", "n", 4)},
+            {"out", DType::F32, "output relu(C) * 0.5, m x n float32", dims("m", "n", 4)}};
+}
+
+std::vector<KernelArgument> arguments_vector_chain() {
+    return {{"x", DType::F32, "input, elements float32", elements_bytes(4)},
+            {"out", DType::F32, "output (x + x) * 2, elements float32", elements_bytes(4)}};
+}
+
+std::vector<KernelArgument> arguments_busy() {
+    return {{"out", DType::I32, "write 1: value per block, blocks int32",
+             [](std::uint32_t blocks, const KernelParams& p) {
+                 return param(p, "write") != 0 ? std::uint64_t{blocks} * 4 : 0;
+             }}};
+}
+
+std::vector<KernelArgument> arguments_syncall() {
+    return {{"data", DType::F32, "slots, blocks x 16 float32",
+             [](std::uint32_t blocks, const KernelParams&) { return std::uint64_t{blocks} * 64; }},
+            {"workspace", DType::I32, "soft SyncAll workspace (soft 1): blocks x 8, zeroed",
+             [](std::uint32_t blocks, const KernelParams& p) {
+                 return param(p, "soft") != 0 ? std::uint64_t{blocks} * 32 : 0;
+             }}};
+}
+
+Problems check_none(std::uint32_t, const KernelParams&) {
+    return {};
+}
+
 }  // namespace
 
 const std::vector<BuiltinKernel>& builtin_kernels() {
@@ -533,7 +807,9 @@ const std::vector<BuiltinKernel>& builtin_kernels() {
           {"buffers", 2, 1, 2, "1 = single-buffered, 2 = double-buffered (ping-pong)"}},
          check_tiled,
          needs_vector_add,
-         run_vector_add},
+         run_vector_add,
+         arguments_vector_add(),
+         instance_vector_add},
         {"syncall_reduction",
          "each block doubles its slice, writes it to GM, SyncAlls, then sums all slices; "
          "every output element must be 2 x blocks",
@@ -541,7 +817,9 @@ const std::vector<BuiltinKernel>& builtin_kernels() {
           {"sync", 1, 0, 2, "0 = no SyncAll (racy), 1 = hard SyncAll, 2 = soft SyncAll"}},
          check_reduction,
          needs_reduction,
-         run_syncall_reduction},
+         run_syncall_reduction,
+         arguments_reduction(),
+         instance_reduction},
         {"mix_matmul",
          "MIX_AIC_1_2: the cube core computes C = A x B, signals its two vector cores with a "
          "cross-core flag, each post-processes half: out = relu(C) * 0.5",
@@ -550,7 +828,9 @@ const std::vector<BuiltinKernel>& builtin_kernels() {
           {"k", 32, 16, 128, "columns of A, rows of B (multiple of 16)"}},
          check_matmul,
          needs_matmul,
-         run_mix_matmul},
+         run_mix_matmul,
+         arguments_matmul(),
+         instance_matmul},
         {"vector_chain",
          "out = (x + x) * 2 with both steps on PIPE_V; barrier = 0 drops the PipeBarrier<PIPE_V> "
          "between them (an intra-pipe RAW hazard)",
@@ -559,7 +839,30 @@ const std::vector<BuiltinKernel>& builtin_kernels() {
           {"barrier", 1, 0, 1, "1 = PipeBarrier<PIPE_V> between the dependent ops, 0 = none"}},
          check_tiled,
          needs_vector_chain,
-         run_vector_chain},
+         run_vector_chain,
+         arguments_vector_chain(),
+         instance_vector_chain},
+        {"busy",
+         "scalar work: each block keeps its scalar unit busy for `cycles` cycles, then (write 1) "
+         "stores `value` to out[block]; a long-running kernel for event queries",
+         {{"cycles", 1000, 1, 100'000'000, "cycles of scalar work per block (at least)"},
+          {"value", 1, 0, 2'147'483'647, "int32 each block stores to out[block]"},
+          {"write", 1, 0, 1, "1 = store value to out, 0 = no GM access"}},
+         check_none,
+         needs_busy,
+         run_busy,
+         arguments_busy(),
+         instance_busy},
+        {"syncall",
+         "count rounds of: write this block's slot, SyncAll (hard, or soft through a GM "
+         "workspace), read the next block's slot; more blocks than cores deadlock",
+         {{"count", 1, 1, 64, "SyncAll rounds"},
+          {"soft", 0, 0, 1, "0 = hard SyncAll, 1 = soft SyncAll through the workspace buffer"}},
+         check_none,
+         needs_syncall,
+         run_syncall,
+         arguments_syncall(),
+         instance_syncall},
     };
     return kernels;
 }

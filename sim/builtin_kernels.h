@@ -67,6 +67,31 @@ struct VectorChainArgs {
 };
 void vector_chain(Block& b, const VectorChainArgs& args);
 
+/// Scalar work: each block keeps its scalar unit busy for at least `cycles` cycles (UB
+/// scalar loads, so it touches no GM), then, if `write`, stores `value` to out[block_idx].
+/// A long-running kernel for event-query scenarios.
+struct BusyArgs {
+    GlobalTensor<std::int32_t> out;  // blocks elements; unused when !write
+    std::uint64_t cycles = 1000;
+    std::int32_t value = 1;
+    bool write = true;
+};
+void busy(Block& b, const BusyArgs& args);
+
+/// `count` rounds of: store a value to this block's slot of `data`, SyncAll (hard, or soft
+/// through `workspace`), load the next block's slot and keep what it read in this block's
+/// slot. Slots alternate between two halves per round, so a round's writes never meet the
+/// previous round's reads. More blocks than cores make the hard form wait forever.
+/// data[16 * b + 8 * (r % 2)] = syncall_value(r, b); data[... + 1] = the neighbour's value.
+struct SyncAllArgs {
+    GlobalTensor<float> data;              // blocks x 16
+    GlobalTensor<std::int32_t> workspace;  // soft: blocks x 8, zeroed
+    std::uint32_t count = 1;
+    bool soft = false;
+};
+void syncall(Block& b, const SyncAllArgs& args);
+float syncall_value(std::uint32_t round, std::uint32_t block);
+
 }  // namespace kernels
 
 /// What running a built-in kernel produced, including whether its output was right.
@@ -82,6 +107,35 @@ struct KernelParameter {
     std::uint64_t min = 0;
     std::uint64_t max = 0;
     std::string description;
+};
+
+using KernelParams = std::map<std::string, std::uint64_t>;
+
+/// A GM argument of a built-in kernel, for launches from a scenario's host program, which
+/// binds it to a device buffer by name ("args": {"x": "x_buffer"}).
+struct KernelArgument {
+    std::string name;
+    DType dtype = DType::F32;
+    std::string description;
+    /// Bytes the kernel reads or writes for these blocks and parameters (called only when
+    /// the kernel's `check` found no problem): the bound buffer must hold at least this
+    /// many. 0: the kernel does not use the argument with these parameters, and it may be
+    /// left unbound.
+    std::function<std::uint64_t(std::uint32_t blocks, const KernelParams& params)> bytes;
+};
+
+/// A device buffer bound to a kernel argument: its GM address and size in bytes.
+struct BoundBuffer {
+    std::uint64_t address = 0;
+    std::uint64_t bytes = 0;
+};
+using KernelBindings = std::map<std::string, BoundBuffer>;
+
+/// What a host program launches: the kernel's name and type for the LaunchSpec, and its body.
+struct KernelInstance {
+    std::string name;
+    KernelType type = KernelType::AIV_ONLY;
+    KernelBody body;
 };
 
 struct BuiltinKernel {
@@ -104,6 +158,13 @@ struct BuiltinKernel {
     std::function<KernelOutcome(Simulator&, const LaunchSpec& launch,
                                 const std::map<std::string, std::uint64_t>& params)>
         run;
+    /// GM arguments, in the order the kernel takes them.
+    std::vector<KernelArgument> arguments;
+    /// The kernel for `blocks` and `params` on the bound buffers (every argument whose
+    /// `bytes` is non-zero is bound, to a buffer at least that large; `check` passed).
+    std::function<KernelInstance(std::uint32_t blocks, const KernelParams& params,
+                                 const KernelBindings& buffers)>
+        make_instance;
 };
 
 const std::vector<BuiltinKernel>& builtin_kernels();

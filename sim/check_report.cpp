@@ -15,11 +15,42 @@ std::string location(const AccessSite& s) {
 }
 
 std::string describe(const AccessSite& s) {
-    std::string text = std::string(to_string(s.pipe)) + (s.write ? " Write" : " Read") + " at " +
-                       s.buffer + "+" + hex_string(s.offset) + " in block " +
+    const std::string access =
+        std::string(s.write ? " Write" : " Read") + " at " + s.buffer + "+" + hex_string(s.offset);
+    switch (s.origin) {
+        case AccessOrigin::Stream:
+            return s.call + access + " on stream " + std::to_string(s.stream) + " at " +
+                   s.call_site;
+        case AccessOrigin::HostThread:
+            return s.call + access + " on the host thread at " + s.call_site;
+        case AccessOrigin::Kernel:
+            break;
+    }
+    std::string text = std::string(to_string(s.pipe)) + access + " in block " +
                        std::to_string(s.block) + " (" + std::string(to_string(s.core_type)) +
                        ") serialNo " + std::to_string(s.serial) + " at " + location(s);
+    if (!s.call.empty()) {
+        text +=
+            " (" + s.call + " on stream " + std::to_string(s.stream) + " at " + s.call_site + ")";
+    }
     return text;
+}
+
+/// Who made the access, for the head line of an inter-stream or host race.
+std::string who(const AccessSite& s) {
+    switch (s.origin) {
+        case AccessOrigin::Stream:
+            return s.call + " on stream " + std::to_string(s.stream);
+        case AccessOrigin::HostThread:
+            return s.call + " on the host thread";
+        case AccessOrigin::Kernel:
+            break;
+    }
+    return "kernel " + s.kernel + (s.call.empty() ? "" : " on stream " + std::to_string(s.stream));
+}
+
+bool between_host_calls(const Finding& f) {
+    return (f.scope == RaceScope::InterStream || f.scope == RaceScope::Host) && f.sites.size() == 2;
 }
 
 }  // namespace
@@ -31,7 +62,12 @@ std::string format_findings(const std::vector<Finding>& findings) {
         const std::string kernel = f.sites.empty() ? "?" : f.sites.front().kernel;
         if (is_race(f.kind)) {
             out << level << ": Potential " << to_string(f.kind) << " hazard detected at "
-                << to_string(f.space) << " in kernel " << kernel << ":\n";
+                << to_string(f.space);
+            if (between_host_calls(f)) {
+                out << " between " << who(f.sites[0]) << " and " << who(f.sites[1]) << ":\n";
+            } else {
+                out << " in kernel " << kernel << ":\n";
+            }
             for (const AccessSite& s : f.sites) out << "    " << describe(s) << "\n";
             out << "    scope: " << to_string(f.scope);
         } else {
@@ -72,16 +108,32 @@ nlohmann::json findings_to_json(const std::vector<Finding>& findings) {
         j["count"] = f.count;
         j["accesses"] = nlohmann::json::array();
         for (const AccessSite& s : f.sites) {
-            j["accesses"].push_back({{"kernel", s.kernel},
-                                     {"block", s.block},
-                                     {"core_type", to_string(s.core_type)},
-                                     {"pipe", to_string(s.pipe)},
-                                     {"access", s.write ? "write" : "read"},
-                                     {"buffer", s.buffer},
-                                     {"offset", s.offset},
-                                     {"bytes", s.bytes},
-                                     {"serial", s.serial},
-                                     {"location", location(s)}});
+            nlohmann::json a;
+            if (s.origin == AccessOrigin::Kernel) {
+                a = {{"kernel", s.kernel},
+                     {"block", s.block},
+                     {"core_type", to_string(s.core_type)},
+                     {"pipe", to_string(s.pipe)},
+                     {"access", s.write ? "write" : "read"},
+                     {"buffer", s.buffer},
+                     {"offset", s.offset},
+                     {"bytes", s.bytes},
+                     {"serial", s.serial},
+                     {"location", location(s)}};
+            } else {
+                a = {{"access", s.write ? "write" : "read"},
+                     {"buffer", s.buffer},
+                     {"offset", s.offset},
+                     {"bytes", s.bytes}};
+            }
+            // Runtime programs: who made it and the host call it belongs to.
+            if (!s.call.empty()) {
+                a["origin"] = to_string(s.origin);
+                a["call"] = s.call;
+                a["call_site"] = s.call_site;
+                if (s.origin != AccessOrigin::HostThread) a["stream"] = s.stream;
+            }
+            j["accesses"].push_back(std::move(a));
         }
         list.push_back(std::move(j));
     }

@@ -116,6 +116,7 @@ RuntimeWaitState Runtime::wait_state() const {
         StreamWaitState s;
         s.stream = id;
         s.destroyed = stream->destroyed;
+        s.graph_internal = stream->graph_internal;
         s.queued = stream->queue.size();
         if (!stream->queue.empty()) {
             const HostOp& head = stream->queue.front();
@@ -156,6 +157,7 @@ void Runtime::free(DeviceBuffer buffer, Where where) {
     Impl& impl = *m_impl;
     DeviceAllocation& d = impl.device_of(buffer, 0, where);
     impl.advance(impl.config.runtime_call_cycles);
+    impl.warn_if_graph_uses(buffer.address, 0, "free", where);
     if (d.pending > 0) {
         impl.warn("free of device memory that " + std::to_string(d.pending) +
                       " pending operation(s) still use: released when they complete",
@@ -172,9 +174,25 @@ HostBuffer Runtime::malloc_host(std::uint64_t bytes, HostMemoryKind kind, Where 
     if (bytes == 0) Impl::fail(Status::InvalidValue, "malloc_host of 0 bytes", where);
     impl.advance(impl.config.runtime_call_cycles);
     const std::uint32_t id = impl.next_host++;
-    HostAllocation& h = impl.host[id];
+    const bool device_visible = impl.options.unified_memory && kind != HostMemoryKind::Pageable;
+    HostAllocation h;
     h.kind = kind;
-    h.bytes.assign(bytes, std::byte{0});
+    if (device_visible) {
+        // Unified memory: the bytes live in GM, so kernels and the host share one storage.
+        try {
+            h.gm_address = impl.chip.gm.allocate_contiguous(
+                bytes, std::string(to_string(kind)) + " host memory@" + site_of(where));
+        } catch (const UsageError& error) {
+            Impl::fail(Status::OutOfMemory, error.what(), where);
+        }
+        h.bytes = impl.chip.gm.contiguous_bytes(h.gm_address);
+        // Host memory holds defined bytes (zeros, then what the program writes).
+        impl.publish([&](TransactionObserver& o) { o.on_host_write(h.gm_address, bytes); });
+    } else {
+        h.owned.assign(bytes, std::byte{0});
+        h.bytes = h.owned;
+    }
+    impl.host.emplace(id, std::move(h));
     return {id, kind, bytes};
 }
 
@@ -182,6 +200,7 @@ void Runtime::free_host(HostBuffer buffer, Where where) {
     Impl& impl = *m_impl;
     HostAllocation& h = impl.host_of(buffer, 0, where);
     impl.advance(impl.config.runtime_call_cycles);
+    impl.warn_if_graph_uses(0, buffer.id, "free_host", where);
     if (h.pending > 0) {
         impl.warn("free_host of host memory that " + std::to_string(h.pending) +
                       " pending operation(s) still use: released when they complete",
@@ -189,12 +208,31 @@ void Runtime::free_host(HostBuffer buffer, Where where) {
         h.freed = true;
         return;
     }
-    impl.host.erase(buffer.id);
+    impl.release_host(buffer.id);
 }
 
 std::span<std::byte> Runtime::host_bytes(HostBuffer buffer, Where where) {
     HostAllocation& h = m_impl->host_of(buffer, 0, where);
-    return {h.bytes.data(), h.bytes.size()};
+    if (h.gm_address != 0) m_impl->settle_gm();  // the kernels' writes before now
+    return h.bytes;
+}
+
+std::uint64_t Runtime::device_address(HostBuffer buffer, Where where) {
+    Impl& impl = *m_impl;
+    const HostAllocation& h = impl.host_of(buffer, 0, where);
+    if (h.kind == HostMemoryKind::Pageable) {
+        Impl::fail(Status::InvalidValue,
+                   "pageable host memory is not device-visible (allocate it pinned or managed, "
+                   "with RuntimeOptions::unified_memory)",
+                   where);
+    }
+    if (h.gm_address == 0) {
+        Impl::fail(Status::InvalidValue,
+                   std::string(to_string(h.kind)) +
+                       " host memory is device-visible only with RuntimeOptions::unified_memory",
+                   where);
+    }
+    return h.gm_address;
 }
 
 void Runtime::memcpy(DeviceBuffer dst, HostBuffer src, std::uint64_t bytes, Where where) {
@@ -252,6 +290,12 @@ void Runtime::destroy_stream(Stream stream, Where where) {
     if (stream.id == 0) {
         Impl::fail(Status::InvalidValue, "the default stream cannot be destroyed", where);
     }
+    if (s.capture) {
+        Impl::fail(
+            Status::NotPermitted,
+            "destroy_stream during " + impl.capture_text(*s.capture) + ": end the capture first",
+            where);
+    }
     impl.advance(impl.config.runtime_call_cycles);
     if (impl.options.flavor == RuntimeFlavor::Acl && !s.queue.empty()) {
         impl.wait_stream(s, "destroy_stream", where);
@@ -279,13 +323,15 @@ void Runtime::launch(Stream stream, const LaunchSpec& spec, KernelBody body, Whe
     op.info.blocks = op.kernel->blocks;
     op.info.kernel_type = op.kernel->type;
     op.info.schedule_mode = op.kernel->schedule_mode;
+    impl.check_queue_allowed(s, "launch", where);
     impl.advance(impl.config.runtime_launch_cycles);
-    impl.enqueue(s, std::move(op));
+    impl.submit(s, std::move(op), where);
 }
 
 void Runtime::synchronize_stream(Stream stream, Where where) {
     Impl& impl = *m_impl;
     StreamState& s = impl.stream_of(stream, where);
+    impl.refuse_capturing_stream(s, "synchronize_stream", where);
     impl.wait_stream(s, "synchronize_stream", where);
     impl.advance(impl.config.runtime_sync_cycles);
 }
@@ -293,14 +339,22 @@ void Runtime::synchronize_stream(Stream stream, Where where) {
 Status Runtime::query_stream(Stream stream, Where where) {
     Impl& impl = *m_impl;
     StreamState& s = impl.stream_of(stream, where);
-    impl.advance(impl.config.runtime_call_cycles);
-    if (!s.queue.empty()) return Status::NotReady;
+    impl.refuse_capturing_stream(s, "query_stream", where);
+    impl.advance_query();
+    if (!s.queue.empty()) {
+        impl.note_poll({HostWait::Kind::Stream, s.id, s.last_op, 0, "query_stream", site_of(where)},
+                       where);
+        return Status::NotReady;
+    }
     impl.synchronized(s);
     return Status::Success;
 }
 
 void Runtime::synchronize_device(Where where) {
     Impl& impl = *m_impl;
+    impl.refuse_in_capture(true, "synchronize_device",
+                           "synchronizing the device is illegal during a capture in every mode",
+                           where);
     impl.block([&impl] { return impl.active_ops == 0; },
                call_text("synchronize_device", where) + ": waits for the work of every stream",
                {HostWait::Kind::Device, 0, 0, 0, "synchronize_device", site_of(where)});
@@ -342,14 +396,25 @@ void Runtime::record_event(Event event, Stream stream, Where where) {
     Impl& impl = *m_impl;
     EventState& e = impl.event_of(event, where);
     StreamState& s = impl.stream_of(stream, where);
+    impl.check_queue_allowed(s, "record_event", where);
     impl.advance(impl.config.runtime_call_cycles);
-    e.recorded_on = impl.streams.at(stream.id);
     HostOpInfo info;
     info.kind = HostOpKind::EventRecord;
     info.call = "record_event";
     info.where = site_of(where);
     info.event = event.id;
-    if (s.queue.empty()) {
+    if (s.capture) {
+        // Recorded into the graph: the event's real snapshot stays as it was.
+        HostOp op;
+        op.kind = HostOp::Kind::Record;
+        op.info = std::move(info);
+        e.captured_in = s.capture;
+        e.captured_index = impl.capture_op(s, std::move(op));
+        return;
+    }
+    e.captured_in.reset();
+    e.recorded_on = impl.streams.at(stream.id);
+    if (s.queue.empty() && impl.legacy_dependencies(s).empty()) {
         e.marker = std::make_shared<HostOpState>();
         e.marker->done = true;
         e.marker->end = impl.now();
@@ -359,6 +424,7 @@ void Runtime::record_event(Event event, Stream stream, Where where) {
     HostOp op;
     op.kind = HostOp::Kind::Record;
     op.info = std::move(info);
+    impl.queue_legacy_waits(s, where);
     e.marker = impl.enqueue(s, std::move(op));
     e.record_op = s.last_op;
 }
@@ -366,13 +432,19 @@ void Runtime::record_event(Event event, Stream stream, Where where) {
 Status Runtime::query_event(Event event, Where where) {
     Impl& impl = *m_impl;
     EventState& e = impl.event_of(event, where);
+    impl.refuse_captured_event(e, event, "query_event", where);
     impl.warn_if_stream_destroyed(e, "query_event", where);
-    impl.advance(impl.config.runtime_call_cycles);
+    impl.advance_query();
     if (impl.options.quirk_interprocess_query_always_succeeds &&
         has_flag(e.flags, EventFlags::Interprocess)) {
         return Status::Success;
     }
-    if (e.marker && !e.marker->done) return Status::NotReady;
+    if (e.marker && !e.marker->done) {
+        impl.note_poll({HostWait::Kind::Event, e.recorded_on->id, e.record_op, event.id,
+                        "query_event", site_of(where)},
+                       where);
+        return Status::NotReady;
+    }
     impl.synchronized_op(e.record_op);
     return Status::Success;
 }
@@ -380,6 +452,7 @@ Status Runtime::query_event(Event event, Where where) {
 void Runtime::synchronize_event(Event event, Where where) {
     Impl& impl = *m_impl;
     EventState& e = impl.event_of(event, where);
+    impl.refuse_captured_event(e, event, "synchronize_event", where);
     impl.warn_if_stream_destroyed(e, "synchronize_event", where);
     if (e.marker && !e.marker->done) {
         std::shared_ptr<HostOpState> marker = e.marker;
@@ -398,6 +471,12 @@ void Runtime::stream_wait_event(Stream stream, Event event, Where where) {
     Impl& impl = *m_impl;
     StreamState& s = impl.stream_of(stream, where);
     EventState& e = impl.event_of(event, where);
+    impl.check_queue_allowed(s, "stream_wait_event", where);
+    if (!s.capture && e.in_active_capture()) impl.join_capture(s, e, where);  // cross-stream
+    if (s.capture) {
+        impl.capture_wait(s, e, event, where);
+        return;
+    }
     impl.advance(impl.config.runtime_call_cycles);
     if (!e.marker) return;  // never recorded: a no-op
     HostOpInfo info;
@@ -409,7 +488,7 @@ void Runtime::stream_wait_event(Stream stream, Event event, Where where) {
     // Work recorded and already complete orders nothing in time, but it still orders the
     // stream's later work after it (the checker's happens-before): an op that completes at
     // once, in stream order.
-    if (e.marker->done && s.queue.empty()) {
+    if (e.marker->done && s.queue.empty() && impl.legacy_dependencies(s).empty()) {
         impl.instant_op(s, std::move(info));
         return;
     }
@@ -418,13 +497,16 @@ void Runtime::stream_wait_event(Stream stream, Event event, Where where) {
     op.wait_for = e.marker;
     op.wait_stream = e.recorded_on->id;
     op.info = std::move(info);
+    impl.queue_legacy_waits(s, where);
     impl.enqueue(s, std::move(op));
 }
 
 double Runtime::elapsed_ms(Event start, Event end, Where where) {
     Impl& impl = *m_impl;
-    const EventState& a = impl.event_of(start, where);
-    const EventState& b = impl.event_of(end, where);
+    EventState& a = impl.event_of(start, where);
+    EventState& b = impl.event_of(end, where);
+    impl.refuse_captured_event(a, start, "elapsed_ms", where);
+    impl.refuse_captured_event(b, end, "elapsed_ms", where);
     impl.advance(impl.config.runtime_call_cycles);
     if (has_flag(a.flags, EventFlags::DisableTiming) ||
         has_flag(b.flags, EventFlags::DisableTiming)) {

@@ -2,7 +2,8 @@
 // simulated time. Simulator::run_host runs the program on its own simulated host thread next
 // to the cores: asynchronous calls return at once, synchronizing calls block the host thread
 // until the device work completes, and every call costs host time (chip parameters under
-// /runtime). See docs/runtime.md for the semantics and the memory-kind rules.
+// /runtime). See docs/runtime.md for the semantics, the memory-kind rules and the rules of
+// stream capture.
 //
 //   sim.run_host([&](npusim::Runtime& rt) {
 //       npusim::Stream s = rt.create_stream();
@@ -67,9 +68,18 @@ enum class RuntimeFlavor : std::uint8_t {
 
 struct RuntimeOptions {
     RuntimeFlavor flavor = RuntimeFlavor::Acl;
-    /// The device can reach host memory (unified-memory mode): memset / memset_async accept
-    /// pinned and managed host memory. Pageable host memory is refused either way.
+    /// The device can reach host memory (unified-memory mode): pinned and managed host
+    /// allocations are device-visible (Runtime::device_view: kernels read and write them,
+    /// one storage with host_bytes) and memset / memset_async accept them. Pageable host
+    /// memory is refused either way.
     bool unified_memory = false;
+    /// CUDA's legacy default stream: work queued on the default stream first waits for the
+    /// work pending on every other stream, work queued on another stream first waits for the
+    /// default stream's pending work, and synchronous copies and memsets first wait for
+    /// every stream (they are issued into the default stream). Every created stream counts
+    /// as blocking. Off: the default stream is an ordinary stream (per-thread default stream,
+    /// and ACL, whose documents give its default stream no implicit synchronization).
+    bool legacy_default_stream = false;
     /// Quirk, off by default: query_event on an interprocess event returns Success even while
     /// the work recorded before it still runs. Reproduces a bug of a released vendor runtime
     /// (interprocess events reported complete while their stream was still running); with
@@ -109,6 +119,27 @@ struct Event {
     bool operator==(const Event&) const = default;
 };
 
+/// Work captured from a stream (begin_capture .. end_capture), launched with launch_graph:
+/// an ACL model run instance (aclmdlRI), a CUDA graph exec.
+struct Graph {
+    std::uint32_t id = 0;
+    bool operator==(const Graph&) const = default;
+};
+
+/// Which calls a capture forbids while it is active (aclmdlRICaptureMode, cudaStreamCapture-
+/// Mode). The host program is one thread, so Global and ThreadLocal behave the same here:
+/// synchronous copies and memsets, and async copies with pageable host memory, are refused
+/// and invalidate the capture. Relaxed allows them. Queries and synchronization of a
+/// capturing stream (or an event recorded in one) are refused in every mode.
+enum class CaptureMode : std::uint8_t { Global, ThreadLocal, Relaxed };
+
+/// A stream's capture state (aclmdlRICaptureGetInfo).
+enum class CaptureStatus : std::uint8_t {
+    None,         // not capturing
+    Active,       // capturing
+    Invalidated,  // capturing, but a forbidden call invalidated it: end_capture fails
+};
+
 /// Device (GM) memory from Runtime::malloc. It stays allocated in the simulator after
 /// run_host returns unless the program frees it, so results can be read with Simulator::read.
 struct DeviceBuffer {
@@ -136,12 +167,18 @@ struct HostWait {
     std::uint32_t event = 0;   // Event
     std::string call;          // "synchronize_stream", ...
     std::string where;         // its call site
+    /// The host does not block but only polls (query_stream: kind Stream; query_event: kind
+    /// Event) while no device work can progress; `call` and `where` name the last query.
+    bool polling = false;
 };
 
 /// One stream's position: what its head operation is and, for an event wait, on what.
 struct StreamWaitState {
     std::uint32_t stream = 0;
     bool destroyed = false;
+    /// An internal stream of a graph launch (a lane of a cross-stream capture): the program
+    /// has no handle to it; it counts as destroyed.
+    bool graph_internal = false;
     std::size_t queued = 0;  // operations not completed, the head included
     // The head operation (queued > 0)
     std::uint64_t head_op = 0;
@@ -185,13 +222,24 @@ public:
     HostBuffer malloc_host(std::uint64_t bytes, HostMemoryKind kind,
                            Where where = Where::current());
     void free_host(HostBuffer buffer, Where where = Where::current());
-    /// The host bytes, readable and writable by the program (no simulated cost).
+    /// The host bytes, readable and writable by the program (no simulated cost). For
+    /// device-visible memory (unified memory) they are the bytes kernels read and write,
+    /// with the kernels' writes up to now in.
     std::span<std::byte> host_bytes(HostBuffer buffer, Where where = Where::current());
     template <class T>
     requires std::is_trivially_copyable_v<T> std::span<T> host_span(
         HostBuffer buffer, Where where = Where::current()) {
         const std::span<std::byte> bytes = host_bytes(buffer, where);
         return {reinterpret_cast<T*>(bytes.data()), bytes.size() / sizeof(T)};
+    }
+
+    /// The GM address of pinned or managed host memory under RuntimeOptions::unified_memory:
+    /// kernels reach the host bytes through it. InvalidValue for pageable memory or with
+    /// unified memory off.
+    std::uint64_t device_address(HostBuffer buffer, Where where = Where::current());
+    template <Element T>
+    GlobalTensor<T> device_view(HostBuffer buffer, Where where = Where::current()) {
+        return {device_address(buffer, where), buffer.bytes / sizeof(T)};
     }
 
     /// Synchronous copies run at once on the host thread (no ordering with streams, as
@@ -247,8 +295,28 @@ public:
     Status query_event(Event event, Where where = Where::current());
     void synchronize_event(Event event, Where where = Where::current());
     /// Later work on `stream` waits for the event's capture as it is now; a never-recorded
-    /// event makes this a no-op.
+    /// event makes this a no-op. An event last recorded in an active stream capture makes a
+    /// stream that is not capturing join that capture (cross-stream capture).
     void stream_wait_event(Stream stream, Event event, Where where = Where::current());
+    // ---- stream capture and graphs --------------------------------------------------------
+    /// Work queued on the stream from now on (launch, memcpy_async, memset_async,
+    /// record_event, stream_wait_event) is recorded into a graph instead of running. Refused
+    /// (NotPermitted) on the default stream and on a stream already capturing.
+    void begin_capture(Stream stream, Where where = Where::current());
+    void begin_capture(Stream stream, CaptureMode mode, Where where = Where::current());
+    /// Ends the capture and returns its graph. NotPermitted when the stream is not capturing,
+    /// or when a forbidden call invalidated the capture (the message names that call and
+    /// where it was made); the stream stops capturing either way.
+    Graph end_capture(Stream stream, Where where = Where::current());
+    CaptureStatus capture_status(Stream stream, Where where = Where::current());
+    /// Queues the graph's work on `stream`, as new operations (call "launch_graph", where
+    /// "<this call> (captured at <its capture site>)"); a graph launches on any stream, any
+    /// number of times. InvalidHandle for a destroyed graph; InvalidValue when memory the
+    /// graph uses was freed.
+    void launch_graph(Graph graph, Stream stream, Where where = Where::current());
+    /// Launches already queued still run.
+    void destroy_graph(Graph graph, Where where = Where::current());
+
     /// Milliseconds between two completed events. DisableTiming on either: InvalidHandle (as
     /// cudaEventElapsedTime); never recorded: InvalidValue; not completed: NotReady.
     double elapsed_ms(Event start, Event end, Where where = Where::current());

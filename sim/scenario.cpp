@@ -1,5 +1,7 @@
 #include "sim/scenario.h"
 
+#include <set>
+
 #include "base/config_diagnostics.h"
 #include "base/config_file.h"
 #include "base/errors.h"
@@ -32,7 +34,8 @@ void read_chip(const nlohmann::json& value, const std::filesystem::path& base_di
 
 void read_kernel(const nlohmann::json& doc, Scenario& s, Diagnostics& diag) {
     if (!doc.contains("kernel")) {
-        diag.add("/kernel", "missing: name one of the built-in kernels");
+        diag.add("/kernel",
+                 "missing: name one of the built-in kernels (or give a \"host\" program)");
         return;
     }
     const auto name = read_string(doc.at("kernel"), "/kernel", diag);
@@ -63,6 +66,17 @@ void read_kernel(const nlohmann::json& doc, Scenario& s, Diagnostics& diag) {
         const std::string pointer = child_pointer("/params", p.name);
         if (auto v = read_unsigned(params.at(p.name), pointer, diag)) {
             if (check_range(v->value, p.min, p.max, "", pointer, diag)) s.params[p.name] = v->value;
+        }
+    }
+}
+
+void read_single_kernel(const nlohmann::json& doc, Scenario& s, Diagnostics& diag) {
+    read_kernel(doc, s, diag);
+    if (!doc.contains("blocks")) {
+        diag.add("/blocks", "missing: how many blocks to launch");
+    } else if (auto blocks = read_unsigned(doc.at("blocks"), "/blocks", diag)) {
+        if (check_range(blocks->value, 1, 65535, "blocks", "/blocks", diag)) {
+            s.blocks = static_cast<std::uint32_t>(blocks->value);
         }
     }
 }
@@ -107,8 +121,14 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
     s.source = origin;
     const auto doc = parse_json(json_text, diag);
     if (doc && require_object(*doc, "", diag)) {
-        check_keys(*doc, "", {"description", "chip", "kernel", "blocks", "params", "skew"}, diag);
+        check_keys(*doc, "",
+                   {"description", "chip", "kernel", "blocks", "params", "skew", "runtime",
+                    "buffers", "streams", "events", "host", "expect", "sweep"},
+                   diag);
+        // "sweep" is the study `npusim sweep` runs (sim/sweep_plan.h validates it); a run
+        // ignores it.
         if (doc->contains("skew")) read_skew(doc->at("skew"), s, diag);
+        if (doc->contains("runtime")) s.runtime = read_runtime_section(doc->at("runtime"), diag);
         if (doc->contains("description")) {
             if (auto d = read_string(doc->at("description"), "/description", diag))
                 s.description = *d;
@@ -118,16 +138,28 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
         } else {
             read_chip(doc->at("chip"), base_dir, s, diag);
         }
-        read_kernel(*doc, s, diag);
-        if (!doc->contains("blocks")) {
-            diag.add("/blocks", "missing: how many blocks to launch");
-        } else if (auto blocks = read_unsigned(doc->at("blocks"), "/blocks", diag)) {
-            if (check_range(blocks->value, 1, 65535, "blocks", "/blocks", diag)) {
-                s.blocks = static_cast<std::uint32_t>(blocks->value);
+        if (doc->contains("host")) {
+            for (const char* key : {"kernel", "blocks", "params", "skew"}) {
+                if (doc->contains(key))
+                    diag.add(std::string("/") + key,
+                             "a scenario runs either a host program (\"host\") or one kernel "
+                             "(\"kernel\"), not both: launch kernels from the host program");
             }
+            // The chip must be known to check launches against it.
+            if (diag.empty()) s.host = read_host_program(*doc, s.chip, diag);
+        } else {
+            for (const char* key : {"buffers", "streams", "events"}) {
+                if (doc->contains(key))
+                    diag.add(std::string("/") + key,
+                             "buffers, streams and events belong to a host program: add "
+                             "\"host\" (and drop \"kernel\")");
+            }
+            read_single_kernel(*doc, s, diag);
         }
+        if (doc->contains("expect") && diag.empty())
+            s.expect = read_expect(doc->at("expect"), s.host ? &*s.host : nullptr, diag);
     }
-    if (diag.empty()) {
+    if (diag.empty() && !s.host) {
         if (const BuiltinKernel* kernel = find_builtin_kernel(s.kernel); kernel && kernel->check) {
             for (const auto& [pointer, message] : kernel->check(s.blocks, s.params)) {
                 diag.add(pointer, message);
@@ -154,6 +186,10 @@ Scenario load_scenario(const std::filesystem::path& file) {
 }
 
 KernelNeeds scenario_needs(const Scenario& scenario) {
+    if (scenario.host) {
+        std::uint32_t blocks = 1;
+        return host_program_needs(*scenario.host, blocks);
+    }
     const BuiltinKernel* kernel = find_builtin_kernel(scenario.kernel);
     if (kernel == nullptr || !kernel->needs)
         throw UsageError("unknown built-in kernel '" + scenario.kernel + "'");
@@ -161,6 +197,11 @@ KernelNeeds scenario_needs(const Scenario& scenario) {
 }
 
 HostMemoryEstimate estimate_scenario_memory(const Scenario& scenario, bool check) {
+    if (scenario.host) {
+        std::uint32_t blocks = 1;
+        const KernelNeeds needs = host_program_needs(*scenario.host, blocks);
+        return estimate_host_memory(scenario.chip, blocks, needs, check);
+    }
     return estimate_host_memory(scenario.chip, scenario.blocks, scenario_needs(scenario), check);
 }
 
@@ -189,22 +230,35 @@ ScenarioOutcome run_scenario(const Scenario& scenario,
                              std::vector<Finding>* findings_on_error,
                              const CheckerOptions& checker_options, const SimOptions& sim_options) {
     const BuiltinKernel* kernel = find_builtin_kernel(scenario.kernel);
-    if (kernel == nullptr) throw UsageError("unknown built-in kernel '" + scenario.kernel + "'");
-    Simulator sim(scenario.chip, sim_options);
+    if (!scenario.host && kernel == nullptr)
+        throw UsageError("unknown built-in kernel '" + scenario.kernel + "'");
+    SimOptions options = sim_options;
+    options.placement = scenario.runtime.placement;
+    options.placement_seed = scenario.runtime.seed;
+    Simulator sim(scenario.chip, options);
     for (TransactionObserver* o : observers) sim.attach(*o);
     std::unique_ptr<Checker> checker;
     if (check) {
         checker = std::make_unique<Checker>(sim.global_memory(), checker_options);
         sim.attach(*checker);
     }
-    LaunchSpec launch;
-    launch.blocks = scenario.blocks;
-    launch.start_offsets = scenario.start_offsets;
-    launch.start_jitter_cycles = scenario.start_jitter_cycles;
-    launch.jitter_seed = scenario.jitter_seed;
     ScenarioOutcome outcome;
     try {
-        outcome.kernel = kernel->run(sim, launch, scenario.params);
+        if (scenario.host) {
+            std::set<std::string> read_back;
+            for (const BufferExpectation& e : scenario.expect.buffers) read_back.insert(e.buffer);
+            outcome.host = run_host_program(sim, *scenario.host, scenario.runtime.options,
+                                            scenario.source, read_back);
+            outcome.kernel.run = outcome.host->run;
+            outcome.kernel.verified = true;
+        } else {
+            LaunchSpec launch;
+            launch.blocks = scenario.blocks;
+            launch.start_offsets = scenario.start_offsets;
+            launch.start_jitter_cycles = scenario.start_jitter_cycles;
+            launch.jitter_seed = scenario.jitter_seed;
+            outcome.kernel = kernel->run(sim, launch, scenario.params);
+        }
     } catch (const KernelError&) {
         if (checker && findings_on_error != nullptr) *findings_on_error = checker->findings();
         throw;
@@ -212,6 +266,17 @@ ScenarioOutcome run_scenario(const Scenario& scenario,
     if (checker) {
         outcome.findings = checker->findings();
         outcome.checked = true;
+    }
+    outcome.expectations =
+        evaluate_expectations(scenario.expect, outcome.kernel.run, outcome.findings,
+                              outcome.checked, outcome.host ? &*outcome.host : nullptr);
+    using Output = ScenarioExpect::Output;
+    if (!scenario.host && outcome.kernel.run.completed() && scenario.expect.output != Output::Any) {
+        const bool wrong = scenario.expect.output == Output::Wrong;
+        outcome.expectations.results.push_back(
+            {scenario.expect.present ? "/expect/output" : "",
+             wrong ? "the output is wrong" : "the output checks out",
+             outcome.kernel.verified != wrong, outcome.kernel.verification});
     }
     return outcome;
 }

@@ -1,5 +1,8 @@
-// Scenario files (configs/scenarios/*.json): which chip, which built-in kernel, how many
-// blocks, which kernel parameters. This is the minimal form; streams and sweeps extend it.
+// Scenario files (configs/scenarios/*.json), in two forms (docs/scenarios.md):
+//  - single kernel: which chip, which built-in kernel, how many blocks, which parameters;
+//  - host program: runtime settings, buffers, streams, events and host operations
+//    (sim/scenario_host.h), run on the host runtime (sim/runtime.h).
+// Either form may carry an "expect" block (sim/scenario_expect.h).
 //
 //   { "description": "48-core double-buffered vector add",
 //     "chip": "a2",                      // a preset name, or a path relative to this file
@@ -18,7 +21,10 @@
 #include "base/chip_config.h"
 #include "base/transaction.h"
 #include "sim/builtin_kernels.h"
+#include "sim/host_program_runner.h"
 #include "sim/resource_estimate.h"
+#include "sim/scenario_expect.h"
+#include "sim/scenario_host.h"
 #include "sync/checker.h"
 #include "sync/findings.h"
 
@@ -28,13 +34,16 @@ struct Scenario {
     std::string source;  // file it came from
     std::string description;
     ChipConfig chip;
-    std::string kernel;  // a name from builtin_kernels()
+    std::string kernel;  // a name from builtin_kernels(); empty for a host program
     std::uint32_t blocks = 1;
     std::map<std::string, std::uint64_t> params;  // every parameter, defaults filled in
     // "skew": {"offsets": [0, 0, 5000], "jitter_cycles": 200, "seed": 7}: block start delays
     std::vector<Cycle> start_offsets;
     Cycle start_jitter_cycles = 0;
     std::uint64_t jitter_seed = 1;
+    RuntimeSection runtime;               // "runtime": options and placement (both forms)
+    std::optional<HostProgramSpec> host;  // the host-program form
+    ScenarioExpect expect;                // "expect" (present = false without it)
 };
 
 /// Parses and validates; throws ConfigError naming the file and JSON pointer of every problem
@@ -44,7 +53,8 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
                         const std::filesystem::path& base_dir);
 Scenario load_scenario(const std::filesystem::path& file);
 
-/// The built-in kernel's needs for the scenario's blocks and parameters.
+/// The built-in kernel's needs for the scenario's blocks and parameters; for a host program
+/// the sum over its buffers and launches (sim/scenario_host.h host_program_needs).
 KernelNeeds scenario_needs(const Scenario& scenario);
 /// Peak host memory a run of the scenario takes (with or without the checker).
 HostMemoryEstimate estimate_scenario_memory(const Scenario& scenario, bool check);
@@ -57,13 +67,19 @@ void require_memory_fits(const Scenario& scenario, bool check, std::uint64_t lim
 void check_scenario_memory(const Scenario& scenario, bool check, std::uint64_t max_memory);
 
 struct ScenarioOutcome {
-    KernelOutcome kernel;
+    KernelOutcome kernel;           // for a host program: the run (verified, no verification text)
     std::vector<Finding> findings;  // empty when the checker was off
     bool checked = false;
+    std::optional<HostProgramOutcome> host;  // the host-program form
+    /// The scenario's expectations, or without "expect" the default ones: the run completed,
+    /// the output checked out (single kernel), no error finding, no host call failed.
+    ExpectationReport expectations;
+    bool passed() const { return expectations.all_held(); }
 };
 
-/// Builds a simulator for the scenario's chip with `sim_options` (stop flag, progress),
-/// attaches `observers` and (when `check`) the checker, runs the kernel. A KernelError
+/// Builds a simulator for the scenario's chip with `sim_options` (stop flag, progress; the
+/// placement comes from the scenario), attaches `observers` and (when `check`) the checker,
+/// runs the kernel or the host program and evaluates the expectations. A KernelError
 /// propagates; the checker's findings up to that point are then in `findings_on_error` if
 /// given.
 ScenarioOutcome run_scenario(const Scenario& scenario,

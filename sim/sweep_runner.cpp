@@ -67,11 +67,14 @@ SweepTaskRunner scenario_task_runner() {
               std::uint64_t seed) {
         const nlohmann::json document = plan.document_of(point);
         Scenario scenario = parse_scenario(document.dump(), plan.source, plan.base_dir);
+        // Schedule s: the random placement's seed and the start jitter's seed.
         scenario.jitter_seed = seed;
-        SimOptions options;
-        options.placement_seed = seed;
-        const ScenarioOutcome outcome = run_scenario(scenario, {}, true, nullptr, {}, options);
-        return sweep_result_columns(outcome.kernel.run, outcome.findings, "none");
+        scenario.runtime.seed = seed;
+        const ScenarioOutcome outcome = run_scenario(scenario, {}, true, nullptr, {}, {});
+        const std::string expect = !scenario.expect.present ? "none"
+                                   : outcome.passed()       ? "pass"
+                                                            : "fail";
+        return sweep_result_columns(outcome.kernel.run, outcome.findings, expect);
     };
 }
 

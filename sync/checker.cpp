@@ -10,9 +10,11 @@
 
 #include "sync/check/agents.h"
 #include "sync/check/finding_reporter.h"
+#include "sync/check/launches.h"
 #include "sync/check/memcheck.h"
 #include "sync/check/shadow_memory.h"
 #include "sync/check/site.h"
+#include "sync/check/stream_order.h"
 #include "sync/check/sync_edges.h"
 
 namespace npusim {
@@ -29,23 +31,26 @@ struct Checker::Impl {
     Impl(std::vector<Finding>& findings, const GlobalMemory& memory, CheckerOptions opts)
         : gm(memory),
           options(opts),
-          reporter(findings, memory, options,
+          reporter(findings, memory, options, launches,
                    [this](std::uint32_t id) -> std::string {
                        const check::KernelState* k = agents.find_kernel(id);
                        return k != nullptr ? k->info.name : "?";
                    }),
           shadows(reporter, options),
           sync(agents, reporter, options),
-          memcheck(memory, reporter, options) {}
+          memcheck(memory, reporter, options),
+          streams(agents) {}
 
     const GlobalMemory& gm;
     CheckerOptions options;
     Agents agents;
+    check::Launches launches;
     check::FindingReporter reporter;
     check::ShadowMemory shadows;
     check::SyncEdges sync;
     check::MemCheck memcheck;
-    std::map<std::uint64_t, std::vector<GmRange>> pending_writes;  // by host op
+    check::StreamOrder streams;
+    Cycle latest = 0;  // the latest simulated time a hook named (host accesses carry none)
 
     BlockState& block_of(const Transaction& tx) {
         bool created = false;
@@ -54,9 +59,16 @@ struct Checker::Impl {
         return b;
     }
 
-    void end_kernel(check::KernelState& k) {
+    // A kernel's work flows into the host (Simulator::launch, or a run that aborted) or into
+    // its stream (a stream op, through StreamOrder when the op completes).
+    void end_kernel(check::KernelState& k, bool aborted) {
         memcheck.report_uninitialized(shadows, k.info.kernel_id);
-        agents.end_kernel(k);
+        VectorClock done = agents.end_kernel(k);
+        if (k.info.host_op != 0 && !aborted) {
+            streams.kernel_ended(k.info.host_op, std::move(done));
+        } else {
+            agents.host().clock.join(done);
+        }
     }
 
     // A run that stopped on a deadlock or a KernelError never ends its kernels, yet the host
@@ -66,9 +78,41 @@ struct Checker::Impl {
     void end_aborted() {
         for (auto& [id, k] : agents.kernels()) {
             if (k.ended || k.blocks.empty()) continue;
-            end_kernel(k);
+            end_kernel(k, true);
             sync.drop_flags(id);
         }
+    }
+
+    // The host acts outside a runtime program (Simulator::write or launch): the program that
+    // ran before has returned, and the host knows all it did.
+    void leave_runtime() {
+        if (streams.active()) streams.end();
+        end_aborted();
+    }
+
+    // A runtime program's op or host access. Op ids restart with each program: a first op
+    // that does not follow the last one starts a new program after the previous one.
+    void enter_runtime(std::uint64_t op) {
+        if (streams.active() && op != 0 && op <= streams.last_op()) streams.end();
+        if (streams.active()) return;
+        end_aborted();  // a Simulator::run that aborted before this program
+        streams.begin();
+    }
+
+    // A GM access that is no kernel's instruction: the host (`agent` kHost) or a stream's copy
+    // or memset, with the accessor's knowledge `clock` (which covers its own epoch).
+    void host_side_access(std::uint32_t launch, AgentId agent, EpochCount epoch,
+                          const VectorClock& clock, const GmRange& range, bool write) {
+        Site site;
+        site.kernel_id = check::kNoKernel;
+        site.launch = launch;
+        site.agent = agent;
+        site.epoch = epoch;
+        site.serial = epoch;
+        site.time = latest;
+        const View view{clock, ~AgentId{0}, 0, agent, epoch};
+        shadows.access(MemSpace::GM, shadows.gm(), site, view, range.address,
+                       range.address + range.bytes, write);
     }
 
     check::Shadow& shadow_for(MemSpace space, BlockState& b) {
@@ -81,8 +125,9 @@ struct Checker::Impl {
     // A data instruction: the scalar unit's own loads and stores (stores go through its store
     // buffer), or an instruction issued to a pipe.
     void data_instruction(BlockState& b, const Transaction& tx) {
-        Site site{tx.kernel_id, tx.block, tx.core_type, tx.pipe, tx.serial, tx.where, 0, 0,
-                  tx.start};
+        Site site{
+            tx.kernel_id, tx.block, tx.core_type, tx.pipe, b.launch, tx.serial, tx.where, 0, 0,
+            tx.start};
         if (tx.pipe == Pipe::S) {
             Agent& scalar = agents.agent(b, kScalarSlot);
             Agent& stores = agents.agent(b, kStoreSlot);
@@ -130,11 +175,21 @@ Checker::Checker(const GlobalMemory& gm, CheckerOptions options)
 
 Checker::~Checker() = default;
 
-void Checker::on_kernel_start(const KernelInfo& kernel, Cycle /*at*/) {
-    m_impl->end_aborted();
-    check::KernelState& k = m_impl->agents.kernel(kernel.kernel_id);
+void Checker::on_kernel_start(const KernelInfo& kernel, Cycle at) {
+    Impl& impl = *m_impl;
+    impl.latest = std::max(impl.latest, at);
+    const check::PendingOp* op =
+        kernel.host_op != 0 ? impl.streams.pending(kernel.host_op) : nullptr;
+    if (op == nullptr) impl.leave_runtime();
+    check::KernelState& k = impl.agents.kernel(kernel.kernel_id);
     k.info = kernel;
-    k.start_clock = m_impl->agents.host().clock;
+    if (op != nullptr) {  // a stream op: its blocks start with what its stream knows
+        k.launch = op->launch;
+        k.start_clock = impl.agents.agent(impl.streams.stream_agent(op->stream)).clock;
+    } else {
+        k.info.host_op = 0;
+        k.start_clock = impl.agents.host().clock;
+    }
 }
 
 void Checker::on_transaction(const Transaction& tx) {
@@ -147,15 +202,16 @@ void Checker::on_transaction(const Transaction& tx) {
     m_impl->data_instruction(b, tx);
 }
 
-void Checker::on_kernel_end(const KernelInfo& kernel, Cycle /*at*/) {
+void Checker::on_kernel_end(const KernelInfo& kernel, Cycle at) {
     Impl& impl = *m_impl;
-    impl.end_kernel(impl.agents.kernel(kernel.kernel_id));
+    impl.latest = std::max(impl.latest, at);
+    impl.end_kernel(impl.agents.kernel(kernel.kernel_id), false);
     if (impl.options.synccheck) impl.sync.report_unpaired(kernel.kernel_id);
 }
 
 void Checker::on_host_write(std::uint64_t address, std::uint64_t bytes) {
     Impl& impl = *m_impl;
-    impl.end_aborted();
+    impl.leave_runtime();
     Agent& host = impl.agents.host();
     Site site;
     site.agent = Agents::kHost;
@@ -195,21 +251,68 @@ void Checker::on_block_stuck(const StuckNote& note) {
     m_findings.push_back(std::move(f));
 }
 
-// Until the checker orders stream operations (inter-stream happens-before), GM bytes the
-// runtime writes count as host writes when they land, as Simulator::write does.
 void Checker::on_host_op_queued(const HostOpInfo& op) {
-    if (!op.writes.empty()) m_impl->pending_writes[op.op] = op.writes;
+    Impl& impl = *m_impl;
+    impl.enter_runtime(op.op);
+    std::uint32_t launch = 0;
+    if (op.kind == HostOpKind::Kernel || op.kind == HostOpKind::Copy ||
+        op.kind == HostOpKind::Memset) {
+        check::Launch l;
+        l.origin = op.kind == HostOpKind::Kernel ? AccessOrigin::Kernel : AccessOrigin::Stream;
+        l.order = 2 * op.op;
+        l.stream = op.stream;
+        l.call = op.call;
+        l.where = op.where;
+        l.kernel = op.kernel;
+        launch = impl.launches.intern(std::move(l));
+    }
+    impl.streams.queued(op, launch);
 }
 
-void Checker::on_host_op_completed(std::uint64_t op, Cycle /*at*/) {
-    const auto it = m_impl->pending_writes.find(op);
-    if (it == m_impl->pending_writes.end()) return;
-    for (const GmRange& r : it->second) on_host_write(r.address, r.bytes);
-    m_impl->pending_writes.erase(it);
+void Checker::on_host_op_started(std::uint64_t op, Cycle at) {
+    m_impl->latest = std::max(m_impl->latest, at);
+    m_impl->streams.started(op);
 }
 
+// A copy or memset accesses GM when its data lands, as its stream's agent: after everything
+// its stream knows, unordered with the rest.
+void Checker::on_host_op_completed(std::uint64_t op, Cycle at) {
+    Impl& impl = *m_impl;
+    impl.latest = std::max(impl.latest, at);
+    const check::PendingOp* p = impl.streams.pending(op);
+    if (p == nullptr) return;
+    if (!p->reads.empty() || !p->writes.empty()) {
+        impl.streams.started(op);  // (a no-op after its start hook)
+        const EpochCount epoch = impl.streams.stream_access(p->stream);
+        const AgentId agent = impl.streams.stream_agent(p->stream);
+        const VectorClock& clock = impl.agents.agent(agent).clock;
+        for (const GmRange& r : p->reads)
+            impl.host_side_access(p->launch, agent, epoch, clock, r, false);
+        for (const GmRange& r : p->writes)
+            impl.host_side_access(p->launch, agent, epoch, clock, r, true);
+    }
+    impl.streams.completed(op);
+}
+
+void Checker::on_host_synchronized(std::uint64_t op) {
+    m_impl->streams.host_synchronized(op);
+}
+
+// The host thread's synchronous read or write: ordered after what the host knows (its own
+// program order, what it synchronized with), unordered with device work it did not wait for.
 void Checker::on_host_access(const HostAccess& access) {
-    if (access.write) on_host_write(access.range.address, access.range.bytes);
+    Impl& impl = *m_impl;
+    impl.enter_runtime(0);
+    check::Launch l;
+    l.origin = AccessOrigin::HostThread;
+    l.order = 2 * impl.streams.last_op() + 1;
+    l.call = access.call;
+    l.where = access.where;
+    const std::uint32_t launch = impl.launches.intern(std::move(l));
+    Agent& host = impl.agents.host();
+    const EpochCount epoch = ++host.counter;
+    host.clock.set(Agents::kHost, epoch);
+    impl.host_side_access(launch, Agents::kHost, epoch, host.clock, access.range, access.write);
 }
 
 std::size_t Checker::error_count() const {

@@ -12,7 +12,15 @@
 //   - SetFlag carries everything its pipe completed; WaitFlag joins it;
 //   - PipeBarrier<PIPE_ALL>, hard and soft SyncAll (the soft one's own workspace traffic is
 //     not checked), cross-core flags, kernel start (after the host's writes and the previous
-//     block on that core) and kernel end (before the host and later kernels).
+//     block on that core) and kernel end (before the host and later kernels);
+//   - runtime programs (Simulator::run_host, sync/check/stream_order.h): one agent per
+//     stream. An op starts after the host's knowledge when it was queued and everything
+//     completed before it on its stream; an event wait adds its record's capture; a kernel
+//     op's end flows into its stream, not the host; async copies and memsets access GM as
+//     their stream; host synchronization gives the host what the op's stream knew; the
+//     host thread's synchronous copies and memsets are the host's accesses. Accesses of two
+//     host calls that nothing orders race with scope inter-stream (host: one is the host
+//     thread's), whatever the timing.
 // Accesses are kept per memory space as intervals (not bytes), each with its last write and
 // the reads since, so memory grows with live intervals.
 //
@@ -73,7 +81,9 @@ public:
     void on_local_alloc(const LocalAllocation& allocation) override;
     void on_block_stuck(const StuckNote& note) override;
     void on_host_op_queued(const HostOpInfo& op) override;
+    void on_host_op_started(std::uint64_t op, Cycle at) override;
     void on_host_op_completed(std::uint64_t op, Cycle at) override;
+    void on_host_synchronized(std::uint64_t op) override;
     void on_host_access(const HostAccess& access) override;
 
     /// Findings, deduplicated by (kind, space, source-location pair) with a count, in the

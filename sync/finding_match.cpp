@@ -38,9 +38,15 @@ std::string describe(const Finding& f) {
     text += " at " + std::string(to_string(f.space));
     if (f.scope != RaceScope::None) text += " (" + std::string(to_string(f.scope)) + ")";
     for (std::size_t i = 0; i < f.sites.size(); ++i) {
-        text += (i == 0 ? " first " : " second ") + std::string(to_string(f.sites[i].pipe)) + ":" +
-                std::to_string(f.sites[i].where.line()) + " block " +
-                std::to_string(f.sites[i].block);
+        const AccessSite& s = f.sites[i];
+        text += i == 0 ? " first " : " second ";
+        if (s.origin != AccessOrigin::Kernel) {
+            text += s.call + " at " + s.call_site;
+            continue;
+        }
+        text += std::string(to_string(s.pipe)) + ":" + std::to_string(s.where.line()) + " block " +
+                std::to_string(s.block);
+        if (!s.call.empty()) text += " (" + s.call + " at " + s.call_site + ")";
     }
     if (!f.message.empty() && !is_race(f.kind)) text += ": " + f.message;
     return text;

@@ -38,10 +38,26 @@ std::string_view to_string(RaceScope scope) {
             return "inter-pipe";
         case RaceScope::InterCore:
             return "inter-core";
+        case RaceScope::InterStream:
+            return "inter-stream";
+        case RaceScope::Host:
+            return "host";
         case RaceScope::None:
             return "";
     }
     return "";
+}
+
+std::string_view to_string(AccessOrigin origin) {
+    switch (origin) {
+        case AccessOrigin::Kernel:
+            return "kernel";
+        case AccessOrigin::Stream:
+            return "stream";
+        case AccessOrigin::HostThread:
+            return "host";
+    }
+    return "?";
 }
 
 bool is_race(FindingKind kind) {

@@ -30,7 +30,27 @@ enum class FindingKind : std::uint8_t {
 
 enum class Severity : std::uint8_t { Warning, Error };
 
-enum class RaceScope : std::uint8_t { IntraPipe, InterPipe, InterCore, None };
+/// Where the two accesses of a race are. InterStream and Host come from runtime programs
+/// (Simulator::run_host): accesses of two different host operations with no stream order,
+/// event or host synchronization between them.
+enum class RaceScope : std::uint8_t {
+    IntraPipe,    // one pipe of one block
+    InterPipe,    // two pipes (or the scalar unit) of one block
+    InterCore,    // two blocks of one kernel, or two kernels launched with Simulator::launch
+    InterStream,  // two stream operations: kernels on different streams, a kernel and an
+                  // asynchronous copy or memset, two copies
+    Host,         // a synchronous access of the host thread and device work it did not wait for
+    None,
+};
+
+/// Who made an access. Stream and HostThread accesses have no kernel, block, pipe or source
+/// line: `AccessSite::call` and `call_site` name them.
+enum class AccessOrigin : std::uint8_t {
+    Kernel,      // an instruction of a kernel
+    Stream,      // an asynchronous copy or memset on a stream
+    HostThread,  // a synchronous runtime call on the host thread (memcpy, memset)
+};
+std::string_view to_string(AccessOrigin origin);  // "kernel", "stream", "host"
 
 /// One side of a finding: an instruction's access.
 struct AccessSite {
@@ -47,6 +67,13 @@ struct AccessSite {
     std::uint64_t bytes = 0;
     std::string buffer;        // GM buffer name, or the local space name
     std::uint64_t offset = 0;  // offset of `address` inside `buffer`
+    // Runtime programs (Simulator::run_host): who made the access and the host call it
+    // belongs to. `call` is empty for kernels launched with Simulator::launch and for
+    // Simulator::write.
+    AccessOrigin origin = AccessOrigin::Kernel;
+    std::string call;          // "launch", "memcpy_async", "memset_async", "memcpy", ...
+    std::string call_site;     // its host call site, "prog.cpp:40" (a scenario: a JSON pointer)
+    std::uint32_t stream = 0;  // the stream it was queued on (Kernel, Stream)
 };
 
 struct Finding {
@@ -61,7 +88,8 @@ struct Finding {
 };
 
 std::string_view to_string(FindingKind kind);  // "RAW", "WAR", "WAW", "unpaired SetFlag", ...
-std::string_view to_string(RaceScope scope);   // "intra-pipe", "inter-pipe", "inter-core"
+/// "intra-pipe", "inter-pipe", "inter-core", "inter-stream", "host" ("" for None)
+std::string_view to_string(RaceScope scope);
 bool is_race(FindingKind kind);
 
 }  // namespace npusim

@@ -1,8 +1,10 @@
 // npusim command line: a thin layer over the library. It parses arguments, calls the
 // library, prints, and maps outcomes to exit codes (kExitCodes, shown by --help):
-//   0    ran to completion, the output checked out, and the checker found no error
-//   1    the simulated program is wrong: deadlock, wrong output, a kernel rule broken, or a
-//        checker error (race, unpaired flag, out-of-bounds, uninitialized read)
+//   0    ran to completion, the output checked out, and the checker found no error; for a
+//        scenario with "expect": every expectation held
+//   1    the simulated program is wrong: deadlock, wrong output, a kernel rule broken, a
+//        checker error (race, unpaired flag, out-of-bounds, uninitialized read), a failed
+//        host call; for a scenario with "expect": an expectation failed
 //   2    bad input (unreadable or invalid scenario/chip file, bad arguments) or lost output
 //        (a write error on standard output, --report or --trace)
 //   3    internal error
@@ -27,6 +29,7 @@
 #include "sim/check_report.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
+#include "sim/scenario_report.h"
 #include "sim/schedule_exploration.h"
 #include "sim/simulator.h"
 #include "sim/trace_writer.h"
@@ -38,9 +41,11 @@ namespace {
 
 constexpr const char* kExitCodes =
     "Exit codes:\n"
-    "  0    the run completed, its output checked out, the checker found no error\n"
+    "  0    the run completed, its output checked out, the checker found no error; for a\n"
+    "       scenario with an \"expect\" block: every expectation held\n"
     "  1    the simulated program is wrong: deadlock, wrong output, a kernel rule broken,\n"
-    "       or a checker error (race, unpaired flag, out-of-bounds, uninitialized read)\n"
+    "       a checker error (race, unpaired flag, out-of-bounds, uninitialized read) or a\n"
+    "       failed host call; with \"expect\": an expectation failed (each is named)\n"
     "  2    bad input (arguments, scenario or chip file) or lost output (a write error on\n"
     "       standard output, --report or --trace; the message names it)\n"
     "  3    internal error in npusim\n"
@@ -222,7 +227,12 @@ int run_command(const std::string& file, const RunFlags& flags) {
     std::cout << "scenario  " << npusim::printable(file, false) << "\n";
     if (!scenario.description.empty())
         std::cout << "          " << npusim::printable(scenario.description, false) << "\n";
-    std::cout << npusim::format_summary(outcome.kernel, scenario.chip);
+    if (scenario.host) {
+        std::cout << npusim::format_summary(outcome.kernel.run, scenario.chip);
+    } else {
+        std::cout << npusim::format_summary(outcome.kernel, scenario.chip);
+    }
+    std::cout << npusim::format_scenario_details(scenario, outcome);
     const std::vector<npusim::DeadlockFinding> warnings = predictor.warnings();
     if (!warnings.empty()) std::cout << "\n" << npusim::format_deadlocks(warnings);
     if (outcome.checked) {
@@ -233,6 +243,8 @@ int run_command(const std::string& file, const RunFlags& flags) {
     if (!flags.report_path.empty()) {
         nlohmann::json report = npusim::to_json(outcome.kernel);
         if (outcome.checked) report["findings"] = npusim::findings_to_json(outcome.findings);
+        const nlohmann::json details = npusim::scenario_details_to_json(scenario, outcome);
+        report.update(details);
         if (g_signal != 0) report["signal"] = signal_name(g_signal);
         report["possible_deadlocks"] = nlohmann::json::array();
         for (const npusim::DeadlockFinding& w : warnings) {
@@ -241,11 +253,10 @@ int run_command(const std::string& file, const RunFlags& flags) {
         write_report(flags.report_path, report);
     }
     if (trace) std::cout << "trace     " << flags.trace_path << "\n";
-    const bool checker_errors =
-        std::any_of(outcome.findings.begin(), outcome.findings.end(),
-                    [](const npusim::Finding& f) { return f.severity == npusim::Severity::Error; });
     if (g_signal != 0) return 128 + g_signal;  // the user asked to stop: 130 or 143
-    return outcome.kernel.run.completed() && outcome.kernel.verified && !checker_errors ? 0 : 1;
+    // Without "expect" the default expectations: completed, output right, no error finding,
+    // no failed host call. With it, exactly the scenario's expectations.
+    return outcome.passed() ? 0 : 1;
 }
 
 /// Output that did not reach standard output is an error (exit 2), never exit 0.
@@ -272,6 +283,8 @@ void print_kernels() {
             std::cout << "    " << p.name << " (default " << p.default_value << ", " << p.min
                       << ".." << p.max << "): " << p.description << "\n";
         }
+        for (const npusim::KernelArgument& a : k.arguments)
+            std::cout << "    arg " << a.name << ": " << a.description << "\n";
     }
 }
 

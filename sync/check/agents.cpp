@@ -35,10 +35,14 @@ BlockState& Agents::block_of(const Transaction& tx, bool& created) {
         b.block = tx.block;
         b.type = tx.core_type;
         b.core = tx.core;
-        VectorClock start = m_kernels[tx.kernel_id].start_clock;
+        const KernelState& kernel = m_kernels[tx.kernel_id];
+        b.launch = kernel.launch;
+        VectorClock start = kernel.start_clock;
         // The previous block on this core finished before this one started.
         BlockState*& previous = m_on_core[{tx.core_type, tx.core}];
-        if (previous != nullptr) start.join(drained(*previous));
+        const bool stream_op = kernel.info.host_op != 0;
+        if (previous != nullptr && (!stream_op || previous->kernel_id == tx.kernel_id))
+            start.join(drained(*previous));
         previous = &b;
         for (Slot s = 0; s < kAgentSlots; ++s) {
             b.agents[s] = static_cast<AgentId>(m_agents.size());
@@ -75,11 +79,11 @@ VectorClock Agents::fired(BlockState& b, Slot pipe) {
     return c;
 }
 
-void Agents::end_kernel(KernelState& k) {
+VectorClock Agents::end_kernel(KernelState& k) {
     k.ended = true;
     VectorClock done;
     for (const BlockState* b : k.blocks) done.join(drained(*b));
-    host().clock.join(done);
+    return done;
 }
 
 }  // namespace npusim::check

@@ -45,6 +45,7 @@ struct BlockState {
     std::uint32_t block = 0;
     CoreType type = CoreType::Vector;
     std::uint32_t core = 0;
+    std::uint32_t launch = 0;  // its kernel's host call (check::Launches), 0: Simulator::launch
     std::array<AgentId, kAgentSlots> agents{};
     std::vector<std::pair<MemSpace, std::pair<std::uint64_t, std::uint64_t>>> allocations;
     std::array<Shadow*, kMemSpaces> local_shadows{};  // this core's local spaces, once found
@@ -52,7 +53,8 @@ struct BlockState {
 
 struct KernelState {
     KernelInfo info;
-    VectorClock start_clock;  // the host's knowledge at launch
+    VectorClock start_clock;   // the host's knowledge at launch (a stream op: its stream's)
+    std::uint32_t launch = 0;  // its host call (check::Launches), 0: Simulator::launch
     std::vector<BlockState*> blocks;
     bool ended = false;
 };
@@ -64,6 +66,13 @@ public:
     Agents();
 
     Agent& host() { return m_agents[kHost]; }
+    Agent& agent(AgentId id) { return m_agents[id]; }
+    /// A new agent that knows nothing (a stream of a runtime program). References to agents
+    /// do not survive it.
+    AgentId add_agent() {
+        m_agents.emplace_back();
+        return static_cast<AgentId>(m_agents.size() - 1);
+    }
     Agent& agent(const BlockState& b, Slot s) { return m_agents[b.agents[s]]; }
 
     /// The kernel's state, made empty on first use.
@@ -71,9 +80,11 @@ public:
     const KernelState* find_kernel(std::uint32_t id) const;
     std::map<std::uint32_t, KernelState>& kernels() { return m_kernels; }
 
-    /// The block `tx` belongs to. A new one starts after the host's knowledge at its
-    /// kernel's launch and after the previous block on its core; `created` says it is new
-    /// (its core's local memories then start fresh).
+    /// The block `tx` belongs to. A new one starts with its kernel's start clock and after
+    /// the previous block on its core (for a kernel of a stream op: only a previous block of
+    /// the same kernel; kernels of other streams are ordered by events alone, not by where
+    /// the scheduler happened to place them). `created` says it is new (its core's local
+    /// memories then start fresh).
     BlockState& block_of(const Transaction& tx, bool& created);
 
     /// Everything the block did, complete: its agents' clocks with every frontier at its count.
@@ -96,8 +107,8 @@ public:
 
     void scalar_learns(BlockState& b, const VectorClock& c) { agent(b, kScalarSlot).clock.join(c); }
 
-    /// The kernel is over: the host and every later kernel come after all it did.
-    void end_kernel(KernelState& k);
+    /// The kernel is over: returns all it did (what the host, or its stream, learns).
+    VectorClock end_kernel(KernelState& k);
 
 private:
     std::vector<Agent> m_agents;

@@ -12,28 +12,38 @@ std::string short_pipe(Pipe pipe) {
 }
 
 FindingReporter::FindingReporter(std::vector<Finding>& out, const GlobalMemory& gm,
-                                 const CheckerOptions& options, KernelName kernel_name)
-    : m_out(out), m_gm(gm), m_options(options), m_kernel_name(std::move(kernel_name)) {}
+                                 const CheckerOptions& options, const Launches& launches,
+                                 KernelName kernel_name)
+    : m_out(out),
+      m_gm(gm),
+      m_options(options),
+      m_launches(launches),
+      m_kernel_name(std::move(kernel_name)) {}
 
 std::size_t FindingReporter::KeyHash::operator()(const Key& k) const {
     std::uint64_t h = k.kind_space_scope_pipes * 0x9E3779B97F4A7C15ULL;
     for (std::uint64_t v :
          {reinterpret_cast<std::uint64_t>(k.file_a), reinterpret_cast<std::uint64_t>(k.file_b),
-          k.line_column_a, k.line_column_b}) {
+          k.line_column_a, k.line_column_b, k.launches}) {
         h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
     }
     return static_cast<std::size_t>(h);
 }
 
 // Deduplicated by (kind, space, scope, source-location pair, pipes): an inter-core race is
-// never folded into an intra-core one of the same lines.
+// never folded into an intra-core one of the same lines. Inter-stream and host races also by
+// the pair of host calls: another pair of launches needs another event.
 FindingReporter::Key FindingReporter::key_of(FindingKind kind, MemSpace space, RaceScope scope,
                                              const std::source_location& a,
-                                             const std::source_location& b, Pipe pa, Pipe pb) {
+                                             const std::source_location& b, Pipe pa, Pipe pb,
+                                             std::uint64_t launches) {
     return {static_cast<std::uint64_t>(kind) | (static_cast<std::uint64_t>(space) << 8) |
                 (static_cast<std::uint64_t>(scope) << 16) | (static_cast<std::uint64_t>(pa) << 24) |
                 (static_cast<std::uint64_t>(pb) << 32),
-            a.file_name(), b.file_name(), (std::uint64_t{a.line()} << 32) | a.column(),
+            launches,
+            a.file_name(),
+            b.file_name(),
+            (std::uint64_t{a.line()} << 32) | a.column(),
             (std::uint64_t{b.line()} << 32) | b.column()};
 }
 
@@ -56,7 +66,14 @@ AccessSite FindingReporter::site_of(const Site& s, bool write, MemSpace space,
                                     std::uint64_t address, std::uint64_t bytes) const {
     AccessSite a;
     a.kernel_id = s.kernel_id;
-    a.kernel = m_kernel_name(s.kernel_id);
+    a.kernel = s.kernel_id == kNoKernel ? std::string() : m_kernel_name(s.kernel_id);
+    if (s.launch != 0) {
+        const Launch& l = m_launches[s.launch];
+        a.origin = l.origin;
+        a.call = l.call;
+        a.call_site = l.where;
+        a.stream = l.stream;
+    }
     a.block = s.block;
     a.core_type = s.core_type;
     a.pipe = s.pipe;
@@ -85,8 +102,14 @@ AccessSite FindingReporter::site_of(const Site& s, bool write, MemSpace space,
 bool FindingReporter::comes_before(const Site& a, const Site& b) const {
     if (same_block(a, b)) return a.serial < b.serial;
     if (m_options.race_order == RaceOrder::Timing) return a.time < b.time;
-    return std::tuple(a.kernel_id, static_cast<int>(a.core_type) ^ 1, a.block, a.serial) <
-           std::tuple(b.kernel_id, static_cast<int>(b.core_type) ^ 1, b.block, b.serial);
+    // Kernel ids of stream ops depend on when their streams reached them; the host program
+    // order of their calls does not.
+    const auto program = [this](const Site& s) {
+        return s.launch != 0 ? std::pair(1, m_launches[s.launch].order)
+                             : std::pair(0, std::uint64_t{s.kernel_id});
+    };
+    return std::tuple(program(a), static_cast<int>(a.core_type) ^ 1, a.block, a.serial) <
+           std::tuple(program(b), static_cast<int>(b.core_type) ^ 1, b.block, b.serial);
 }
 
 void FindingReporter::race(const Site& first_seen, bool first_seen_write, const Site& second_seen,
@@ -102,9 +125,18 @@ void FindingReporter::race(const Site& first_seen, bool first_seen_write, const 
                                          : FindingKind::RaceWAR;
     const bool block = same_block(prior, now);
     const bool same_unit = block && prior.pipe == now.pipe;
-    const RaceScope scope =
+    RaceScope scope =
         same_unit ? RaceScope::IntraPipe : (block ? RaceScope::InterPipe : RaceScope::InterCore);
-    const Key key = key_of(kind, space, scope, prior.where, now.where, prior.pipe, now.pipe);
+    std::uint64_t launches = 0;
+    if (prior.launch != now.launch) {  // two host calls of a runtime program
+        const auto host_thread = [this](const Site& s) {
+            return s.launch != 0 && m_launches[s.launch].origin == AccessOrigin::HostThread;
+        };
+        scope = host_thread(prior) || host_thread(now) ? RaceScope::Host : RaceScope::InterStream;
+        launches = (std::uint64_t{prior.launch} << 32) | now.launch;
+    }
+    const Key key =
+        key_of(kind, space, scope, prior.where, now.where, prior.pipe, now.pipe, launches);
     if (fold(key, instances)) return;
     Finding f;
     f.kind = kind;
@@ -125,6 +157,8 @@ void FindingReporter::race(const Site& first_seen, bool first_seen_write, const 
         const std::string pair = short_pipe(prior.pipe) + "_" + short_pipe(now.pipe);
         f.fix = "SetFlag<" + pair + "> after line " + la + " and WaitFlag<" + pair +
                 "> before line " + lb;
+    } else if (f.scope == RaceScope::InterStream || f.scope == RaceScope::Host) {
+        f.fix = stream_fix(prior, now, f.scope);
     } else if (prior.kernel_id != now.kernel_id) {
         f.fix =
             "order the two kernels (an event recorded after the first and waited for "
@@ -135,6 +169,29 @@ void FindingReporter::race(const Site& first_seen, bool first_seen_write, const 
                 std::to_string(now.block) + ") between line " + la + " and line " + lb;
     }
     add(key, std::move(f));
+}
+
+// The event or synchronization that orders two host calls: the one queued first in host
+// program order is recorded (or synchronized with), the other waits.
+std::string FindingReporter::stream_fix(const Site& prior, const Site& now, RaceScope scope) const {
+    if (prior.launch == 0 || now.launch == 0) {
+        return "order the two (an event recorded after the first and waited for before the "
+               "second, or a synchronize before the host's access)";
+    }
+    const Launch* first = &m_launches[prior.launch];
+    const Launch* second = &m_launches[now.launch];
+    if (second->order < first->order) std::swap(first, second);
+    const auto call = [](const Launch& l) { return l.call + " at " + l.where; };
+    if (scope == RaceScope::Host) {
+        const Launch& device = first->origin == AccessOrigin::HostThread ? *second : *first;
+        const Launch& host = first->origin == AccessOrigin::HostThread ? *first : *second;
+        return "synchronize stream " + std::to_string(device.stream) +
+               " (synchronize_stream, or synchronize_event on an event recorded after " +
+               call(device) + ") before " + call(host);
+    }
+    return "record an event on stream " + std::to_string(first->stream) + " after " + call(*first) +
+           " and make stream " + std::to_string(second->stream) + " wait for it before " +
+           call(*second);
 }
 
 void FindingReporter::single(FindingKind kind, Severity severity, MemSpace space, const Site& s,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "memory/global_memory.h"
+#include "sync/check/launches.h"
 #include "sync/check/site.h"
 #include "sync/checker.h"
 #include "sync/findings.h"
@@ -24,12 +25,15 @@ public:
     using KernelName = std::function<std::string(std::uint32_t id)>;
 
     FindingReporter(std::vector<Finding>& out, const GlobalMemory& gm,
-                    const CheckerOptions& options, KernelName kernel_name);
+                    const CheckerOptions& options, const Launches& launches,
+                    KernelName kernel_name);
 
     /// Which of two unordered accesses a report names first. Within a block: issue order
     /// (serial numbers, as the vendor's sanitizer does). Across blocks, RaceOrder::Timing: the
     /// order they took effect in this run; RaceOrder::Program: (kernel, core type with the AIC
-    /// first, block, serial), the same whatever the timing.
+    /// first, block, serial), the same whatever the timing, where "kernel" is the kernel id
+    /// for Simulator::launch and the host program order of the call (Launch::order) for a
+    /// runtime program's kernels, copies, memsets and host accesses.
     bool comes_before(const Site& a, const Site& b) const;
 
     /// A race of two unordered accesses over [lo, hi), `instances` times; the order they were
@@ -45,6 +49,7 @@ public:
 private:
     struct Key {
         std::uint64_t kind_space_scope_pipes;
+        std::uint64_t launches;  // inter-stream and host races: the two host calls
         const char* file_a;
         const char* file_b;
         std::uint64_t line_column_a;
@@ -56,7 +61,8 @@ private:
     };
     static Key key_of(FindingKind kind, MemSpace space, RaceScope scope,
                       const std::source_location& a, const std::source_location& b, Pipe pa,
-                      Pipe pb);
+                      Pipe pb, std::uint64_t launches = 0);
+    std::string stream_fix(const Site& prior, const Site& now, RaceScope scope) const;
     bool fold(const Key& key, std::uint64_t instances);
     void add(const Key& key, Finding finding);
     AccessSite site_of(const Site& s, bool write, MemSpace space, std::uint64_t address,
@@ -65,6 +71,7 @@ private:
     std::vector<Finding>& m_out;
     const GlobalMemory& m_gm;
     const CheckerOptions& m_options;
+    const Launches& m_launches;
     KernelName m_kernel_name;
     std::unordered_map<Key, std::size_t, KeyHash> m_dedupe;  // key -> index in m_out
 };

@@ -104,6 +104,7 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
     std::uint64_t uninit_lo = 0;
     Cycle merged_first_landed = site.time;
     std::uint64_t cursor = lo;
+    Iterator first = shadow.end();  // the interval starting at lo, once made or found
     while (cursor < hi) {
         if (it == shadow.end() || it->first > cursor) {
             const std::uint64_t gap_hi = it == shadow.end() ? hi : std::min(hi, it->first);
@@ -120,10 +121,13 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
                 fresh.reads.push_back(me);
             }
             m_runs.retain(me);
-            it = std::next(shadow.emplace_hint(it, cursor, std::move(fresh)));
+            const Iterator made = shadow.emplace_hint(it, cursor, std::move(fresh));
+            if (first == shadow.end()) first = made;
+            it = std::next(made);
             cursor = gap_hi;
             continue;
         }
+        if (first == shadow.end()) first = it;
         if (it->second.hi > hi) {  // the last interval reaches past the access: split
             Interval right = it->second;
             retain(right);
@@ -178,32 +182,33 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
         cursor = iv.hi;
         ++it;
     }
-    auto first = shadow.find(lo);
+    // `it` is now the first interval at or after hi (the last one processed ends at hi).
     if (write) {  // one interval for the whole written range keeps the map small
-        const auto end = shadow.lower_bound(hi);
+        const auto end = it;
         for (auto e = std::next(first); e != end; ++e) release(e->second);
         shadow.erase(std::next(first), end);
         first->second.hi = hi;  // already holds this write and no reads
         first->second.first_landed = merged_first_landed;
     }
     if (first->second.hi == hi) merge_left(sh, first, me, write);
-    if (uninitialized && m_options.initcheck && (space == MemSpace::GM || space == MemSpace::UB)) {
+    // Only kernels' reads are initcheck candidates (decided at their kernel's end); a host
+    // call's read of never-written GM (a device-to-host copy) is not reported.
+    if (uninitialized && m_options.initcheck && site.kernel_id != kNoKernel &&
+        (space == MemSpace::GM || space == MemSpace::UB)) {
         // Decided at kernel end: an unordered write published later may have come earlier in
         // simulated time (that pair is a race, reported as such).
-        sh.uninit.emplace(std::pair(uninit_lo, m_uninit_sequence++),
-                          Uninit{space, site, uninit_lo, hi});
+        sh.uninit[uninit_lo].emplace_back(m_uninit_sequence++, Uninit{space, site, uninit_lo, hi});
         sh.uninit_span = std::max(sh.uninit_span, hi - uninit_lo);
         ++m_uninit_count;
     } else if (write && !sh.uninit.empty()) {
         const std::uint64_t from = lo > sh.uninit_span ? lo - sh.uninit_span : 0;
-        for (auto u = sh.uninit.lower_bound({from, 0});
-             u != sh.uninit.end() && u->first.first < hi;) {
-            if (lo < u->second.hi && site.time <= u->second.site.time) {
-                u = sh.uninit.erase(u);
-                --m_uninit_count;
-            } else {
-                ++u;
-            }
+        for (auto bucket = sh.uninit.lower_bound(from);
+             bucket != sh.uninit.end() && bucket->first < hi;) {
+            m_uninit_count -= std::erase_if(bucket->second, [&](const auto& candidate) {
+                const Uninit& u = candidate.second;
+                return lo < u.hi && site.time <= u.site.time;
+            });
+            bucket = bucket->second.empty() ? sh.uninit.erase(bucket) : std::next(bucket);
         }
     }
 }
@@ -213,14 +218,13 @@ std::vector<std::pair<std::uint64_t, Uninit>> ShadowMemory::take_uninitialized(
     std::vector<std::pair<std::uint64_t, Uninit>> due;
     if (m_uninit_count == 0) return due;
     auto collect = [&](Shadow& sh) {
-        for (auto it = sh.uninit.begin(); it != sh.uninit.end();) {
-            if (it->second.site.kernel_id != kernel_id) {
-                ++it;
-                continue;
-            }
-            due.emplace_back(it->first.second, it->second);
-            it = sh.uninit.erase(it);
-            --m_uninit_count;
+        for (auto bucket = sh.uninit.begin(); bucket != sh.uninit.end();) {
+            m_uninit_count -= std::erase_if(bucket->second, [&](const auto& candidate) {
+                if (candidate.second.site.kernel_id != kernel_id) return false;
+                due.push_back(candidate);
+                return true;
+            });
+            bucket = bucket->second.empty() ? sh.uninit.erase(bucket) : std::next(bucket);
         }
     };
     collect(m_gm);

@@ -36,8 +36,10 @@ struct Uninit {
 /// One memory space of one core (or GM).
 struct Shadow {
     std::map<std::uint64_t, Interval> map;  // keyed by interval start
-    // Reads of never-written bytes, decided at kernel end: keyed by (start, sequence).
-    std::map<std::pair<std::uint64_t, std::uint64_t>, Uninit> uninit;
+    // Reads of never-written bytes, decided at kernel end: by start, each start's candidates
+    // with their sequence numbers in the order recorded. Many blocks reading the same
+    // never-written slice cost one node, not one each.
+    std::map<std::uint64_t, std::vector<std::pair<std::uint64_t, Uninit>>> uninit;
     std::uint64_t uninit_span = 0;  // the longest candidate, to bound the overlap search
 };
 

@@ -11,12 +11,16 @@
 
 namespace npusim::check {
 
+/// Site::kernel_id of an access no kernel made (a stream's copy, the host thread).
+inline constexpr std::uint32_t kNoKernel = ~std::uint32_t{0};
+
 // One access as the checker names it.
 struct Site {
     std::uint32_t kernel_id = 0;
     std::uint32_t block = 0;
     CoreType core_type = CoreType::Vector;
     Pipe pipe = Pipe::S;
+    std::uint32_t launch = 0;  // its host call in check::Launches (0: Simulator::launch/write)
     std::uint64_t serial = 0;
     std::source_location where;
     AgentId agent = 0;
@@ -31,7 +35,8 @@ inline bool same_location(const std::source_location& a, const std::source_locat
 }
 
 inline bool same_block(const Site& a, const Site& b) {
-    return a.kernel_id == b.kernel_id && a.block == b.block && a.core_type == b.core_type;
+    return a.kernel_id == b.kernel_id && a.block == b.block && a.core_type == b.core_type &&
+           a.launch == b.launch;
 }
 
 // "Is `site` ordered before the accessor?" The accessor's clock plus at most one extra
