@@ -171,8 +171,11 @@ int explore_command(const std::string& file, const RunFlags& flags) {
     apply_watchdogs(flags, base);
     const auto run_one = [&scenario](const npusim::SimOptions& options) {
         npusim::DeadlockPredictor predictor(capacity_of(scenario.chip));
+        npusim::Scenario scheduled = scenario;  // the schedule's placement, not the file's
+        scheduled.runtime.placement = options.placement;
+        scheduled.runtime.seed = options.placement_seed;
         npusim::ScenarioOutcome outcome =
-            npusim::run_scenario(scenario, {&predictor}, false, nullptr, {}, options);
+            npusim::run_scenario(scheduled, {&predictor}, false, nullptr, {}, options);
         return npusim::ScheduleRun{std::move(outcome.kernel.run), predictor.warnings()};
     };
     const npusim::ExplorationResult result = npusim::explore_schedules(
@@ -181,13 +184,19 @@ int explore_command(const std::string& file, const RunFlags& flags) {
     std::cout << npusim::format_exploration(result);
     if (!flags.report_path.empty()) write_report(flags.report_path, npusim::to_json(result));
     if (g_signal != 0) return 128 + g_signal;
-    return result.deadlocked == 0 && result.failed == 0 ? 0 : 1;
+    if (result.failed > 0) return 1;
+    // With "expect": a scenario expecting a deadlock passes when some schedule deadlocks, one
+    // expecting completion when none does. Without it, any deadlock fails.
+    if (scenario.expect.present && scenario.expect.outcome == npusim::RunOutcome::Deadlock) {
+        return result.deadlocked > 0 ? 0 : 1;
+    }
+    return result.deadlocked == 0 ? 0 : 1;
 }
 
 int run_command(const std::string& file, const RunFlags& flags) {
     install_stop_handlers();
     if (flags.schedules > 0) return explore_command(file, flags);
-    const npusim::Scenario scenario = npusim::load_scenario(file);
+    npusim::Scenario scenario = npusim::load_scenario(file);
     npusim::check_scenario_memory(scenario, flags.check, flags.max_memory);  // before allocating
     std::unique_ptr<npusim::ChromeTraceWriter> trace;
     std::vector<npusim::TransactionObserver*> observers;
@@ -202,7 +211,11 @@ int run_command(const std::string& file, const RunFlags& flags) {
     npusim::SimOptions options;
     options.stop_flag = &g_stop;
     apply_watchdogs(flags, options);
-    if (flags.seed) npusim::apply_schedule(*flags.seed, scenario.chip, options);
+    if (flags.seed) {  // replay one schedule of --schedules
+        npusim::apply_schedule(*flags.seed, scenario.chip, options);
+        scenario.runtime.placement = options.placement;
+        scenario.runtime.seed = options.placement_seed;
+    }
     if (!flags.quiet && isatty(STDERR_FILENO) == 1) {
         options.progress = [&progress](const npusim::RunProgress& p) { progress.update(p); };
     }

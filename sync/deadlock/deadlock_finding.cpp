@@ -479,7 +479,8 @@ std::vector<DeadlockFinding> describe_deadlocks(const WaitForGraph& graph,
 }
 
 std::string format_deadlock(const DeadlockFinding& finding, std::size_t number) {
-    std::string text = "deadlock " + std::to_string(number) + ": " +
+    const char* label = finding.kind == DeadlockKind::PossibleDeadlock ? "warning " : "deadlock ";
+    std::string text = label + std::to_string(number) + ": " +
                        std::string(to_string(finding.kind)) + ": " + finding.summary + "\n";
     if (!finding.cycle.empty()) text += "  " + finding.cycle + "\n";
     for (const DeadlockParticipant& p : finding.participants) {
