@@ -165,6 +165,7 @@ struct StuckNote {
     std::string reason;
     std::uint32_t core = 0;  // physical core index within its type
     StuckWait wait;
+    Cycle stopped_at = 0;  // when the run stopped (the end of the blocked time)
 };
 
 /// Contract: called on the simulation thread, in a deterministic order. on_transaction sees

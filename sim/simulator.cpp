@@ -410,7 +410,8 @@ void Simulator::finish_run(RunResult& result, const Runtime* runtime) {
                 const StuckNote note{stuck->kernel_id, stuck->kernel,
                                      stuck->block,     core->type(),
                                      stuck->where,     result.stuck.back().reason,
-                                     core->index(),    result.stuck.back().wait};
+                                     core->index(),    result.stuck.back().wait,
+                                     impl.now()};
                 for (TransactionObserver* o : impl.resources.observers) o->on_block_stuck(note);
             }
         }

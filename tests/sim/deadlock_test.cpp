@@ -7,10 +7,12 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "sim/report.h"
 #include "sim/runtime.h"
 #include "sim/schedule_exploration.h"
+#include "sim/trace_writer.h"
 #include "sync/deadlock/deadlock_predictor.h"
 #include "test_support.h"
 
@@ -330,4 +332,37 @@ TEST_CASE("watchdog: a soft SyncAll spinning past the no-progress limit is repor
     REQUIRE_FALSE(r.deadlocks.empty());
     CHECK(r.deadlocks[0].kind == DeadlockKind::NoProgressLimit);
     CHECK_THAT(r.deadlocks[0].summary, Catch::Contains("no progress on the chip for 300 cycles"));
+}
+
+TEST_CASE("the trace of a deadlocked run marks each blocked block up to the stop",
+          "[deadlock][trace]") {
+    test::TempDir dir;
+    const auto path = dir.file("deadlock.json");
+    RunResult r;
+    {
+        ChromeTraceWriter trace(path, test::small_chip().clock_mhz);
+        Simulator sim(test::small_chip());  // 4 vector cores
+        sim.attach(trace);
+        auto ub_work = [](Block& b) {
+            auto ub = b.alloc<float>(MemSpace::UB, 64);
+            for (int i = 0; i < 20; ++i) (void)b.load(ub, 0);
+            b.sync_all();
+        };
+        r = sim.run({.name = "wide", .blocks = 5}, ub_work);
+        trace.finish();
+    }
+    REQUIRE(r.outcome == RunOutcome::Deadlock);
+    const std::string text = test::read_text(path);
+    const auto json = nlohmann::json::parse(text);
+    std::set<std::uint64_t> blocked_pids;
+    for (const auto& e : json.at("traceEvents")) {
+        if (e.value("name", "") != "BLOCKED") continue;
+        CHECK(e.at("cat") == "deadlock");
+        CHECK(e.at("args").at("blocked") == true);
+        CHECK(e.at("args").at("kernel") == "wide");
+        CHECK_THAT(e.at("args").at("reason").get<std::string>(),
+                   Catch::StartsWith("hard SyncAll: 4 of 5 blocks arrived"));
+        blocked_pids.insert(e.at("pid").get<std::uint64_t>());
+    }
+    CHECK(blocked_pids == std::set<std::uint64_t>{1, 2, 3, 4});  // every held core
 }
