@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <poll.h>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -161,19 +162,35 @@ std::vector<ScheduleOutcome> run_in_workers(const ExplorationOptions& options,
         close(fds[1]);
         workers.push_back({pid, fds[0]});
     }
-    // Read every worker to its end (one at a time: a pipe buffers while we read another).
+    // Read all workers at once: a worker whose pipe is full would otherwise wait for us.
+    std::vector<std::string> texts(workers.size());
+    std::vector<pollfd> open;
+    for (const Worker& w : workers) open.push_back({w.fd, POLLIN, 0});
+    std::size_t remaining = open.size();
+    char buffer[65536];
+    while (remaining > 0) {
+        if (poll(open.data(), open.size(), -1) < 0) {
+            if (errno == EINTR) continue;
+            throw InternalError("schedule exploration: poll() on the worker pipes failed");
+        }
+        for (std::size_t i = 0; i < open.size(); ++i) {
+            if (open[i].fd < 0 || open[i].revents == 0) continue;
+            const ssize_t n = read(open[i].fd, buffer, sizeof buffer);
+            if (n < 0 && errno == EINTR) continue;
+            if (n > 0) {
+                texts[i].append(buffer, static_cast<std::size_t>(n));
+                continue;
+            }
+            close(open[i].fd);
+            open[i].fd = -1;  // poll ignores negative descriptors
+            --remaining;
+        }
+    }
     std::vector<ScheduleOutcome> outcomes;
     std::string failure;
-    for (const Worker& w : workers) {
-        std::string text;
-        char buffer[65536];
-        for (;;) {
-            const ssize_t n = read(w.fd, buffer, sizeof buffer);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) break;
-            text.append(buffer, static_cast<std::size_t>(n));
-        }
-        close(w.fd);
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+        const Worker& w = workers[i];
+        const std::string& text = texts[i];
         int status = 0;
         while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
         }
