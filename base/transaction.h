@@ -30,6 +30,17 @@ enum class Op : std::uint8_t {
     Fill,       // broadcast a scalar
     ReduceSum,  // sum of count elements into dst[0]
     Cast,       // dtype conversion
+    Div,        // binary, float types
+    Maxs,
+    Mins,  // vector op with a scalar operand
+    Ln,
+    Abs,
+    Sqrt,
+    Rsqrt,
+    Reciprocal,  // unary vector ops (float types except Abs)
+    LeakyRelu,   // x > 0 ? x : x * scalar
+    ReduceMax,
+    ReduceMin,  // max / min of count elements into dst[0]
     Mmad,       // cube: L0A x L0B -> L0C
     ScalarLoad,
     ScalarStore,  // PIPE_S access to GM or UB
@@ -94,6 +105,10 @@ struct Transaction {
     /// (arrival = true, start = end = arrival) and once when it leaves (start = arrival,
     /// end = release). Checkers join the arrivals; traces draw the second.
     bool arrival = false;
+    /// Synchronization the Ascend C layer inserted on the kernel's behalf (its automatic
+    /// synchronization, sim/ascendc): a real instruction that orders like any other; `where`
+    /// is the user's line that made it necessary.
+    bool inserted = false;
     // Operation parameters.
     std::uint64_t count = 0;  // elements (bytes for nothing: always elements of dtype)
     double scalar = 0.0;      // Adds/Muls/Fill operand, ScalarLoad/Store value

@@ -268,6 +268,7 @@ void AiCore::issue(const Request& r, const Loc& loc) {
     InFlight* f = begin(InstructionDecoder::pipe_of(r), r.op, loc);
     const DecodedInstruction decoded = m_decoder.decode(r, f->tx);
     f->write_access = decoded.write_access;
+    f->tx.inserted = r.inserted;
     if (decoded.route) f->path = *m_chip.cost.copy_path(decoded.route->src, decoded.route->dst);
     const Transaction& tx = f->tx;
     if (r.op == Op::SetFlag && tx.flag_src == Pipe::S) {

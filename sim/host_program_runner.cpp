@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include "base/config_diagnostics.h"
 
@@ -127,7 +128,7 @@ public:
 
     void run() {
         if (prologue()) {
-            for (const HostOp& op : m_spec.ops) {
+            for (const ScenarioOp& op : m_spec.ops) {
                 if (!execute(op)) break;
             }
         }
@@ -161,6 +162,7 @@ private:
         HostCallRecord record{pointer, std::move(text)};
         const std::size_t warnings_before = m_rt.warnings().size();
         bool ok = true;
+        m_rt.set_call_site(site_prefix + pointer);
         try {
             f(record);
         } catch (const RuntimeError& error) {
@@ -169,6 +171,7 @@ private:
             record.threw = true;
             ok = false;
         }
+        m_rt.set_call_site({});
         record.message = localized(record.message);
         const std::vector<HostWarning>& warnings = m_rt.warnings();
         for (std::size_t i = warnings_before; i < warnings.size(); ++i)
@@ -273,27 +276,27 @@ private:
         return b != nullptr && b->memory == BufferMemory::Device;
     }
 
-    bool execute(const HostOp& op) {
+    bool execute(const ScenarioOp& op) {
         const std::string kind = to_string(op.kind);
         switch (op.kind) {
-            case HostCallKind::Launch:
+            case ScenarioOpKind::Launch:
                 return call(op.pointer, "launch(" + op.kernel + ", " + op.stream + ")",
                             [&](HostCallRecord&) { launch(op); });
-            case HostCallKind::Memcpy:
-            case HostCallKind::MemcpyAsync: {
-                const bool async = op.kind == HostCallKind::MemcpyAsync;
+            case ScenarioOpKind::Memcpy:
+            case ScenarioOpKind::MemcpyAsync: {
+                const bool async = op.kind == ScenarioOpKind::MemcpyAsync;
                 std::string text = kind + "(" + op.dst + ", " + op.src + ", " +
                                    std::to_string(op.bytes) + (async ? ", " + op.stream : "") + ")";
                 return call(op.pointer, std::move(text), [&](HostCallRecord&) { copy(op, async); });
             }
-            case HostCallKind::Memset:
-            case HostCallKind::MemsetAsync: {
-                const bool async = op.kind == HostCallKind::MemsetAsync;
+            case ScenarioOpKind::Memset:
+            case ScenarioOpKind::MemsetAsync: {
+                const bool async = op.kind == ScenarioOpKind::MemsetAsync;
                 std::string text = kind + "(" + op.dst + ", " + std::to_string(op.value) + ", " +
                                    std::to_string(op.bytes) + (async ? ", " + op.stream : "") + ")";
                 return call(op.pointer, std::move(text), [&](HostCallRecord&) { set(op, async); });
             }
-            case HostCallKind::Free:
+            case ScenarioOpKind::Free:
                 return call(op.pointer, "free(" + op.dst + ")", [&](HostCallRecord&) {
                     if (is_device(op.dst)) {
                         m_rt.free(device(op.dst));
@@ -304,61 +307,84 @@ private:
                     }
                     m_freed_by[op.dst] = op.pointer;
                 });
-            case HostCallKind::CreateStream:
+            case ScenarioOpKind::CreateStream:
                 return call(op.pointer, kind + "(" + op.stream + ")",
                             [&](HostCallRecord&) { m_streams[op.stream] = m_rt.create_stream(); });
-            case HostCallKind::DestroyStream:
+            case ScenarioOpKind::DestroyStream:
                 return call(op.pointer, kind + "(" + op.stream + ")", [&](HostCallRecord&) {
                     const Stream s = stream(op.stream);
                     m_rt.destroy_stream(s);
                     m_destroyed_by[s.id] = op.pointer;
                 });
-            case HostCallKind::SynchronizeStream:
+            case ScenarioOpKind::SynchronizeStream:
                 return call(op.pointer, kind + "(" + op.stream + ")",
                             [&](HostCallRecord&) { m_rt.synchronize_stream(stream(op.stream)); });
-            case HostCallKind::QueryStream:
+            case ScenarioOpKind::QueryStream:
                 return call(op.pointer, kind + "(" + op.stream + ")", [&](HostCallRecord& r) {
                     r.status = m_rt.query_stream(stream(op.stream));
                 });
-            case HostCallKind::SynchronizeDevice:
+            case ScenarioOpKind::SynchronizeDevice:
                 return call(op.pointer, kind + "()",
                             [&](HostCallRecord&) { m_rt.synchronize_device(); });
-            case HostCallKind::RecordEvent:
+            case ScenarioOpKind::RecordEvent:
                 return call(op.pointer, kind + "(" + op.event + ", " + op.stream + ")",
                             [&](HostCallRecord&) {
                                 m_rt.record_event(event(op.event), stream(op.stream));
                             });
-            case HostCallKind::QueryEvent:
+            case ScenarioOpKind::QueryEvent:
                 return call(op.pointer, kind + "(" + op.event + ")", [&](HostCallRecord& r) {
                     r.status = m_rt.query_event(event(op.event));
                 });
-            case HostCallKind::SynchronizeEvent:
+            case ScenarioOpKind::SynchronizeEvent:
                 return call(op.pointer, kind + "(" + op.event + ")",
                             [&](HostCallRecord&) { m_rt.synchronize_event(event(op.event)); });
-            case HostCallKind::StreamWaitEvent:
+            case ScenarioOpKind::StreamWaitEvent:
                 return call(op.pointer, kind + "(" + op.stream + ", " + op.event + ")",
                             [&](HostCallRecord&) {
                                 m_rt.stream_wait_event(stream(op.stream), event(op.event));
                             });
-            case HostCallKind::DestroyEvent:
+            case ScenarioOpKind::DestroyEvent:
                 return call(op.pointer, kind + "(" + op.event + ")",
                             [&](HostCallRecord&) { m_rt.destroy_event(event(op.event)); });
-            case HostCallKind::ElapsedMs:
+            case ScenarioOpKind::ElapsedMs:
                 return call(op.pointer, kind + "(" + op.event + ", " + op.end_event + ")",
                             [&](HostCallRecord& r) {
                                 r.message =
                                     fixed(m_rt.elapsed_ms(event(op.event), event(op.end_event))) +
                                     " ms";
                             });
-            case HostCallKind::BeginCapture:
-            case HostCallKind::EndCapture:
-            case HostCallKind::LaunchGraph:
-                break;  // refused before the run (run_host_program)
+            case ScenarioOpKind::BeginCapture:
+                return call(op.pointer, kind + "(" + op.stream + ")", [&](HostCallRecord&) {
+                    m_rt.begin_capture(stream(op.stream));
+                    m_capturing[op.stream] = 0;
+                });
+            case ScenarioOpKind::EndCapture:
+                return call(op.pointer, kind + "(" + op.stream + ", " + op.graph + ")",
+                            [&](HostCallRecord&) {
+                                const auto kernels = m_capturing.find(op.stream);
+                                const std::size_t count =
+                                    kernels == m_capturing.end() ? 0 : kernels->second;
+                                m_capturing.erase(op.stream);
+                                m_graphs[op.graph] = m_rt.end_capture(stream(op.stream));
+                                m_graph_kernels[op.graph] = count;
+                            });
+            case ScenarioOpKind::LaunchGraph:
+                return call(op.pointer, kind + "(" + op.graph + ", " + op.stream + ")",
+                            [&](HostCallRecord&) {
+                                // A graph whose end_capture failed was never made: the
+                                // runtime reports the unknown handle.
+                                const auto it = m_graphs.find(op.graph);
+                                m_rt.launch_graph(
+                                    it == m_graphs.end() ? Graph{0xffffffffu} : it->second,
+                                    stream(op.stream));
+                                for (std::size_t k = 0; k < m_graph_kernels[op.graph]; ++k)
+                                    m_out.launch_streams.push_back(op.stream);
+                            });
         }
         return false;
     }
 
-    void launch(const HostOp& op) {
+    void launch(const ScenarioOp& op) {
         const BuiltinKernel* kernel = find_builtin_kernel(op.kernel);
         KernelBindings bindings;
         for (const auto& [argument, buffer] : op.args) {
@@ -372,10 +398,16 @@ private:
         spec.type = instance.type;
         spec.schedule_mode = op.schedule_mode;
         m_rt.launch(stream(op.stream), spec, std::move(instance.body));
-        m_out.launch_streams.push_back(op.stream);
+        // A captured launch runs only when its graph is launched (on that graph's stream).
+        const auto capturing = m_capturing.find(op.stream);
+        if (capturing != m_capturing.end()) {
+            ++capturing->second;
+        } else {
+            m_out.launch_streams.push_back(op.stream);
+        }
     }
 
-    void copy(const HostOp& op, bool async) {
+    void copy(const ScenarioOp& op, bool async) {
         const Stream s = stream(op.stream);
         if (is_device(op.dst) && is_device(op.src)) {
             async ? m_rt.memcpy_async(device(op.dst), device(op.src), op.bytes, s)
@@ -389,7 +421,7 @@ private:
         }
     }
 
-    void set(const HostOp& op, bool async) {
+    void set(const ScenarioOp& op, bool async) {
         const Stream s = stream(op.stream);
         if (is_device(op.dst)) {
             async ? m_rt.memset_async(device(op.dst), op.value, op.bytes, s)
@@ -424,6 +456,13 @@ private:
     std::map<std::string, HostBuffer> m_host;
     std::map<std::string, Stream> m_streams;
     std::map<std::string, Event> m_events;
+    std::map<std::string, Graph> m_graphs;
+    std::map<std::string, std::size_t> m_capturing;      // stream -> kernels captured so far
+    std::map<std::string, std::size_t> m_graph_kernels;  // graph -> its kernels
+
+public:
+    /// "file.json#": what the runtime reports as each call's site, before its pointer.
+    std::string site_prefix;
     std::map<std::string, std::string> m_freed_by;
     std::map<std::uint32_t, std::string> m_destroyed_by;  // stream id -> op pointer
 };
@@ -433,21 +472,12 @@ private:
 HostProgramOutcome run_host_program(Simulator& sim, const HostProgramSpec& spec,
                                     const RuntimeOptions& options, const std::string& origin,
                                     const std::set<std::string>& read_back) {
-    Diagnostics diag(origin);
-    for (const HostOp& op : spec.ops) {
-        if (op.kind == HostCallKind::BeginCapture || op.kind == HostCallKind::EndCapture ||
-            op.kind == HostCallKind::LaunchGraph) {
-            diag.add(op.pointer, std::string(to_string(op.kind)) +
-                                     " is not supported yet: the runtime has no stream capture "
-                                     "API in this build");
-        }
-    }
-    diag.throw_if_any();
     HostProgramOutcome out;
     std::optional<Executor> executor;
     out.run = sim.run_host(
         [&](Runtime& rt) {
             executor.emplace(sim, rt, spec, read_back, out);
+            executor->site_prefix = std::filesystem::path(origin).filename().string() + "#";
             executor->run();
         },
         options);

@@ -106,6 +106,10 @@ const std::vector<HostWarning>& Runtime::warnings() const {
     return m_impl->warnings;
 }
 
+void Runtime::set_call_site(std::string site) {
+    call_site_override() = std::move(site);
+}
+
 RuntimeWaitState Runtime::wait_state() const {
     const Impl& impl = *m_impl;
     RuntimeWaitState state;

@@ -211,6 +211,10 @@ public:
     const RuntimeOptions& options() const;
     /// Lifecycle diagnostics so far, each naming the call site (also in RunResult::warnings).
     const std::vector<HostWarning>& warnings() const;
+    /// For a scripting layer (the scenario runner passes "file.json#/host/3"): the calls
+    /// made until the next set_call_site("") report `site` as their call site instead of
+    /// their C++ source location, in errors, warnings and what observers see.
+    void set_call_site(std::string site);
     /// Streams' head operations and what the host thread waits for, now.
     RuntimeWaitState wait_state() const;
 

@@ -28,7 +28,15 @@ namespace npusim {
 
 namespace runtime_detail {
 
+/// Set by Runtime::set_call_site: the call site every runtime call reports instead of its
+/// source location (one simulation kernel per process, so one runtime runs at a time).
+inline std::string& call_site_override() {
+    static std::string site;
+    return site;
+}
+
 inline std::string site_of(const std::source_location& where) {
+    if (!call_site_override().empty()) return call_site_override();
     std::string file = where.file_name();
     const std::size_t slash = file.find_last_of('/');
     if (slash != std::string::npos) file = file.substr(slash + 1);
@@ -168,6 +176,7 @@ struct Runtime::Impl {
         scheduler.on_kernel_finished([this](const KernelResult& r) { kernel_finished(r); });
     }
     ~Impl() {
+        call_site_override().clear();
         scheduler.on_kernel_finished({});
         // Device-visible host memory lives in GM: it goes with the runtime.
         for (const auto& [id, h] : host) {

@@ -5,12 +5,14 @@
 #include <cstdio>
 
 #include "base/config_diagnostics.h"
+#include "sim/scenario_names.h"
 
 namespace npusim {
 
 namespace {
 
 using json = nlohmann::json;
+using scenario_names::read_number;
 
 /// The enum value whose printed name is `name`: every value the type can hold is tried, so a
 /// kind or scope added later (e.g. the inter-stream race scope) is accepted without a change.
@@ -45,15 +47,6 @@ std::optional<Enum> read_named(const json& entry, const std::string& pointer, co
     return std::nullopt;
 }
 
-std::optional<double> read_number(const json& value, const std::string& pointer,
-                                  Diagnostics& diag) {
-    if (!value.is_number() || !std::isfinite(value.get<double>())) {
-        diag.add(pointer, "expected a finite number, got " + describe_json(value));
-        return std::nullopt;
-    }
-    return value.get<double>();
-}
-
 /// The call pointer "op" names: an index into "host" or a pointer of a prologue step or op.
 std::optional<std::string> read_op_ref(const json& entry, const std::string& pointer,
                                        const HostProgramSpec& host, Diagnostics& diag) {
@@ -72,7 +65,7 @@ std::optional<std::string> read_op_ref(const json& entry, const std::string& poi
     }
     const auto text = read_string(op, at, diag);
     if (!text) return std::nullopt;
-    for (const HostOp& o : host.ops) {
+    for (const ScenarioOp& o : host.ops) {
         if (o.pointer == *text) return text;
     }
     for (const ScenarioBuffer& b : host.buffers) {

@@ -8,239 +8,41 @@
 
 #include "base/config_diagnostics.h"
 #include "memory/global_memory.h"
+#include "sim/scenario_names.h"
 
 namespace npusim {
 
 namespace {
 
 using json = nlohmann::json;
+using scenario_names::read_choice;
+using scenario_names::unknown_name;
 
-constexpr std::uint64_t kMaxHostBufferBytes = std::uint64_t{1} << 30;  // real host memory
 constexpr std::uint64_t kMaxCopyBytes = std::uint64_t{1} << 40;
 constexpr std::size_t kMaxHostOps = 100'000;
 
-/// `name` as one of `names` (a to_string table), with a suggestion when it is not.
-template <class Enum, std::size_t N>
-std::optional<Enum> read_choice(const json& value, const std::string& pointer,
-                                const std::pair<std::string_view, Enum> (&names)[N],
-                                Diagnostics& diag) {
-    const auto text = read_string(value, pointer, diag);
-    if (!text) return std::nullopt;
-    std::vector<std::string_view> candidates;
-    std::string list;
-    for (const auto& [name, e] : names) {
-        if (name == *text) return e;
-        candidates.push_back(name);
-        list += (list.empty() ? "" : ", ") + std::string(name);
-    }
-    std::string message = "unknown value " + single_quoted(*text);
-    if (auto near = nearest_name(*text, candidates)) message += " (did you mean '" + *near + "'?)";
-    diag.add(pointer, message + "; expected one of " + list);
-    return std::nullopt;
-}
-
-constexpr std::pair<std::string_view, BufferType> kTypes[] = {
-    {"float32", BufferType::Float32}, {"float16", BufferType::Float16},
-    {"int32", BufferType::Int32},     {"int8", BufferType::Int8},
-    {"uint8", BufferType::Uint8},
+constexpr std::pair<std::string_view, ScenarioOpKind> kOps[] = {
+    {"launch", ScenarioOpKind::Launch},
+    {"memcpy", ScenarioOpKind::Memcpy},
+    {"memcpy_async", ScenarioOpKind::MemcpyAsync},
+    {"memset", ScenarioOpKind::Memset},
+    {"memset_async", ScenarioOpKind::MemsetAsync},
+    {"free", ScenarioOpKind::Free},
+    {"create_stream", ScenarioOpKind::CreateStream},
+    {"destroy_stream", ScenarioOpKind::DestroyStream},
+    {"synchronize_stream", ScenarioOpKind::SynchronizeStream},
+    {"query_stream", ScenarioOpKind::QueryStream},
+    {"synchronize_device", ScenarioOpKind::SynchronizeDevice},
+    {"record_event", ScenarioOpKind::RecordEvent},
+    {"query_event", ScenarioOpKind::QueryEvent},
+    {"synchronize_event", ScenarioOpKind::SynchronizeEvent},
+    {"stream_wait_event", ScenarioOpKind::StreamWaitEvent},
+    {"destroy_event", ScenarioOpKind::DestroyEvent},
+    {"elapsed_ms", ScenarioOpKind::ElapsedMs},
+    {"begin_capture", ScenarioOpKind::BeginCapture},
+    {"end_capture", ScenarioOpKind::EndCapture},
+    {"launch_graph", ScenarioOpKind::LaunchGraph},
 };
-constexpr std::pair<std::string_view, BufferMemory> kMemories[] = {
-    {"device", BufferMemory::Device},
-    {"pageable", BufferMemory::Pageable},
-    {"pinned", BufferMemory::Pinned},
-    {"managed", BufferMemory::Managed},
-};
-constexpr std::pair<std::string_view, HostCallKind> kOps[] = {
-    {"launch", HostCallKind::Launch},
-    {"memcpy", HostCallKind::Memcpy},
-    {"memcpy_async", HostCallKind::MemcpyAsync},
-    {"memset", HostCallKind::Memset},
-    {"memset_async", HostCallKind::MemsetAsync},
-    {"free", HostCallKind::Free},
-    {"create_stream", HostCallKind::CreateStream},
-    {"destroy_stream", HostCallKind::DestroyStream},
-    {"synchronize_stream", HostCallKind::SynchronizeStream},
-    {"query_stream", HostCallKind::QueryStream},
-    {"synchronize_device", HostCallKind::SynchronizeDevice},
-    {"record_event", HostCallKind::RecordEvent},
-    {"query_event", HostCallKind::QueryEvent},
-    {"synchronize_event", HostCallKind::SynchronizeEvent},
-    {"stream_wait_event", HostCallKind::StreamWaitEvent},
-    {"destroy_event", HostCallKind::DestroyEvent},
-    {"elapsed_ms", HostCallKind::ElapsedMs},
-    {"begin_capture", HostCallKind::BeginCapture},
-    {"end_capture", HostCallKind::EndCapture},
-    {"launch_graph", HostCallKind::LaunchGraph},
-};
-
-std::optional<double> read_number(const json& value, const std::string& pointer,
-                                  Diagnostics& diag) {
-    if (!value.is_number()) {
-        diag.add(pointer, "expected a number, got " + describe_json(value));
-        return std::nullopt;
-    }
-    const double v = value.get<double>();
-    if (!std::isfinite(v)) {
-        diag.add(pointer, "expected a finite number");
-        return std::nullopt;
-    }
-    return v;
-}
-
-/// Whether `v` fits the element type (integers: whole and in range; float16: |v| <= 65504).
-bool representable(double v, BufferType type) {
-    switch (type) {
-        case BufferType::Float32:
-            return std::fabs(v) <= std::numeric_limits<float>::max();
-        case BufferType::Float16:
-            return std::fabs(v) <= 65504.0;
-        case BufferType::Int32:
-            return v == std::floor(v) && v >= -2147483648.0 && v <= 2147483647.0;
-        case BufferType::Int8:
-            return v == std::floor(v) && v >= -128.0 && v <= 127.0;
-        case BufferType::Uint8:
-            return v == std::floor(v) && v >= 0.0 && v <= 255.0;
-    }
-    return false;
-}
-
-bool check_representable(double v, BufferType type, const std::string& pointer, Diagnostics& diag) {
-    if (representable(v, type)) return true;
-    diag.add(pointer, "value " + std::to_string(v) + " does not fit " + to_string(type));
-    return false;
-}
-
-void read_init(const json& value, const std::string& pointer, ScenarioBuffer& b,
-               Diagnostics& diag) {
-    if (value.is_string() && value.get<std::string>() == "zeros") {
-        b.init.kind = BufferInit::Kind::Zeros;
-        return;
-    }
-    if (!value.is_object() || value.size() != 1) {
-        diag.add(pointer, "expected \"zeros\" or an object with one of fill, range, random; got " +
-                              describe_json(value));
-        return;
-    }
-    check_keys(value, pointer, {"fill", "range", "random"}, diag);
-    if (value.contains("fill")) {
-        if (auto v = read_number(value.at("fill"), pointer + "/fill", diag)) {
-            if (check_representable(*v, b.type, pointer + "/fill", diag)) {
-                b.init.kind = BufferInit::Kind::Fill;
-                b.init.value = *v;
-            }
-        }
-    } else if (value.contains("range")) {
-        const json& range = value.at("range");
-        const std::string at = pointer + "/range";
-        if (!require_object(range, at, diag)) return;
-        check_keys(range, at, {"start", "step"}, diag);
-        b.init.kind = BufferInit::Kind::Range;
-        if (range.contains("start")) {
-            if (auto v = read_number(range.at("start"), at + "/start", diag)) b.init.start = *v;
-        }
-        if (range.contains("step")) {
-            if (auto v = read_number(range.at("step"), at + "/step", diag)) b.init.step = *v;
-        }
-        const double last =
-            b.init.start + b.init.step * static_cast<double>(b.elements == 0 ? 0 : b.elements - 1);
-        check_representable(b.init.start, b.type, at + "/start", diag);
-        if (representable(b.init.start, b.type) && !representable(b.init.step, b.type)) {
-            check_representable(b.init.step, b.type, at + "/step", diag);
-        } else if (!representable(last, b.type)) {
-            diag.add(at, "the last element " + std::to_string(last) + " does not fit " +
-                             to_string(b.type));
-        }
-    } else if (value.contains("random")) {
-        const json& random = value.at("random");
-        const std::string at = pointer + "/random";
-        if (!require_object(random, at, diag)) return;
-        check_keys(random, at, {"dist", "low", "high", "seed"}, diag);
-        b.init.kind = BufferInit::Kind::Random;
-        if (random.contains("dist")) {
-            if (auto d = read_string(random.at("dist"), at + "/dist", diag); d && *d != "uniform") {
-                diag.add(at + "/dist", "distribution " + single_quoted(*d) +
-                                           " is not supported yet; only \"uniform\" is");
-            }
-        }
-        if (random.contains("low")) {
-            if (auto v = read_number(random.at("low"), at + "/low", diag)) b.init.low = *v;
-        }
-        if (random.contains("high")) {
-            if (auto v = read_number(random.at("high"), at + "/high", diag)) b.init.high = *v;
-        }
-        if (random.contains("seed")) {
-            if (auto v = read_unsigned(random.at("seed"), at + "/seed", diag))
-                b.init.seed = v->value;
-        }
-        if (!(b.init.low < b.init.high)) {
-            diag.add(at, "low (" + std::to_string(b.init.low) + ") must be below high (" +
-                             std::to_string(b.init.high) + ")");
-        } else {
-            check_representable(b.init.low, b.type, at + "/low", diag);
-            check_representable(b.init.high, b.type, at + "/high", diag);
-        }
-    }
-}
-
-void read_buffer(const json& value, const std::string& name, ScenarioBuffer& b, Diagnostics& diag) {
-    b.name = name;
-    b.pointer = child_pointer("/buffers", name);
-    const std::string& p = b.pointer;
-    if (!require_object(value, p, diag)) return;
-    check_keys(value, p, {"dtype", "shape", "bytes", "memory", "init"}, diag);
-    if (value.contains("dtype")) {
-        if (auto t = read_choice(value.at("dtype"), p + "/dtype", kTypes, diag)) b.type = *t;
-    }
-    if (value.contains("memory")) {
-        if (auto m = read_choice(value.at("memory"), p + "/memory", kMemories, diag)) b.memory = *m;
-    }
-    const std::uint64_t max_bytes =
-        b.memory == BufferMemory::Device ? std::uint64_t{1} << 40 : kMaxHostBufferBytes;
-    if (value.contains("shape") == value.contains("bytes")) {
-        diag.add(p, "give exactly one of \"shape\" (element counts) and \"bytes\"");
-        return;
-    }
-    if (value.contains("shape")) {
-        const json& shape = value.at("shape");
-        if (!shape.is_array() || shape.empty()) {
-            diag.add(p + "/shape",
-                     "expected a non-empty array of dimensions, got " + describe_json(shape));
-            return;
-        }
-        std::uint64_t elements = 1;
-        bool ok = true;
-        for (std::size_t i = 0; i < shape.size(); ++i) {
-            const std::string at = child_pointer(p + "/shape", i);
-            const auto d = read_unsigned(shape[i], at, diag);
-            if (!d || !check_range(d->value, 1, max_bytes, "elements", at, diag)) {
-                ok = false;
-                continue;
-            }
-            elements = std::min(elements * d->value, max_bytes + 1);
-        }
-        if (!ok) return;
-        b.elements = elements;
-        b.bytes = elements * size_of(b.type);
-        if (b.bytes > max_bytes) {
-            diag.add(p + "/shape", "the buffer would take " + std::to_string(b.bytes) +
-                                       " bytes; at most " + std::to_string(max_bytes) + " for " +
-                                       to_string(b.memory) + " memory");
-            return;
-        }
-    } else {
-        const auto bytes = read_unsigned(value.at("bytes"), p + "/bytes", diag);
-        if (!bytes || !check_range(bytes->value, 1, max_bytes, "bytes", p + "/bytes", diag)) return;
-        if (bytes->value % size_of(b.type) != 0) {
-            diag.add(p + "/bytes", "must be a multiple of the " + std::string(to_string(b.type)) +
-                                       " element size (" + std::to_string(size_of(b.type)) +
-                                       "), got " + std::to_string(bytes->value));
-            return;
-        }
-        b.bytes = bytes->value;
-        b.elements = b.bytes / size_of(b.type);
-    }
-    if (value.contains("init")) read_init(value.at("init"), p + "/init", b, diag);
-}
 
 /// Name tables the host operations refer to, checked in program order.
 struct Names {
@@ -250,22 +52,6 @@ struct Names {
     std::set<std::string> graphs;
     std::set<std::string> capturing;
 };
-
-void unknown_name(const std::string& what, const std::string& name,
-                  const std::vector<std::string>& known, const std::string& pointer,
-                  Diagnostics& diag) {
-    std::vector<std::string_view> candidates(known.begin(), known.end());
-    std::string message = "undefined " + what + " " + single_quoted(name);
-    if (auto near = nearest_name(name, candidates)) message += " (did you mean '" + *near + "'?)";
-    if (known.empty()) {
-        message += "; none is defined";
-    } else {
-        std::string list;
-        for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-        message += "; defined: " + list;
-    }
-    diag.add(pointer, message);
-}
 
 std::optional<std::string> read_name(const json& op, const std::string& pointer,
                                      std::string_view key, Diagnostics& diag,
@@ -325,7 +111,7 @@ std::uint64_t read_bytes(const json& op, const std::string& pointer, std::uint64
 }
 
 void read_params(const json& op, const std::string& pointer, const BuiltinKernel& kernel,
-                 HostOp& out, Diagnostics& diag) {
+                 ScenarioOp& out, Diagnostics& diag) {
     for (const KernelParameter& p : kernel.parameters) out.params[p.name] = p.default_value;
     if (!op.contains("params")) return;
     const json& params = op.at("params");
@@ -359,7 +145,7 @@ const char* buffer_type_name(DType dtype) {
 }
 
 void read_launch(const json& op, const std::string& pointer, const ChipConfig& chip,
-                 const Names& names, HostOp& out, Diagnostics& diag) {
+                 const Names& names, ScenarioOp& out, Diagnostics& diag) {
     check_keys(op, pointer, {"op", "kernel", "blocks", "stream", "args", "params", "schedule_mode"},
                diag);
     if (auto s = read_stream(op, pointer, names, diag)) out.stream = *s;
@@ -439,7 +225,7 @@ bool is_host(const ScenarioBuffer* b) {
 }
 
 void read_op(const json& op, const std::string& pointer, const ChipConfig& chip, Names& names,
-             HostOp& out, Diagnostics& diag) {
+             ScenarioOp& out, Diagnostics& diag) {
     out.pointer = pointer;
     if (!require_object(op, pointer, diag)) return;
     if (!op.contains("op")) {
@@ -461,12 +247,12 @@ void read_op(const json& op, const std::string& pointer, const ChipConfig& chip,
         if (auto e = read_event(op, pointer, key, names, diag)) into = *e;
     };
     switch (out.kind) {
-        case HostCallKind::Launch:
+        case ScenarioOpKind::Launch:
             read_launch(op, pointer, chip, names, out, diag);
             return;
-        case HostCallKind::Memcpy:
-        case HostCallKind::MemcpyAsync: {
-            const bool async = out.kind == HostCallKind::MemcpyAsync;
+        case ScenarioOpKind::Memcpy:
+        case ScenarioOpKind::MemcpyAsync: {
+            const bool async = out.kind == ScenarioOpKind::MemcpyAsync;
             if (async) {
                 keys({"dst", "src", "bytes", "stream"});
                 stream();
@@ -492,9 +278,9 @@ void read_op(const json& op, const std::string& pointer, const ChipConfig& chip,
             }
             return;
         }
-        case HostCallKind::Memset:
-        case HostCallKind::MemsetAsync: {
-            if (out.kind == HostCallKind::MemsetAsync) {
+        case ScenarioOpKind::Memset:
+        case ScenarioOpKind::MemsetAsync: {
+            if (out.kind == ScenarioOpKind::MemsetAsync) {
                 keys({"dst", "value", "bytes", "stream"});
                 stream();
             } else {
@@ -512,13 +298,13 @@ void read_op(const json& op, const std::string& pointer, const ChipConfig& chip,
             out.bytes = read_bytes(op, pointer, dst->bytes, diag);
             return;
         }
-        case HostCallKind::Free: {
+        case ScenarioOpKind::Free: {
             keys({"buffer"});
             if (const ScenarioBuffer* b = read_buffer_ref(op, pointer, "buffer", names, diag))
                 out.dst = b->name;
             return;
         }
-        case HostCallKind::CreateStream: {
+        case ScenarioOpKind::CreateStream: {
             keys({"stream"});
             const auto name = read_name(op, pointer, "stream", diag);
             if (!name) return;
@@ -534,46 +320,46 @@ void read_op(const json& op, const std::string& pointer, const ChipConfig& chip,
             out.stream = *name;
             return;
         }
-        case HostCallKind::DestroyStream:
+        case ScenarioOpKind::DestroyStream:
             keys({"stream"});
             stream(true);
             if (out.stream != "default") names.live_streams.erase(out.stream);
             return;
-        case HostCallKind::SynchronizeStream:
-        case HostCallKind::QueryStream:
+        case ScenarioOpKind::SynchronizeStream:
+        case ScenarioOpKind::QueryStream:
             keys({"stream"});
             stream(true);
             return;
-        case HostCallKind::SynchronizeDevice:
+        case ScenarioOpKind::SynchronizeDevice:
             keys({});
             return;
-        case HostCallKind::RecordEvent:
+        case ScenarioOpKind::RecordEvent:
             keys({"event", "stream"});
             event("event", out.event);
             stream();
             return;
-        case HostCallKind::QueryEvent:
-        case HostCallKind::SynchronizeEvent:
-        case HostCallKind::DestroyEvent:
+        case ScenarioOpKind::QueryEvent:
+        case ScenarioOpKind::SynchronizeEvent:
+        case ScenarioOpKind::DestroyEvent:
             keys({"event"});
             event("event", out.event);
             return;
-        case HostCallKind::StreamWaitEvent:
+        case ScenarioOpKind::StreamWaitEvent:
             keys({"stream", "event"});
             stream(true);
             event("event", out.event);
             return;
-        case HostCallKind::ElapsedMs:
+        case ScenarioOpKind::ElapsedMs:
             keys({"start", "end"});
             event("start", out.event);
             event("end", out.end_event);
             return;
-        case HostCallKind::BeginCapture:
+        case ScenarioOpKind::BeginCapture:
             keys({"stream"});
             stream(true);
             names.capturing.insert(out.stream);
             return;
-        case HostCallKind::EndCapture: {
+        case ScenarioOpKind::EndCapture: {
             keys({"stream", "graph"});
             stream(true);
             if (auto g = read_name(op, pointer, "graph", diag)) {
@@ -582,7 +368,7 @@ void read_op(const json& op, const std::string& pointer, const ChipConfig& chip,
             }
             return;
         }
-        case HostCallKind::LaunchGraph: {
+        case ScenarioOpKind::LaunchGraph: {
             keys({"graph", "stream"});
             stream();
             if (auto g = read_name(op, pointer, "graph", diag)) {
@@ -650,35 +436,7 @@ void read_streams(const json& streams, HostProgramSpec& spec, Names& names, Diag
 
 }  // namespace
 
-const char* to_string(BufferType type) {
-    for (const auto& [name, t] : kTypes) {
-        if (t == type) return name.data();
-    }
-    return "?";
-}
-
-std::uint64_t size_of(BufferType type) {
-    switch (type) {
-        case BufferType::Float32:
-        case BufferType::Int32:
-            return 4;
-        case BufferType::Float16:
-            return 2;
-        case BufferType::Int8:
-        case BufferType::Uint8:
-            return 1;
-    }
-    return 1;
-}
-
-const char* to_string(BufferMemory memory) {
-    for (const auto& [name, m] : kMemories) {
-        if (m == memory) return name.data();
-    }
-    return "?";
-}
-
-const char* to_string(HostCallKind kind) {
+const char* to_string(ScenarioOpKind kind) {
     for (const auto& [name, k] : kOps) {
         if (k == kind) return name.data();
     }
@@ -690,39 +448,6 @@ const ScenarioBuffer* HostProgramSpec::find_buffer(const std::string& name) cons
         if (b.name == name) return &b;
     }
     return nullptr;
-}
-
-std::vector<double> initial_values(const ScenarioBuffer& buffer) {
-    const BufferInit& init = buffer.init;
-    std::vector<double> values(buffer.elements, 0.0);
-    const bool integral = buffer.type != BufferType::Float32 && buffer.type != BufferType::Float16;
-    std::uint64_t state = init.seed;
-    for (std::uint64_t i = 0; i < buffer.elements; ++i) {
-        switch (init.kind) {
-            case BufferInit::Kind::None:
-            case BufferInit::Kind::Zeros:
-                break;
-            case BufferInit::Kind::Fill:
-                values[i] = init.value;
-                break;
-            case BufferInit::Kind::Range:
-                values[i] = init.start + static_cast<double>(i) * init.step;
-                break;
-            case BufferInit::Kind::Random: {
-                // splitmix64: the same sequence on every platform, unlike <random>'s
-                // distributions.
-                std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-                z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-                z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-                z ^= z >> 31;
-                const double unit = static_cast<double>(z >> 11) * 0x1.0p-53;
-                const double v = init.low + unit * (init.high - init.low);
-                values[i] = integral ? std::floor(v) : v;
-                break;
-            }
-        }
-    }
-    return values;
 }
 
 RuntimeSection read_runtime_section(const nlohmann::json& value, Diagnostics& diag) {
@@ -784,25 +509,7 @@ RuntimeSection read_runtime_section(const nlohmann::json& value, Diagnostics& di
 HostProgramSpec read_host_program(const nlohmann::json& doc, const ChipConfig& chip,
                                   Diagnostics& diag) {
     HostProgramSpec spec;
-    if (doc.contains("buffers") && require_object(doc.at("buffers"), "/buffers", diag)) {
-        std::uint64_t device_bytes = GlobalMemory::kAlignment;
-        for (const auto& [name, value] : doc.at("buffers").items()) {
-            if (name == kCommentKey) continue;
-            ScenarioBuffer b;
-            read_buffer(value, name, b, diag);
-            if (b.memory == BufferMemory::Device) {
-                device_bytes += (b.bytes + GlobalMemory::kAlignment - 1) /
-                                GlobalMemory::kAlignment * GlobalMemory::kAlignment;
-            }
-            spec.buffers.push_back(std::move(b));
-        }
-        if (device_bytes > chip.gm_bytes) {
-            diag.add("/buffers", "the device buffers take " + std::to_string(device_bytes) +
-                                     " bytes of GM (512-byte aligned); the chip " +
-                                     single_quoted(chip.name) + " has " +
-                                     std::to_string(chip.gm_bytes));
-        }
-    }
+    if (doc.contains("buffers")) spec.buffers = read_buffers(doc.at("buffers"), chip, diag);
     Names names{spec};
     if (doc.contains("streams")) read_streams(doc.at("streams"), spec, names, diag);
     if (doc.contains("events")) read_events(doc.at("events"), spec, diag);
@@ -818,7 +525,7 @@ HostProgramSpec read_host_program(const nlohmann::json& doc, const ChipConfig& c
         return spec;
     }
     for (std::size_t i = 0; i < host.size(); ++i) {
-        HostOp op;
+        ScenarioOp op;
         read_op(host[i], child_pointer("/host", i), chip, names, op, diag);
         spec.ops.push_back(std::move(op));
     }
@@ -844,8 +551,8 @@ KernelNeeds host_program_needs(const HostProgramSpec& spec, std::uint32_t& block
                          "every buffer's bytes x 2 + elements x 16 (initial values, read-back)"};
     std::uint64_t instructions = 0;
     Need largest{0, "/host", "no launch"};
-    for (const HostOp& op : spec.ops) {
-        if (op.kind != HostCallKind::Launch) continue;
+    for (const ScenarioOp& op : spec.ops) {
+        if (op.kind != ScenarioOpKind::Launch) continue;
         const BuiltinKernel* kernel = find_builtin_kernel(op.kernel);
         if (kernel == nullptr || !kernel->needs) continue;
         const KernelNeeds n = kernel->needs(op.blocks, op.params);

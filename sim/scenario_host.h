@@ -27,45 +27,11 @@
 #include "sim/builtin_kernels.h"
 #include "sim/resource_estimate.h"
 #include "sim/runtime.h"
+#include "sim/scenario_buffers.h"
 
 namespace npusim {
 
 class Diagnostics;  // base/config_diagnostics.h
-
-/// Element types of scenario buffers; kernels take F32, F16 and I32 (base/types.h DType).
-enum class BufferType : std::uint8_t { Float32, Float16, Int32, Int8, Uint8 };
-const char* to_string(BufferType type);  // "float32", ...
-std::uint64_t size_of(BufferType type);
-
-enum class BufferMemory : std::uint8_t { Device, Pageable, Pinned, Managed };
-const char* to_string(BufferMemory memory);  // "device", "pageable", "pinned", "managed"
-
-/// Initial contents. None: device memory is left unwritten (the checker's initcheck sees
-/// reads of it), host memory is zero.
-struct BufferInit {
-    enum class Kind : std::uint8_t { None, Zeros, Fill, Range, Random };
-    Kind kind = Kind::None;
-    double value = 0.0;  // Fill
-    double start = 0.0;  // Range: element i = start + i * step
-    double step = 1.0;
-    double low = 0.0;  // Random (uniform in [low, high), deterministic per seed)
-    double high = 1.0;
-    std::uint64_t seed = 1;
-};
-
-struct ScenarioBuffer {
-    std::string name;
-    std::string pointer;  // "/buffers/x"
-    BufferType type = BufferType::Float32;
-    std::uint64_t elements = 0;
-    std::uint64_t bytes = 0;
-    BufferMemory memory = BufferMemory::Device;
-    BufferInit init;
-};
-
-/// Element values of a buffer's initial contents, as doubles (converted to the type when
-/// written). Random: splitmix64 on the seed, the same values on every platform.
-std::vector<double> initial_values(const ScenarioBuffer& buffer);
 
 struct ScenarioEvent {
     std::string name;
@@ -73,7 +39,7 @@ struct ScenarioEvent {
     EventFlags flags = EventFlags::Default;
 };
 
-enum class HostCallKind : std::uint8_t {
+enum class ScenarioOpKind : std::uint8_t {
     Launch,
     Memcpy,
     MemcpyAsync,
@@ -95,11 +61,11 @@ enum class HostCallKind : std::uint8_t {
     EndCapture,
     LaunchGraph,
 };
-const char* to_string(HostCallKind kind);  // the "op" name: "memcpy_async"
+const char* to_string(ScenarioOpKind kind);  // the "op" name: "memcpy_async"
 
 /// One host operation. Which fields matter depends on `kind`; names are checked references.
-struct HostOp {
-    HostCallKind kind = HostCallKind::SynchronizeDevice;
+struct ScenarioOp {
+    ScenarioOpKind kind = ScenarioOpKind::SynchronizeDevice;
     std::string pointer;  // "/host/3": the call site in reports
     std::string stream = "default";
     std::string event;      // record/query/synchronize/wait/destroy; elapsed_ms: start
@@ -120,7 +86,7 @@ struct HostProgramSpec {
     std::vector<ScenarioBuffer> buffers;  // in name order (JSON objects are unordered)
     std::vector<std::string> streams;     // created at start, in order
     std::vector<ScenarioEvent> events;    // created at start, in name order
-    std::vector<HostOp> ops;
+    std::vector<ScenarioOp> ops;
 
     const ScenarioBuffer* find_buffer(const std::string& name) const;
 };

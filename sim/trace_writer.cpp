@@ -302,6 +302,8 @@ void ChromeTraceWriter::write_transaction(const Transaction& tx) {
     append_uint(tx.block);
     m_buf += R"(,"serial":)";
     append_uint(tx.serial);
+    // Synchronization the Ascend C layer inserted (its automatic synchronization).
+    if (tx.inserted) m_buf += R"(,"inserted":true)";
     std::uint64_t bytes = 0;
     for (std::size_t i = 0; i < std::min<std::size_t>(tx.access_count, tx.accesses.size()); ++i) {
         bytes += tx.accesses[i].bytes;

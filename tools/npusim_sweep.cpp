@@ -57,6 +57,10 @@ void SweepCommands::add_to(CLI::App& app) {
     m_sweep->add_flag("--resume", m_resume, "Skip the tasks --out already holds");
     m_sweep->add_option("--timeout", m_timeout, "Seconds per run before its worker is killed")
         ->check(CLI::NonNegativeNumber);
+    m_sweep
+        ->add_option("--checkpoint", m_checkpoint,
+                     "Seconds between rewrites of --out while the sweep runs (default 2)")
+        ->check(CLI::Range(0.01, 3600.0));
     m_sweep->add_flag("--quiet", m_quiet, "No progress bar");
     m_merge = app.add_subcommand("merge",
                                  "Combine shard outputs of one study into what the unsharded run "
@@ -93,6 +97,7 @@ int SweepCommands::run(const std::atomic<bool>& stop, bool& interrupted) {
     options.shard = npusim::parse_shard(m_shard);
     options.timeout_seconds = m_timeout;
     options.stop_flag = &stop;
+    options.checkpoint_seconds = m_checkpoint;
     const std::vector<std::string> pointers = npusim::axis_pointers(plan);
     std::vector<npusim::SweepRow> previous;
     if (m_resume) {

@@ -33,6 +33,7 @@ private:
     std::string m_shard = "1/1";
     bool m_resume = false;
     double m_timeout = 0;
+    double m_checkpoint = 2.0;
     bool m_quiet = false;
     std::string m_merge_out;
     std::vector<std::string> m_merge_inputs;

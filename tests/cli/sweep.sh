@@ -28,10 +28,10 @@ diff <(drop_time "$dir/one.csv") <(drop_time "$dir/merged.csv") || fail "merged 
 # Stop halfway with SIGTERM (after the first checkpoint, every 2 s), then resume.
 axes=(--set /blocks=2:48:2 --set /params/elements=32:256:32)
 "$npusim" sweep "$study" "${axes[@]}" -j 2 --quiet --out "$dir/full.csv"
-"$npusim" sweep "$study" "${axes[@]}" -j 1 --quiet --out "$dir/resumed.csv" &
+"$npusim" sweep "$study" "${axes[@]}" -j 1 --quiet --checkpoint 0.1 --out "$dir/resumed.csv" &
 pid=$!
 for _ in $(seq 1 300); do
-  [[ -f $dir/resumed.csv ]] && (($(wc -l <"$dir/resumed.csv") > 6)) && break
+  [[ -f $dir/resumed.csv ]] && (($(wc -l <"$dir/resumed.csv") > 3)) && break
   sleep 0.1
   sleep 0.1
 done
