@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <source_location>
 #include <string>
+#include <vector>
 
 #include "base/host_ops.h"
 #include "base/invariant.h"
@@ -134,6 +135,7 @@ struct KernelInfo {
     std::uint64_t host_op = 0;  // its HostOpInfo::op; 0: launched with Simulator::launch
     std::uint32_t stream = 0;
     std::string launch_site;  // the launch call site ("" for Simulator::launch)
+    ScheduleMode schedule_mode = ScheduleMode::Normal;
 };
 
 /// A local buffer a block allocated with Block::alloc (memcheck bounds).
@@ -148,6 +150,26 @@ struct LocalAllocation {
     std::source_location where;
 };
 
+/// What a stuck block waits for, structured for the deadlock checker (sync/deadlock/).
+enum class StuckWaitKind : std::uint8_t {
+    Unknown,
+    HardSyncAll,    // a hard SyncAll barrier: `missing_*` have not arrived
+    SoftSyncAll,    // a soft SyncAll (spinning): `missing_vector` slots are behind
+    Flag,           // an intra-core WaitFlag whose SetFlag is never issued
+    CrossCoreFlag,  // a CrossCoreWaitFlag(flag_id) no set arrived for
+};
+
+struct StuckWait {
+    StuckWaitKind kind = StuckWaitKind::Unknown;
+    std::uint64_t sync_id = 0;                  // SyncAll: the instance (Transaction::sync_id)
+    std::vector<std::uint32_t> missing_vector;  // SyncAll: blocks not arrived, AIV block index
+    std::vector<std::uint32_t> missing_cube;    // ... AIC block index
+    std::uint32_t flag_id = 0;                  // Flag: event id; CrossCoreFlag: flag id
+    Pipe flag_src = Pipe::S;                    // Flag: SetFlag<src, dst>
+    Pipe flag_dst = Pipe::S;
+    std::string flag_where;  // Flag: source location of the WaitFlag ("" : the block's)
+};
+
 /// A block that can make no progress when the chip stopped (deadlock).
 struct StuckNote {
     std::uint32_t kernel_id = 0;
@@ -156,6 +178,9 @@ struct StuckNote {
     CoreType core_type = CoreType::Vector;
     std::string where;
     std::string reason;
+    std::uint32_t core = 0;  // physical core index within its type
+    StuckWait wait;
+    Cycle stopped_at = 0;  // when the run stopped (the end of the blocked time)
 };
 
 /// Contract: called on the simulation thread, in a deterministic order. on_transaction sees
