@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/scenario.h"
+#include "sim/schedule_exploration.h"
 
 namespace npusim {
 
@@ -51,7 +52,9 @@ nlohmann::json sweep_result_columns(const RunResult& run, const std::vector<Find
     r["vector_utilization"] = mean_utilization(run, CoreType::Vector);
     r["cube_utilization"] = mean_utilization(run, CoreType::Cube);
     r["deadlock"] = run.outcome == RunOutcome::Deadlock;
-    r["deadlock_kind"] = run.outcome == RunOutcome::Deadlock ? "stuck" : "";
+    r["deadlock_kind"] = run.deadlocks.empty()
+                             ? std::string(run.outcome == RunOutcome::Deadlock ? "stuck" : "")
+                             : std::string(to_string(run.deadlocks[0].kind));
     const auto errors = std::count_if(findings.begin(), findings.end(), [](const Finding& f) {
         return f.severity == Severity::Error;
     });
@@ -67,10 +70,13 @@ SweepTaskRunner scenario_task_runner() {
               std::uint64_t seed) {
         const nlohmann::json document = plan.document_of(point);
         Scenario scenario = parse_scenario(document.dump(), plan.source, plan.base_dir);
-        // Schedule s: the random placement's seed and the start jitter's seed.
+        // Schedule s is exploration's schedule of `seed` (launch ticks, start jitter, the
+        // random placement's seed) with the point's own placement policy.
+        SimOptions options;
+        apply_schedule(seed, scenario.chip, options);
+        scenario.runtime.seed = options.placement_seed;
         scenario.jitter_seed = seed;
-        scenario.runtime.seed = seed;
-        const ScenarioOutcome outcome = run_scenario(scenario, {}, true, nullptr, {}, {});
+        const ScenarioOutcome outcome = run_scenario(scenario, {}, true, nullptr, {}, options);
         const std::string expect = !scenario.expect.present ? "none"
                                    : outcome.passed()       ? "pass"
                                                             : "fail";
