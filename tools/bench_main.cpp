@@ -24,6 +24,7 @@
 // `--quick` shrinks every case (a smoke run for CI); `--case X` runs one case in-process.
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <sys/resource.h>
@@ -41,6 +42,8 @@
 #include "sim/schedule_exploration.h"
 #include "sim/sim_context.h"
 #include "sim/simulator.h"
+#include "sim/sweep.h"
+#include "sim/sweep_runner.h"
 #include "sync/checker.h"
 #include "sync/deadlock/deadlock_predictor.h"
 
@@ -289,6 +292,33 @@ json run_exploration(std::uint32_t jobs, std::uint32_t schedules) {
     return j;
 }
 
+// A slice of the what-if study (configs/scenarios/whatif_syncall_streams.json) swept with
+// `jobs` worker processes: runs per host second.
+json run_study(unsigned jobs, bool quick) {
+    std::vector<npusim::SweepAxis> axes = {
+        npusim::parse_sweep_axis(quick ? "streams=2,4" : "streams=1,2,3,4"),
+        npusim::parse_sweep_axis(quick ? "blocks=16,40" : "blocks=8,24,40,48")};
+    const npusim::SweepPlan plan = npusim::plan_sweep(
+        std::filesystem::path(NPUSIM_SOURCE_DIR) / "configs/scenarios/whatif_syncall_streams.json",
+        axes, 1);
+    npusim::SweepOptions options;
+    options.jobs = jobs;
+    const auto start = std::chrono::steady_clock::now();
+    const npusim::SweepResult r = npusim::run_sweep(plan, options, npusim::scenario_task_runner());
+    const double seconds = seconds_since(start);
+    std::size_t deadlocked = 0;
+    for (const npusim::SweepRow& row : r.rows) {
+        if (row.result.value("deadlock", json(false)) == true) ++deadlocked;
+    }
+    json j;
+    j["jobs"] = jobs;
+    j["runs"] = r.rows.size();
+    j["deadlocked"] = deadlocked;
+    j["host_seconds"] = seconds;
+    j["runs_per_host_second"] = static_cast<double>(r.rows.size()) / seconds;
+    return j;
+}
+
 json run_case(const std::string& name, bool quick, std::uint64_t floor_activations) {
     json j;
     if (name == "a") {
@@ -324,10 +354,12 @@ json run_case(const std::string& name, bool quick, std::uint64_t floor_activatio
         j = run_streams(name == "i1" ? 1 : 4, quick ? 5 : 50);
     } else if (name == "j1" || name == "j2") {
         j = run_exploration(name == "j1" ? 1 : 2, quick ? 20 : 100);
+    } else if (name == "k1" || name == "k2") {
+        j = run_study(name == "k1" ? 1 : 2, quick);
     } else {
         throw npusim::UsageError("unknown case '" + name +
                                  "' (a, b, c, d, e, f0, f1, g512_0, g512_1, g1024_0, g1024_1, "
-                                 "h1, h48, i1, i4, j1, j2)");
+                                 "h1, h48, i1, i4, j1, j2, k1, k2)");
     }
     j["peak_rss_bytes"] = peak_rss_bytes();
     return j;
@@ -411,6 +443,8 @@ int main(int argc, char** argv) {
         out["i4_four_streams"] = run_isolated("i4", quick, 0);
         out["j1_explore_1_worker"] = run_isolated("j1", quick, 0);
         out["j2_explore_2_workers"] = run_isolated("j2", quick, 0);
+        out["k1_study_1_worker"] = run_isolated("k1", quick, 0);
+        out["k2_study_2_workers"] = run_isolated("k2", quick, 0);
 
         const json& b = out["b_tiny_tiles"];
         const json& c = out["c_systemc_floor"];
@@ -503,6 +537,16 @@ int main(int argc, char** argv) {
             targets["explore_j2_vs_j1_speedup"] = speedup;
             targets["explore_target"] = kExploreParallelTarget;
             targets["explore_pass"] = speedup >= kExploreParallelTarget;
+        }
+        const json& k1 = out["k1_study_1_worker"];
+        const json& k2 = out["k2_study_2_workers"];
+        if (k1.contains("runs_per_host_second") && k2.contains("runs_per_host_second")) {
+            const double speedup =
+                k2["runs_per_host_second"].get<double>() / k1["runs_per_host_second"].get<double>();
+            targets["study_runs_per_second_j1"] = k1["runs_per_host_second"];
+            targets["study_j2_vs_j1_speedup"] = speedup;
+            targets["study_target"] = kExploreParallelTarget;
+            targets["study_pass"] = speedup >= kExploreParallelTarget;
         }
         out["targets"] = targets;
         std::cout << out.dump(2) << "\n";
