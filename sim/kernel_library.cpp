@@ -7,6 +7,8 @@
 
 #include "base/config_diagnostics.h"
 #include "sim/json_kernel.h"
+// The types only: the library entry points are the loaded libraries'.
+#define NPUSIM_KERNEL_LOADER
 #include "sim/kernel_registry.h"
 #include "sim/scenario_names.h"
 

@@ -182,17 +182,23 @@ const KernelEntry* make_entry(const char* name, KernelType type, void (*function
 }  // namespace kernel_registry
 }  // namespace npusim
 
-// The exported entry points npusim looks up with dlsym.
-extern "C" __attribute__((visibility("default"))) inline std::uint32_t npusim_kernel_abi_version() {
+// The exported entry points npusim looks up with dlsym: emitted ("used") in every library that
+// includes this header. npusim's own loader defines NPUSIM_KERNEL_LOADER and gets only the
+// types.
+#ifndef NPUSIM_KERNEL_LOADER
+extern "C" __attribute__((used, visibility("default"))) inline std::uint32_t
+npusim_kernel_abi_version() {
     return NPUSIM_KERNEL_ABI_VERSION;
 }
-extern "C" __attribute__((visibility("default"))) inline const char*
+extern "C" __attribute__((used, visibility("default"))) inline const char*
 npusim_kernel_library_version() {
     return NPUSIM_VERSION_STRING;
 }
-extern "C" __attribute__((visibility("default"))) inline const void* npusim_kernel_registry() {
+extern "C" __attribute__((used, visibility("default"))) inline const void*
+npusim_kernel_registry() {
     return npusim::kernel_registry::g_first;
 }
+#endif
 
 #define NPUSIM_KERNEL_CONCAT_(a, b) a##b
 #define NPUSIM_KERNEL_CONCAT(a, b) NPUSIM_KERNEL_CONCAT_(a, b)
@@ -202,7 +208,5 @@ extern "C" __attribute__((visibility("default"))) inline const void* npusim_kern
 #define NPUSIM_REGISTER_KERNEL(name, type, function, ...)                         \
     [[maybe_unused]] static const ::npusim::kernel_registry::KernelEntry* const   \
     NPUSIM_KERNEL_CONCAT(npusim_registered_kernel_, name) =                       \
-        ((void)&npusim_kernel_abi_version, (void)&npusim_kernel_library_version,  \
-         (void)&npusim_kernel_registry,                                           \
-         ::npusim::kernel_registry::make_entry(#name, ::npusim::KernelType::type, \
+        (::npusim::kernel_registry::make_entry(#name, ::npusim::KernelType::type, \
                                                &function __VA_OPT__(, ) __VA_ARGS__))
