@@ -30,7 +30,8 @@ constexpr std::size_t kMaxNesting = 32;
 constexpr std::uint32_t kBlockIdx = 0;
 constexpr std::uint32_t kBlockNum = 1;
 constexpr std::uint32_t kSubBlockIdx = 2;
-constexpr std::uint32_t kFixedSlots = 3;
+constexpr std::uint32_t kIsCube = 3;  // 1 on the cube core (AIC), 0 on a vector core (AIV)
+constexpr std::uint32_t kFixedSlots = 4;
 
 constexpr std::pair<std::string_view, DType> kDTypes[] = {
     {"float16", DType::F16}, {"float32", DType::F32}, {"int32", DType::I32}, {"int8", DType::I8}};
@@ -169,6 +170,7 @@ public:
         m_scope["block_idx"] = kBlockIdx;
         m_scope["block_num"] = kBlockNum;
         m_scope["sub_block_idx"] = kSubBlockIdx;
+        m_scope["is_cube"] = kIsCube;
     }
 
     void add_param(const std::string& name, std::uint32_t slot) { m_scope[name] = slot; }
@@ -674,6 +676,7 @@ public:
         m_slots[kBlockIdx] = block.block_idx();
         m_slots[kBlockNum] = block.block_num();
         m_slots[kSubBlockIdx] = block.sub_block_idx();
+        m_slots[kIsCube] = block.core_type() == CoreType::Cube ? 1 : 0;
         for (std::size_t i = 0; i < params.size(); ++i) m_slots[kFixedSlots + i] = params[i];
         m_buffers.resize(program.buffers.size());
         for (std::size_t i = 0; i < arguments.size(); ++i) m_buffers[i] = arguments[i];
@@ -903,7 +906,8 @@ void check_static(const std::vector<Node>& body, const std::vector<std::int64_t>
     for (const Node& n : body) {
         const auto check = [&](const IntExpr& e) {
             for (std::uint32_t s : e.slots_used()) {
-                if (s == kBlockIdx || s == kSubBlockIdx || s >= slots.size()) return;
+                if (s == kBlockIdx || s == kSubBlockIdx || s == kIsCube || s >= slots.size())
+                    return;
                 if (s == kBlockNum && !block_num_known) return;
             }
             try {
@@ -970,7 +974,7 @@ std::optional<BuiltinKernel> read_json_kernel(const json& value, const std::stri
                 if (param == kCommentKey) continue;
                 const std::string at = child_pointer(pointer + "/params", param);
                 if (param == "block_idx" || param == "block_num" || param == "sub_block_idx" ||
-                    param == "min" || param == "max") {
+                    param == "is_cube" || param == "min" || param == "max") {
                     diag.add(at, "the name " + single_quoted(param) + " is reserved");
                     continue;
                 }

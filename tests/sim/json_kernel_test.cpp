@@ -140,6 +140,22 @@ TEST_CASE(
     }
 }
 
+TEST_CASE("JSON kernel: the MIX_AIC_1_2 matmul gives the built-in kernel's output and cycles",
+          "[json_kernel][sim]") {
+    const nlohmann::json doc = load_json("json_mix_matmul.json");
+    nlohmann::json builtin = doc;
+    builtin.erase("kernels");
+    builtin["host"][0]["kernel"] = "mix_matmul";
+    const ScenarioOutcome json_run = run_scenario(parse_doc(doc, "json_mix_matmul.json"));
+    const ScenarioOutcome builtin_run = run_scenario(parse_doc(builtin, "json_mix_matmul.json"));
+    CHECK(json_run.passed());
+    CHECK(builtin_run.passed());
+    CHECK(json_run.kernel.run.cycles() == builtin_run.kernel.run.cycles());
+    CHECK(json_run.kernel.run.kernels.at(0).end == builtin_run.kernel.run.kernels.at(0).end);
+    CHECK(json_run.host->buffers.at("out").values == builtin_run.host->buffers.at("out").values);
+    CHECK(shapes(json_run.findings) == shapes(builtin_run.findings));
+}
+
 TEST_CASE("JSON kernel: the racy reduction reports its hazards at the ops' JSON pointers",
           "[json_kernel][sim]") {
     const ScenarioOutcome run =
