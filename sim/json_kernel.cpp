@@ -1,5 +1,6 @@
 #include "sim/json_kernel.h"
 
+#include <cmath>
 #include <limits>
 #include <map>
 #include <memory>
@@ -24,6 +25,9 @@ using scenario_names::read_number;
 using scenario_names::unknown_name;
 
 constexpr std::size_t kMaxOps = 100'000;
+// Ops (and loop iterations) one block may execute: a loop bound gone wrong stops with a
+// message instead of running for hours.
+constexpr std::uint64_t kMaxStepsPerBlock = 10'000'000;
 constexpr std::size_t kMaxNesting = 32;
 
 // Slots every expression can read; parameters and loop variables follow.
@@ -298,6 +302,31 @@ private:
 
     const BufferDecl& decl(const OperandRef& r) const { return m_program.buffers[r.buffer]; }
 
+    // A scalar operand must fit the destination's element type (a conversion out of range
+    // would be undefined).
+    bool fits(const Node& n, double value, const std::string& at) {
+        const DType dtype = decl(n.operands[0]).dtype;
+        const auto range = [&](double lo, double hi, bool whole, const char* what) {
+            if (value >= lo && value <= hi && (!whole || value == std::floor(value))) return true;
+            m_diag.add(at, "expected " + std::string(what) + " for a " +
+                               std::string(to_string(dtype)) + " buffer, got " +
+                               describe_json(json(value)));
+            return false;
+        };
+        switch (dtype) {
+            case DType::F16:
+                return range(-65504.0, 65504.0, false, "-65504..65504");
+            case DType::F32:
+                return range(-3.4028234663852886e38, 3.4028234663852886e38, false,
+                             "a finite float32");
+            case DType::I32:
+                return range(-2147483648.0, 2147483647.0, true, "a whole number in int32 range");
+            case DType::I8:
+                return range(-128.0, 127.0, true, "a whole number -128..127");
+        }
+        return false;
+    }
+
     bool require_local(const Node& n, std::size_t i, const std::string& pointer,
                        std::string_view key) {
         if (!decl(n.operands[i]).global) return true;
@@ -487,7 +516,7 @@ private:
                     return false;
                 n.scalar = *s;
                 return require_local(n, 0, pointer, "dst") & require_local(n, 1, pointer, "src") &&
-                       same_dtypes(n, pointer);
+                       same_dtypes(n, pointer) && fits(n, *s, pointer + "/scalar");
             }
             case Kind::Unary:
                 keys({"dst", "src", "count"});
@@ -511,7 +540,7 @@ private:
                     !v)
                     return false;
                 n.scalar = *v;
-                return require_local(n, 0, pointer, "dst");
+                return require_local(n, 0, pointer, "dst") && fits(n, *v, pointer + "/value");
             }
             case Kind::Cast:
                 keys({"dst", "src", "count"});
@@ -549,7 +578,7 @@ private:
                 const auto v = number(op, pointer, "value");
                 if (!read_operands(op, pointer, n, {"dst"}) || !v) return false;
                 n.scalar = *v;
-                return true;
+                return fits(n, *v, pointer + "/value");
             }
             case Kind::ScalarWork:
                 keys({"cycles"});
@@ -797,6 +826,7 @@ private:
     }
 
     void execute(const Node& n) {
+        step(n);
         switch (n.kind) {
             case Kind::Alloc: {
                 const BufferDecl& d = m_program.buffers[n.target];
@@ -875,12 +905,13 @@ private:
             case Kind::Loop: {
                 const std::int64_t from = value(n, n.exprs[0]);
                 const std::int64_t to = value(n, n.exprs[1]);
-                const std::int64_t step = value(n, n.exprs[2]);
-                if (step <= 0) fail(n, "step is " + std::to_string(step) + ", expected > 0");
+                const std::int64_t stride = value(n, n.exprs[2]);
+                if (stride <= 0) fail(n, "step is " + std::to_string(stride) + ", expected > 0");
                 for (std::int64_t i = from; i < to;) {
+                    step(n);
                     m_slots[n.target] = i;
                     run(n.body);
-                    if (__builtin_add_overflow(i, step, &i)) break;
+                    if (__builtin_add_overflow(i, stride, &i)) break;
                 }
                 return;
             }
@@ -890,10 +921,18 @@ private:
         }
     }
 
+    void step(const Node& n) {
+        if (++m_steps > kMaxStepsPerBlock) {
+            fail(n, "the block executed more than " + std::to_string(kMaxStepsPerBlock) +
+                        " ops and loop iterations (a loop bound too large?)");
+        }
+    }
+
     const Program& m_program;
     Block& m_block;
     std::vector<std::int64_t> m_slots;
     std::vector<RuntimeBuffer> m_buffers;
+    std::uint64_t m_steps = 0;
 };
 
 // ---- checks for a launch ----------------------------------------------------------------

@@ -288,3 +288,39 @@ TEST_CASE(
         Contains("kernels.json:/kernels/scale/kernel: undefined kernel 'example_scal' (did you "
                  "mean 'example_scale'?); defined: example_scale, example_racy_add"));
 }
+
+TEST_CASE("JSON kernel: a runaway loop, a negative count and an out-of-range value are refused",
+          "[json_kernel][sim]") {
+    nlohmann::json doc = json_kernel_scenario(scale_kernel("block_idx * n"));
+    doc["kernels"]["k"]["body"].push_back({{"loop",
+                                            {{"var", "i"},
+                                             {"from", 0},
+                                             {"to", "9223372036854775807"},
+                                             {"body", nlohmann::json::array()}}}});
+    try {
+        run_scenario(parse_doc(doc));
+        FAIL("expected a KernelError");
+    } catch (const KernelError& error) {
+        CHECK_THAT(error.what(), Contains("kernels.json#/kernels/k/body/8:") &&
+                                     Contains("a loop bound too large?"));
+    }
+
+    doc = json_kernel_scenario(scale_kernel("block_idx * n"));
+    doc["kernels"]["k"]["body"][4]["count"] = "n - 257 - block_idx";
+    try {
+        run_scenario(parse_doc(doc));
+        FAIL("expected a KernelError");
+    } catch (const KernelError& error) {
+        CHECK_THAT(error.what(), Contains("kernels.json#/kernels/k/body/4: count is -") &&
+                                     Contains(", expected >= 0"));
+    }
+
+    doc = json_kernel_scenario(scale_kernel("block_idx * n"));
+    doc["kernels"]["k"]["body"][0]["dtype"] = "int8";
+    doc["kernels"]["k"]["body"].push_back(
+        {{"op", "fill"}, {"dst", "ub"}, {"value", 300}, {"count", 8}});
+    const auto problems = problems_of(doc);
+    CHECK(has_problem(problems, "kernels.json:/kernels/k/body/8/value",
+                      "expected a whole number -128..127 for a int8 buffer, got 300"));
+    CHECK(has_problem(problems, "kernels.json:/kernels/k/body/1", "differ in type"));
+}
