@@ -569,7 +569,8 @@ KernelNeeds host_program_needs(const HostProgramSpec& spec, std::uint32_t& block
     Need largest{0, "/host", "no launch"};
     for (const ScenarioOp& op : spec.ops) {
         if (op.kind != ScenarioOpKind::Launch) continue;
-        const BuiltinKernel* kernel = find_builtin_kernel(op.kernel);
+        const BuiltinKernel* kernel =
+            op.definition ? op.definition.get() : find_builtin_kernel(op.kernel);
         if (kernel == nullptr || !kernel->needs) continue;
         const KernelNeeds n = kernel->needs(op.blocks, op.params);
         blocks = std::max(blocks, op.blocks);
