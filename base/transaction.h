@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <source_location>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/host_ops.h"
@@ -122,8 +123,22 @@ struct Transaction {
     }
 };
 
-/// "file.cpp:17:5", with the directory part removed so reports stay short and stable.
+/// "file.cpp:17:5", with the directory part removed so reports stay short and stable. A
+/// location in a data file (synthetic_location, line 0) prints as its name alone:
+/// "add.json#/kernels/add/body/3".
 std::string format_location(const std::source_location& where);
+/// The file part a report prints: the name without its directories ("dir/k.cpp" -> "k.cpp";
+/// for "dir/add.json#/kernels/add/body/3" only the part before '#' loses its directories).
+std::string_view location_file(std::string_view file_name);
+
+/// A source location naming a place in a data file instead of C++ code: the op of a kernel
+/// written in JSON, `file_name` "add.json#/kernels/add/body/3", line and column 0. Kernel
+/// code passes it where the Block API takes a std::source_location, so every report, trace
+/// and checker finding names the op as it names a C++ line, with no second code path.
+/// Interned for the life of the process (equal texts share one location; findings keep them
+/// past a run). Thread-safe. Throws UsageError where the standard library's source_location
+/// cannot be built this way (only libstdc++'s layout is supported).
+std::source_location synthetic_location(std::string_view file_name);
 
 /// What observers learn about a kernel launch.
 struct KernelInfo {

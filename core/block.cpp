@@ -48,6 +48,11 @@ void Block::cross_core_set_flag(std::uint32_t mode, Pipe pipe, std::uint32_t fla
 void Block::cross_core_wait_flag(std::uint32_t flag_id, Loc loc) {
     m_core.cross_core_wait_flag(flag_id, loc);
 }
+void Block::scalar_work(Cycle cycles, Loc) {
+    m_core.advance_to(m_core.local_time() + cycles);
+    m_core.maybe_sync();
+}
+
 Cycle Block::now() const {
     return m_core.local_time();
 }

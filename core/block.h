@@ -236,6 +236,10 @@ public:
                      loc);
     }
 
+    /// Scalar work that touches no memory (address arithmetic, loop control): the scalar
+    /// unit is busy for `cycles` cycles and issues nothing. Publishes no transaction.
+    void scalar_work(Cycle cycles, Loc loc = Loc::current());
+
     // ---- synchronization across blocks -------------------------------------------------
     /// Hard SyncAll: a hardware barrier over every block of the kernel (scope All) or over
     /// its AIV blocks (scope Vector). Drains this core's pipes first. Blocks that never get

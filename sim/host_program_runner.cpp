@@ -385,7 +385,8 @@ private:
     }
 
     void launch(const ScenarioOp& op) {
-        const BuiltinKernel* kernel = find_builtin_kernel(op.kernel);
+        const BuiltinKernel* kernel =
+            op.definition ? op.definition.get() : find_builtin_kernel(op.kernel);
         KernelBindings bindings;
         for (const auto& [argument, buffer] : op.args) {
             const DeviceBuffer d = device(buffer);

@@ -6,6 +6,7 @@
 #include "base/config_file.h"
 #include "base/errors.h"
 #include "base/json_reader.h"
+#include "sim/kernel_library.h"
 #include "sim/simulator.h"
 #include "sync/checker.h"
 
@@ -40,6 +41,13 @@ void read_kernel(const nlohmann::json& doc, Scenario& s, Diagnostics& diag) {
     }
     const auto name = read_string(doc.at("kernel"), "/kernel", diag);
     if (!name) return;
+    if (s.kernels.find(*name) != nullptr) {
+        diag.add("/kernel", "kernel " + single_quoted(*name) +
+                                " of \"kernels\" takes buffers: launch it from a host program "
+                                "(\"buffers\" and \"host\"); the single-kernel form runs "
+                                "built-in kernels only (not supported yet)");
+        return;
+    }
     const BuiltinKernel* kernel = find_builtin_kernel(*name);
     if (kernel == nullptr) {
         std::vector<std::string_view> names;
@@ -123,8 +131,11 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
     if (doc && require_object(*doc, "", diag)) {
         check_keys(*doc, "",
                    {"description", "chip", "kernel", "blocks", "params", "skew", "runtime",
-                    "buffers", "streams", "events", "host", "expect", "sweep"},
+                    "buffers", "streams", "events", "host", "expect", "sweep", "kernels"},
                    diag);
+        if (doc->contains("kernels")) {
+            s.kernels = read_scenario_kernels(doc->at("kernels"), origin, base_dir, diag);
+        }
         // "sweep" is the study `npusim sweep` runs (sim/sweep_plan.h validates it); a run
         // ignores it.
         if (doc->contains("skew")) read_skew(doc->at("skew"), s, diag);
@@ -146,7 +157,7 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
                              "(\"kernel\"), not both: launch kernels from the host program");
             }
             // The chip must be known to check launches against it.
-            if (diag.empty()) s.host = read_host_program(*doc, s.chip, diag);
+            if (diag.empty()) s.host = read_host_program(*doc, s.chip, diag, s.kernels);
         } else {
             for (const char* key : {"buffers", "streams", "events"}) {
                 if (doc->contains(key))

@@ -41,6 +41,7 @@ struct Scenario {
     std::vector<Cycle> start_offsets;
     Cycle start_jitter_cycles = 0;
     std::uint64_t jitter_seed = 1;
+    ScenarioKernels kernels;              // "kernels": JSON and user-library kernels
     RuntimeSection runtime;               // "runtime": options and placement (both forms)
     std::optional<HostProgramSpec> host;  // the host-program form
     ScenarioExpect expect;                // "expect" (present = false without it)

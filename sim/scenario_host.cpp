@@ -47,6 +47,7 @@ constexpr std::pair<std::string_view, ScenarioOpKind> kOps[] = {
 /// Name tables the host operations refer to, checked in program order.
 struct Names {
     const HostProgramSpec& spec;
+    const ScenarioKernels& kernels;
     std::set<std::string> streams{"default"};  // ever defined (a destroyed one stays named)
     std::set<std::string> live_streams{"default"};
     std::set<std::string> graphs;
@@ -151,10 +152,19 @@ void read_launch(const json& op, const std::string& pointer, const ChipConfig& c
     if (auto s = read_stream(op, pointer, names, diag)) out.stream = *s;
     const std::uint64_t problems_before = diag.size();
     const auto name = read_name(op, pointer, "kernel", diag);
-    const BuiltinKernel* kernel = name ? find_builtin_kernel(*name) : nullptr;
+    const BuiltinKernel* kernel = nullptr;
+    if (name) {
+        if (const auto it = names.kernels.by_name.find(*name); it != names.kernels.by_name.end()) {
+            out.definition = it->second;
+            kernel = it->second.get();
+        } else {
+            kernel = find_builtin_kernel(*name);
+        }
+    }
     if (name && kernel == nullptr) {
         std::vector<std::string> known;
         for (const BuiltinKernel& k : builtin_kernels()) known.push_back(k.name);
+        for (const auto& [k, definition] : names.kernels.by_name) known.push_back(k);
         unknown_name("kernel", *name, known, pointer + "/kernel", diag);
     }
     if (!op.contains("blocks")) {
@@ -180,8 +190,14 @@ void read_launch(const json& op, const std::string& pointer, const ChipConfig& c
     check_keys(args, pointer + "/args", allowed, diag);
     if (diag.size() != problems_before) return;  // the checks below need sound parameters
     if (kernel->check) {
-        for (const auto& [at, message] : kernel->check(out.blocks, out.params))
-            diag.add(pointer + at, message);
+        // A scenario kernel's problems are at its own ops ("/kernels/k/body/3").
+        for (const auto& [at, message] : kernel->check(out.blocks, out.params)) {
+            if (out.definition) {
+                diag.add(at, message + " (launched at " + pointer + ")");
+            } else {
+                diag.add(pointer + at, message);
+            }
+        }
     }
     if (diag.size() != problems_before) return;
     if (kernel->needs) {
@@ -507,10 +523,10 @@ RuntimeSection read_runtime_section(const nlohmann::json& value, Diagnostics& di
 }
 
 HostProgramSpec read_host_program(const nlohmann::json& doc, const ChipConfig& chip,
-                                  Diagnostics& diag) {
+                                  Diagnostics& diag, const ScenarioKernels& kernels) {
     HostProgramSpec spec;
     if (doc.contains("buffers")) spec.buffers = read_buffers(doc.at("buffers"), chip, diag);
-    Names names{spec};
+    Names names{spec, kernels};
     if (doc.contains("streams")) read_streams(doc.at("streams"), spec, names, diag);
     if (doc.contains("events")) read_events(doc.at("events"), spec, diag);
     if (!doc.contains("host")) return spec;
@@ -553,7 +569,8 @@ KernelNeeds host_program_needs(const HostProgramSpec& spec, std::uint32_t& block
     Need largest{0, "/host", "no launch"};
     for (const ScenarioOp& op : spec.ops) {
         if (op.kind != ScenarioOpKind::Launch) continue;
-        const BuiltinKernel* kernel = find_builtin_kernel(op.kernel);
+        const BuiltinKernel* kernel =
+            op.definition ? op.definition.get() : find_builtin_kernel(op.kernel);
         if (kernel == nullptr || !kernel->needs) continue;
         const KernelNeeds n = kernel->needs(op.blocks, op.params);
         blocks = std::max(blocks, op.blocks);

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,6 +81,20 @@ struct ScenarioOp {
     KernelParams params;                      // every parameter, defaults filled in
     std::map<std::string, std::string> args;  // kernel argument -> buffer name
     ScheduleMode schedule_mode = ScheduleMode::Normal;
+    /// A kernel of the scenario's "kernels" section (JSON or user library); null for a
+    /// built-in kernel (find_builtin_kernel(kernel)).
+    std::shared_ptr<const BuiltinKernel> definition;
+};
+
+/// The kernels a scenario's "kernels" section defines (sim/json_kernel.h, sim/kernel_library.h),
+/// by name. Launches look here first, then among the built-in kernels; a name may not hide a
+/// built-in one.
+struct ScenarioKernels {
+    std::map<std::string, std::shared_ptr<const BuiltinKernel>> by_name;
+    const BuiltinKernel* find(const std::string& name) const {
+        const auto it = by_name.find(name);
+        return it == by_name.end() ? nullptr : it->second.get();
+    }
 };
 
 struct HostProgramSpec {
@@ -96,7 +111,7 @@ struct HostProgramSpec {
 /// keys (with suggestions), types, ranges, undefined buffer, stream, event and graph
 /// references, kernel arguments that do not fit the kernel, kernel needs the chip cannot hold.
 HostProgramSpec read_host_program(const nlohmann::json& doc, const ChipConfig& chip,
-                                  Diagnostics& diag);
+                                  Diagnostics& diag, const ScenarioKernels& kernels = {});
 
 /// Placement settings from "runtime" (used by both scenario forms).
 struct RuntimeSection {

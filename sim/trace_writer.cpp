@@ -539,8 +539,12 @@ void ChromeTraceWriter::append_location(std::uint32_t kernel_id,
     const char* file_name = where.file_name();
     std::string_view file = file_name == nullptr ? std::string_view() : std::string_view(file_name);
     if (file.empty()) return;  // hand-made transaction without a source line
-    if (const auto slash = file.find_last_of('/'); slash != std::string_view::npos) {
-        file.remove_prefix(slash + 1);
+    file = location_file(file);
+    if (where.line() == 0) {  // a synthetic location (a JSON kernel's op): its name alone
+        m_buf += R"(,"loc":")";
+        append_escaped(file);
+        m_buf += '"';
+        return;
     }
     // Most calls of a kernel come from one file (its "home file", the first one seen, named
     // in the kernel's slice): those slices say only "line:column", which keeps traces small.
