@@ -19,6 +19,11 @@ std::string_view location_file(std::string_view file) {
     return file;
 }
 
+std::string location_line(const std::source_location& where) {
+    if (where.line() == 0) return std::string(location_file(where.file_name()));
+    return "line " + std::to_string(where.line());
+}
+
 std::string format_location(const std::source_location& where) {
     std::string text(location_file(where.file_name()));
     if (where.line() == 0) return text;  // a synthetic location: the name says it all

@@ -127,6 +127,8 @@ struct Transaction {
 /// location in a data file (synthetic_location, line 0) prints as its name alone:
 /// "add.json#/kernels/add/body/3".
 std::string format_location(const std::source_location& where);
+/// How a fix hint names the place: "line 17" in C++, the op's pointer for a data file.
+std::string location_line(const std::source_location& where);
 /// The file part a report prints: the name without its directories ("dir/k.cpp" -> "k.cpp";
 /// for "dir/add.json#/kernels/add/body/3" only the part before '#' loses its directories).
 std::string_view location_file(std::string_view file_name);

@@ -146,17 +146,16 @@ void FindingReporter::race(const Site& first_seen, bool first_seen_write, const 
     f.count = instances;
     f.sites.push_back(site_of(prior, prior_write, space, lo, hi - lo));
     f.sites.push_back(site_of(now, now_write, space, lo, hi - lo));
-    const std::string la = std::to_string(prior.where.line());
-    const std::string lb = std::to_string(now.where.line());
+    const std::string la = location_line(prior.where);
+    const std::string lb = location_line(now.where);
     f.message = "Potential " + std::string(to_string(kind)) + " hazard (" +
                 std::string(to_string(f.scope)) + ") at " + std::string(to_string(space));
     if (f.scope == RaceScope::IntraPipe) {
-        f.fix = "PipeBarrier<" + std::string(to_string(now.pipe)) + ">() after line " + la +
-                " and before line " + lb;
+        f.fix = "PipeBarrier<" + std::string(to_string(now.pipe)) + ">() after " + la +
+                " and before " + lb;
     } else if (f.scope == RaceScope::InterPipe) {
         const std::string pair = short_pipe(prior.pipe) + "_" + short_pipe(now.pipe);
-        f.fix = "SetFlag<" + pair + "> after line " + la + " and WaitFlag<" + pair +
-                "> before line " + lb;
+        f.fix = "SetFlag<" + pair + "> after " + la + " and WaitFlag<" + pair + "> before " + lb;
     } else if (f.scope == RaceScope::InterStream || f.scope == RaceScope::Host) {
         f.fix = stream_fix(prior, now, f.scope);
     } else if (prior.kernel_id != now.kernel_id) {
@@ -164,9 +163,9 @@ void FindingReporter::race(const Site& first_seen, bool first_seen_write, const 
             "order the two kernels (an event recorded after the first and waited for "
             "before the second)";
     } else {
-        f.fix = "SyncAll (or a cross-core flag set after line " + la + " in block " +
-                std::to_string(prior.block) + " and waited for before line " + lb + " in block " +
-                std::to_string(now.block) + ") between line " + la + " and line " + lb;
+        f.fix = "SyncAll (or a cross-core flag set after " + la + " in block " +
+                std::to_string(prior.block) + " and waited for before " + lb + " in block " +
+                std::to_string(now.block) + ") between " + la + " and " + lb;
     }
     add(key, std::move(f));
 }

@@ -75,8 +75,8 @@ void SyncEdges::instruction(BlockState& b, const Transaction& tx) {
                                   site_of(tx), false, 0, 0,
                                   "SetFlag<" + short_pipe(tx.flag_src) + "_" +
                                       short_pipe(tx.flag_dst) + ">(" + std::to_string(tx.event_id) +
-                                      ") is set again before the WaitFlag of the one at line " +
-                                      std::to_string(open.where.line()),
+                                      ") is set again before the WaitFlag of the one at " +
+                                      location_line(open.where),
                                   "wait for the first SetFlag before setting it again, or use "
                                   "another event id");
             }
