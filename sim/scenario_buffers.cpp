@@ -189,10 +189,13 @@ void read_buffer(const json& value, const std::string& name, ScenarioBuffer& b, 
         b.elements = elements;
         b.bytes = elements * size_of(b.type);
         if (b.bytes > max_bytes) {
+            const std::uint64_t over = b.bytes;
+            b.elements = 0;  // unusable: no GM total or copy size is computed from it
+            b.bytes = 0;
             diag.add(p + "/shape",
                      (elements > max_bytes
                           ? "the buffer would take more than " + std::to_string(max_bytes)
-                          : "the buffer would take " + std::to_string(b.bytes)) +
+                          : "the buffer would take " + std::to_string(over)) +
                          " bytes; at most " + std::to_string(max_bytes) + " for " +
                          to_string(b.memory) + " memory");
             return;
@@ -390,14 +393,20 @@ void check_buffer_file(ScenarioBuffer& b, const std::filesystem::path& base_dir,
     const std::string shown = printable(path.string(), false);
     std::error_code error;
     const std::filesystem::file_status status = std::filesystem::status(path, error);
-    if (error || !std::filesystem::exists(status)) {
+    if (status.type() == std::filesystem::file_type::not_found ||
+        (error && !std::filesystem::exists(status))) {
         diag.add(at, shown + ": cannot read file (" +
-                         (error ? error.message() : std::string("no such file")) + ")");
+                         (status.type() == std::filesystem::file_type::not_found
+                              ? std::string("no such file")
+                              : error.message()) +
+                         ")");
         return;
     }
     if (!std::filesystem::is_regular_file(status)) {
+        // Never opened: a FIFO would block until a writer comes.
         diag.add(at, shown + ": cannot read file (" +
                          (std::filesystem::is_directory(status) ? "it is a directory"
+                          : std::filesystem::is_fifo(status)    ? "it is a FIFO, not a regular file"
                                                                 : "not a regular file") +
                          ")");
         return;

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -155,6 +156,14 @@ int run_command(const std::string& file, const RunFlags& flags) {
         throw npusim::UsageError(file +
                                  ": --dump writes a host program's buffers; a single-kernel "
                                  "scenario has none (not supported yet)");
+    }
+    if (!flags.dump_dir.empty()) {  // fail before a long run, not after it
+        std::error_code error;
+        std::filesystem::create_directories(flags.dump_dir, error);
+        if (error || !std::filesystem::is_directory(flags.dump_dir)) {
+            throw npusim::UsageError(flags.dump_dir + ": cannot create the --dump folder" +
+                                     (error ? ": " + error.message() : std::string()));
+        }
     }
     npusim::check_scenario_memory(scenario, flags.check, flags.max_memory);  // before allocating
     std::unique_ptr<npusim::ChromeTraceWriter> trace;

@@ -49,7 +49,7 @@ expect 0 "ok        $scenarios/runtime_buffer_files.json" -- validate "$scenario
 n=$("$npusim" validate "$scenarios"/*.json | grep -c '^ok ')
 [[ $n == $(ls "$scenarios"/*.json | wc -l) ]] || fail "validate printed $n ok lines"
 printf '{"chip": "small", "kernel": "busy", "blocks": 0, "nope": 1}' >"$work/bad.json"
-expect 2 "bad.json:/blocks: expected 1..65535, got 0" -- validate "$scenarios/default.json" "$work/bad.json"
+expect 2 "bad.json:/blocks: expected 1..65535 blocks, got 0" -- validate "$scenarios/default.json" "$work/bad.json"
 expect 2 "bad.json:/nope: unknown key 'nope'" -- validate "$work/bad.json"
 expect 2 "ok        $scenarios/default.json" -- validate "$scenarios/default.json" "$work/bad.json"
 printf '{"chip": "small", "kernel": "busy", "blocks": 0}' >"$work/zero.json"

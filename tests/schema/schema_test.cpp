@@ -133,7 +133,8 @@ std::set<std::string> first_column_names(const std::string& doc, const std::stri
 
 std::set<std::string> schema_top_level_keys() {
     std::set<std::string> keys;
-    for (const auto& [key, value] : schema_document()["properties"].items()) {
+    const json schema = schema_document();
+    for (const auto& [key, value] : schema["properties"].items()) {
         if (key != "$comment") keys.insert(key);
     }
     return keys;
