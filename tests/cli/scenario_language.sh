@@ -101,9 +101,9 @@ for b in f32 f16 i32 i8 u8; do
 done
 # The shipped files: read from .npy and .bin, dumped back byte-identical.
 expect 0 "dump      x  $work/ship/x.npy" -- run "$scenarios/runtime_buffer_files.json" --dump "$work/ship"
-cmp -s "$work/ship/x.npy" "$scenarios/data/ramp.npy" || fail "x.npy differs from data/ramp.npy"
+cmp -s "$work/ship/x.npy" "$scenarios/../scenario_data/ramp.npy" || fail "x.npy differs from data/ramp.npy"
 expect 0 "dump" -- run "$scenarios/runtime_buffer_files.json" --dump "$work/shipbin" --dump-format bin
-cmp -s "$work/shipbin/y.bin" "$scenarios/data/ramp.bin" || fail "y.bin differs from data/ramp.bin"
+cmp -s "$work/shipbin/y.bin" "$scenarios/../scenario_data/ramp.bin" || fail "y.bin differs from data/ramp.bin"
 expect 2 "--dump writes a host program's buffers" -- run "$scenarios/syncall_reduction_hard.json" --dump "$work/single"
 expect 2 "dump-format: xyz not in" -- run "$work/types.json" --dump "$work/x" --dump-format xyz
 

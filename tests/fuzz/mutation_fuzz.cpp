@@ -125,7 +125,8 @@ private:
             case 21:  // the newer keys' values: a buffer file, a host op, a version
                 switch (pick(4)) {
                     case 0:
-                        return json{{"file", pick(2) == 0 ? "data/ramp.npy" : "data/ramp.bin"}};
+                        return json{{"file", pick(2) == 0 ? "../scenario_data/ramp.npy"
+                                                          : "../scenario_data/ramp.bin"}};
                     case 1:
                         return json{{"op", "launch"}, {"kernel", "busy"}, {"blocks", 1}};
                     case 2:
@@ -333,9 +334,9 @@ int main(int argc, char** argv) {
     const fs::path work = fs::temp_directory_path() / ("npusim_fuzz_" + std::to_string(::getpid()));
     fs::create_directories(work / "scenarios");
     fs::copy(fs::path(configs) / "chips", work / "chips", fs::copy_options::recursive);
-    // Buffer files of the shipped scenarios ("init": {"file": "data/..."}).
-    if (fs::is_directory(fs::path(configs) / "scenarios" / "data"))
-        fs::copy(fs::path(configs) / "scenarios" / "data", work / "scenarios" / "data",
+    // Buffer files of the shipped scenarios ("init": {"file": "../scenario_data/..."}).
+    if (fs::is_directory(fs::path(configs) / "scenario_data"))
+        fs::copy(fs::path(configs) / "scenario_data", work / "scenario_data",
                  fs::copy_options::recursive);
     const std::string chip_scenario =
         R"({"chip": "mutant_chip.json", "kernel": "vector_add", "blocks": 4,

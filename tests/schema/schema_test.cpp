@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -105,11 +106,12 @@ bool cpp_rejects(const fs::path& file) {
     }
 }
 
-/// Backticked names in the first column of the markdown table after `heading`.
-std::set<std::string> first_column_names(const std::string& doc, const std::string& heading) {
+/// Backticked names in column `column` of each row of the markdown table after `heading`.
+std::vector<std::set<std::string>> column_names(const std::string& doc, const std::string& heading,
+                                                std::size_t column) {
     const std::size_t start = doc.find("\n" + heading + "\n");
     REQUIRE(start != std::string::npos);
-    std::set<std::string> names;
+    std::vector<std::set<std::string>> rows;
     std::istringstream lines(doc.substr(start + heading.size() + 2));
     std::string line;
     std::size_t row = 0;  // the header row and the |---| row are skipped
@@ -120,15 +122,28 @@ std::set<std::string> first_column_names(const std::string& doc, const std::stri
             continue;
         }
         if (++row <= 2) continue;
-        const std::size_t end = line.find('|', 1);
-        const std::string cell = line.substr(1, end == std::string::npos ? end : end - 1);
-        static const std::regex name("`([^`]+)`");
-        for (auto it = std::sregex_iterator(cell.begin(), cell.end(), name);
-             it != std::sregex_iterator(); ++it) {
-            names.insert((*it)[1]);
+        std::vector<std::string> cells;
+        std::size_t at = 1;
+        for (std::size_t bar; (bar = line.find('|', at)) != std::string::npos; at = bar + 1)
+            cells.push_back(line.substr(at, bar - at));
+        std::set<std::string> names;
+        if (column < cells.size()) {
+            static const std::regex name("`([^`]+)`");
+            for (auto it = std::sregex_iterator(cells[column].begin(), cells[column].end(), name);
+                 it != std::sregex_iterator(); ++it) {
+                names.insert((*it)[1]);
+            }
         }
+        rows.push_back(names);
     }
-    return names;
+    return rows;
+}
+
+std::set<std::string> first_column_names(const std::string& doc, const std::string& heading) {
+    std::set<std::string> all;
+    for (const std::set<std::string>& row : column_names(doc, heading, 0))
+        all.insert(row.begin(), row.end());
+    return all;
 }
 
 std::set<std::string> schema_top_level_keys() {
@@ -144,6 +159,20 @@ std::set<std::string> schema_host_ops() {
     const json schema = schema_document();
     const json ops = schema["definitions"]["host_op"]["properties"]["op"]["enum"];
     return {ops.begin(), ops.end()};
+}
+
+/// The keys each host operation takes in the schema (without "op" and "$comment").
+std::map<std::string, std::set<std::string>> schema_op_keys() {
+    const json schema = schema_document();
+    std::map<std::string, std::set<std::string>> keys;
+    for (const json& rule : schema["definitions"]["host_op"]["allOf"]) {
+        const std::string op = rule["if"]["properties"]["op"]["const"];
+        keys[op];  // an operation may take no key besides "op"
+        for (const auto& [key, value] : rule["then"]["properties"].items()) {
+            if (key != "op" && key != "$comment") keys[op].insert(key);
+        }
+    }
+    return keys;
 }
 
 std::set<std::string> cpp_host_ops() {
@@ -208,6 +237,23 @@ TEST_CASE("schema: the top-level keys and host operations match docs/scenarios.m
     CHECK(first_column_names(doc, "## Top-level keys") == schema_keys);
     CHECK(first_column_names(doc, "## `host`: the operations") == schema_host_ops());
     CHECK(schema_host_ops() == cpp_host_ops());
+    // Each operation's keys: the doc's "keys" column against the schema.
+    const auto ops = column_names(doc, "## `host`: the operations", 0);
+    const auto keys = column_names(doc, "## `host`: the operations", 1);
+    REQUIRE(ops.size() == keys.size());
+    std::map<std::string, std::set<std::string>> doc_keys;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        for (const std::string& op : ops[i]) doc_keys[op] = keys[i];
+    }
+    const auto schema_keys_of = schema_op_keys();
+    CHECK(doc_keys.size() == schema_keys_of.size());
+    for (const auto& [op, op_keys] : schema_keys_of) {
+        INFO("host op " << op);
+        std::string doc_list, schema_list;
+        for (const std::string& k : doc_keys[op]) doc_list += k + " ";
+        for (const std::string& k : op_keys) schema_list += k + " ";
+        CHECK(doc_list == schema_list);
+    }
     // Every key the schema allows at the top level, the C++ reader knows too ("kernels" is
     // the kernels section's, read by its own component).
     for (const std::string& key : schema_keys) {

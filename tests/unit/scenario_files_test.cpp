@@ -164,7 +164,7 @@ TEST_CASE("buffer files: write_buffer_file writes .npy and .bin the reader takes
         UsageError);
 }
 
-TEST_CASE("--set: values are set by JSON pointer before validation, bad paths are named",
+TEST_CASE("set overrides: values are set by JSON pointer before validation, bad paths are named",
           "[scenario_files]") {
     const ScenarioOverride blocks = parse_scenario_override("/blocks=8");
     CHECK(blocks.pointer == "/blocks");
