@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <source_location>
 #include <string>
+#include <vector>
 
 #include "base/host_ops.h"
 #include "base/invariant.h"
@@ -29,6 +30,17 @@ enum class Op : std::uint8_t {
     Fill,       // broadcast a scalar
     ReduceSum,  // sum of count elements into dst[0]
     Cast,       // dtype conversion
+    Div,        // binary, float types
+    Maxs,
+    Mins,  // vector op with a scalar operand
+    Ln,
+    Abs,
+    Sqrt,
+    Rsqrt,
+    Reciprocal,  // unary vector ops (float types except Abs)
+    LeakyRelu,   // x > 0 ? x : x * scalar
+    ReduceMax,
+    ReduceMin,  // max / min of count elements into dst[0]
     Mmad,       // cube: L0A x L0B -> L0C
     ScalarLoad,
     ScalarStore,  // PIPE_S access to GM or UB
@@ -93,6 +105,10 @@ struct Transaction {
     /// (arrival = true, start = end = arrival) and once when it leaves (start = arrival,
     /// end = release). Checkers join the arrivals; traces draw the second.
     bool arrival = false;
+    /// Synchronization the Ascend C layer inserted on the kernel's behalf (its automatic
+    /// synchronization, sim/ascendc): a real instruction that orders like any other; `where`
+    /// is the user's line that made it necessary.
+    bool inserted = false;
     // Operation parameters.
     std::uint64_t count = 0;  // elements (bytes for nothing: always elements of dtype)
     double scalar = 0.0;      // Adds/Muls/Fill operand, ScalarLoad/Store value
@@ -119,6 +135,7 @@ struct KernelInfo {
     std::uint64_t host_op = 0;  // its HostOpInfo::op; 0: launched with Simulator::launch
     std::uint32_t stream = 0;
     std::string launch_site;  // the launch call site ("" for Simulator::launch)
+    ScheduleMode schedule_mode = ScheduleMode::Normal;
 };
 
 /// A local buffer a block allocated with Block::alloc (memcheck bounds).
@@ -133,6 +150,26 @@ struct LocalAllocation {
     std::source_location where;
 };
 
+/// What a stuck block waits for, structured for the deadlock checker (sync/deadlock/).
+enum class StuckWaitKind : std::uint8_t {
+    Unknown,
+    HardSyncAll,    // a hard SyncAll barrier: `missing_*` have not arrived
+    SoftSyncAll,    // a soft SyncAll (spinning): `missing_vector` slots are behind
+    Flag,           // an intra-core WaitFlag whose SetFlag is never issued
+    CrossCoreFlag,  // a CrossCoreWaitFlag(flag_id) no set arrived for
+};
+
+struct StuckWait {
+    StuckWaitKind kind = StuckWaitKind::Unknown;
+    std::uint64_t sync_id = 0;                  // SyncAll: the instance (Transaction::sync_id)
+    std::vector<std::uint32_t> missing_vector;  // SyncAll: blocks not arrived, AIV block index
+    std::vector<std::uint32_t> missing_cube;    // ... AIC block index
+    std::uint32_t flag_id = 0;                  // Flag: event id; CrossCoreFlag: flag id
+    Pipe flag_src = Pipe::S;                    // Flag: SetFlag<src, dst>
+    Pipe flag_dst = Pipe::S;
+    std::string flag_where;  // Flag: source location of the WaitFlag ("" : the block's)
+};
+
 /// A block that can make no progress when the chip stopped (deadlock).
 struct StuckNote {
     std::uint32_t kernel_id = 0;
@@ -141,6 +178,9 @@ struct StuckNote {
     CoreType core_type = CoreType::Vector;
     std::string where;
     std::string reason;
+    std::uint32_t core = 0;  // physical core index within its type
+    StuckWait wait;
+    Cycle stopped_at = 0;  // when the run stopped (the end of the blocked time)
 };
 
 /// Contract: called on the simulation thread, in a deterministic order. on_transaction sees

@@ -125,10 +125,11 @@ void AiCore::finish_block() {
         if (pipe == Pipe::S) continue;
         if (const PipeInstruction* head = m_pipes.stalled_head(pipe)) {
             const Transaction wait = head->tx;
-            block_stuck(wait.where, "block ended while " + std::string(to_string(pipe)) +
-                                        " waits at " + flag_instruction_name(wait) + " (serial " +
-                                        std::to_string(wait.serial) +
-                                        "): the matching SetFlag is never issued");
+            block_stuck(wait.where,
+                        "block ended while " + std::string(to_string(pipe)) + " waits at " +
+                            flag_instruction_name(wait) + " (serial " +
+                            std::to_string(wait.serial) + "): the matching SetFlag is never issued",
+                        flag_wait(wait));
         }
         done = std::max(done, m_pipes.drained_at(pipe));
     }
@@ -197,9 +198,23 @@ void AiCore::publish_arrival(const Transaction& tx) {
 
 // ---- blocking -------------------------------------------------------------------------
 
-void AiCore::block_stuck(const Loc& loc, std::string reason) {
-    m_stuck = StuckInfo{m_current.kernel->id, m_current.kernel->name, m_current.block_idx,
-                        format_location(loc), [text = std::move(reason)] { return text; }};
+StuckWait AiCore::flag_wait(const Transaction& wait_flag) {
+    StuckWait wait;
+    wait.kind = StuckWaitKind::Flag;
+    wait.flag_id = wait_flag.event_id;
+    wait.flag_src = wait_flag.flag_src;
+    wait.flag_dst = wait_flag.flag_dst;
+    wait.flag_where = format_location(wait_flag.where);
+    return wait;
+}
+
+void AiCore::block_stuck(const Loc& loc, std::string reason, StuckWait stuck_wait) {
+    m_stuck = StuckInfo{m_current.kernel->id,
+                        m_current.kernel->name,
+                        m_current.block_idx,
+                        format_location(loc),
+                        [text = std::move(reason)] { return text; },
+                        [w = std::move(stuck_wait)] { return w; }};
     ++m_chip.blocked_cores;
     for (;;) {
         wait(m_chip.abort_event);
@@ -211,10 +226,11 @@ void AiCore::block_stuck(const Loc& loc, std::string reason) {
 }
 
 void AiCore::block_until(const std::function<bool()>& ready, const Loc& loc,
-                         std::function<std::string()> reason) {
+                         std::function<std::string()> reason,
+                         std::function<StuckWait()> stuck_wait) {
     if (ready()) return;
     m_stuck = StuckInfo{m_current.kernel->id, m_current.kernel->name, m_current.block_idx,
-                        format_location(loc), std::move(reason)};
+                        format_location(loc), std::move(reason),      std::move(stuck_wait)};
     ++m_chip.blocked_cores;
     do {
         wait(m_current.runtime->sync_event | m_chip.abort_event);
@@ -234,10 +250,12 @@ void AiCore::drain_pipes(const Loc& loc, const char* what) {
         if (pipe == Pipe::S) continue;
         if (const PipeInstruction* head = m_pipes.stalled_head(pipe)) {
             const Transaction wait = head->tx;
-            block_stuck(loc, std::string(what) + " waits for " + std::string(to_string(pipe)) +
-                                 ", which waits at " + flag_instruction_name(wait) + " (serial " +
-                                 std::to_string(wait.serial) + ", " + format_location(wait.where) +
-                                 ") for a SetFlag that is never issued");
+            block_stuck(loc,
+                        std::string(what) + " waits for " + std::string(to_string(pipe)) +
+                            ", which waits at " + flag_instruction_name(wait) + " (serial " +
+                            std::to_string(wait.serial) + ", " + format_location(wait.where) +
+                            ") for a SetFlag that is never issued",
+                        flag_wait(wait));
         }
         done = std::max(done, m_pipes.drained_at(pipe));
     }
@@ -250,6 +268,7 @@ void AiCore::issue(const Request& r, const Loc& loc) {
     InFlight* f = begin(InstructionDecoder::pipe_of(r), r.op, loc);
     const DecodedInstruction decoded = m_decoder.decode(r, f->tx);
     f->write_access = decoded.write_access;
+    f->tx.inserted = r.inserted;
     if (decoded.route) f->path = *m_chip.cost.copy_path(decoded.route->src, decoded.route->dst);
     const Transaction& tx = f->tx;
     if (r.op == Op::SetFlag && tx.flag_src == Pipe::S) {
@@ -271,10 +290,11 @@ void AiCore::issue_to_pipe(InFlight* f, const Loc& loc) {
         const Transaction head = m_pipes.stalled_head(tx.pipe)->tx;
         const std::string pipe(to_string(tx.pipe));
         release(f);
-        block_stuck(loc, "the queue of " + pipe + " is full while it waits at " +
-                             flag_instruction_name(head) + " (serial " +
-                             std::to_string(head.serial) + ", " + format_location(head.where) +
-                             ") for a SetFlag that is never issued");
+        block_stuck(loc,
+                    "the queue of " + pipe + " is full while it waits at " +
+                        flag_instruction_name(head) + " (serial " + std::to_string(head.serial) +
+                        ", " + format_location(head.where) + ") for a SetFlag that is never issued",
+                    flag_wait(head));
     }
     m_local_time = std::max(m_local_time, slot);  // scalar stalls until a queue slot frees
     tx.issue = m_local_time;
@@ -328,10 +348,13 @@ void AiCore::scalar_wait_flag(InFlight* f, const Loc& loc) {
     const auto set = m_pipes.scalar_consume_flag(tx.flag_src, tx.event_id);
     if (!set) {
         const std::string name = flag_instruction_name(tx);
+        const StuckWait wait = flag_wait(tx);
         release(f);
-        block_stuck(loc, "the scalar unit waits at " + name +
-                             " for a SetFlag that is never issued (or is stalled behind a "
-                             "WaitFlag of its own pipe)");
+        block_stuck(loc,
+                    "the scalar unit waits at " + name +
+                        " for a SetFlag that is never issued (or is stalled behind a "
+                        "WaitFlag of its own pipe)",
+                    wait);
     }
     m_local_time = std::max(m_local_time, set->time);
     tx.partner_serial = set->serial;

@@ -49,6 +49,7 @@ struct StuckInfo {
     std::string where;  // kernel source location of the blocking call
     // Computed when the report is made (a barrier's missing blocks change while it waits).
     std::function<std::string()> reason;
+    std::function<StuckWait()> wait;  // the same, structured (may be empty: Unknown)
 };
 
 struct PipeStatistics {
@@ -109,8 +110,13 @@ public:
         if (m_local_time >= m_sync_deadline) sync_to(m_local_time);
     }
     void block_until(const std::function<bool()>& ready, const Loc& loc,
-                     std::function<std::string()> reason) override;
-    [[noreturn]] void block_stuck(const Loc& loc, std::string reason) override;
+                     std::function<std::string()> reason, std::function<StuckWait()> wait) override;
+    [[noreturn]] void block_stuck(const Loc& loc, std::string reason, StuckWait wait) override;
+    [[noreturn]] void block_stuck(const Loc& loc, std::string reason) {
+        block_stuck(loc, std::move(reason), StuckWait{});
+    }
+    /// A WaitFlag (intra-core) that can never be satisfied, as a StuckWait.
+    static StuckWait flag_wait(const Transaction& wait_flag);
     void notify_kernel() override { m_current.runtime->sync_event.notify(sc_core::SC_ZERO_TIME); }
 
 private:

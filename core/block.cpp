@@ -21,6 +21,9 @@ std::uint32_t Block::group_idx() const {
 KernelType Block::kernel_type() const {
     return m_work.kernel->type;
 }
+ScheduleMode Block::schedule_mode() const {
+    return m_work.kernel->schedule_mode;
+}
 CoreType Block::core_type() const {
     return m_core.type();
 }
@@ -64,27 +67,44 @@ void Block::mmad(LocalTensor<float> c, LocalTensor<half> a, LocalTensor<half> b,
 }
 
 void Block::set_flag(Pipe src, Pipe dst, std::uint32_t event_id, Loc loc) {
-    Request r;
-    r.op = Op::SetFlag;
-    r.flag_src = src;
-    r.flag_dst = dst;
-    r.event_id = event_id;
-    issue(r, loc);
+    flag(Op::SetFlag, src, dst, event_id, false, loc);
 }
 
 void Block::wait_flag(Pipe src, Pipe dst, std::uint32_t event_id, Loc loc) {
-    Request r;
-    r.op = Op::WaitFlag;
-    r.flag_src = src;
-    r.flag_dst = dst;
-    r.event_id = event_id;
-    issue(r, loc);
+    flag(Op::WaitFlag, src, dst, event_id, false, loc);
 }
 
 void Block::pipe_barrier(Pipe pipe, Loc loc) {
+    barrier(pipe, false, loc);
+}
+
+void Block::inserted_set_flag(Pipe src, Pipe dst, std::uint32_t event_id, Loc loc) {
+    flag(Op::SetFlag, src, dst, event_id, true, loc);
+}
+
+void Block::inserted_wait_flag(Pipe src, Pipe dst, std::uint32_t event_id, Loc loc) {
+    flag(Op::WaitFlag, src, dst, event_id, true, loc);
+}
+
+void Block::inserted_pipe_barrier(Pipe pipe, Loc loc) {
+    barrier(pipe, true, loc);
+}
+
+void Block::flag(Op op, Pipe src, Pipe dst, std::uint32_t event_id, bool inserted, Loc loc) {
+    Request r;
+    r.op = op;
+    r.flag_src = src;
+    r.flag_dst = dst;
+    r.event_id = event_id;
+    r.inserted = inserted;
+    issue(r, loc);
+}
+
+void Block::barrier(Pipe pipe, bool inserted, Loc loc) {
     Request r;
     r.op = Op::PipeBarrier;
     r.barrier_pipe = pipe;
+    r.inserted = inserted;
     issue(r, loc);
 }
 

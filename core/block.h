@@ -44,6 +44,8 @@ public:
     /// The group (mixed kernels): equal on the AIC and the AIV(s) that run together.
     std::uint32_t group_idx() const;
     KernelType kernel_type() const;
+    /// The launch's schedule mode (LaunchSpec::schedule_mode).
+    ScheduleMode schedule_mode() const;
     CoreType core_type() const;
     std::string_view kernel_name() const;
     /// This block's scalar-unit time in cycles (for kernels that want to print or branch).
@@ -126,6 +128,47 @@ public:
     void relu(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
         with_scalar(Op::Relu, d, a, 0.0, n, loc);
     }
+    template <FloatElement T>
+    void div(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n,
+             Loc loc = Loc::current()) {
+        binary(Op::Div, d, a, b, n, loc);
+    }
+    template <Element T>
+    void maxs(LocalTensor<T> d, LocalTensor<T> a, T value, std::uint64_t n,
+              Loc loc = Loc::current()) {
+        with_scalar(Op::Maxs, d, a, as_double(value), n, loc);
+    }
+    template <Element T>
+    void mins(LocalTensor<T> d, LocalTensor<T> a, T value, std::uint64_t n,
+              Loc loc = Loc::current()) {
+        with_scalar(Op::Mins, d, a, as_double(value), n, loc);
+    }
+    template <FloatElement T>
+    void ln(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
+        with_scalar(Op::Ln, d, a, 0.0, n, loc);
+    }
+    template <Element T>
+    void abs(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
+        with_scalar(Op::Abs, d, a, 0.0, n, loc);
+    }
+    template <FloatElement T>
+    void sqrt(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
+        with_scalar(Op::Sqrt, d, a, 0.0, n, loc);
+    }
+    template <FloatElement T>
+    void rsqrt(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
+        with_scalar(Op::Rsqrt, d, a, 0.0, n, loc);
+    }
+    template <FloatElement T>
+    void reciprocal(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
+        with_scalar(Op::Reciprocal, d, a, 0.0, n, loc);
+    }
+    /// d = a > 0 ? a : a * alpha.
+    template <FloatElement T>
+    void leaky_relu(LocalTensor<T> d, LocalTensor<T> a, T alpha, std::uint64_t n,
+                    Loc loc = Loc::current()) {
+        with_scalar(Op::LeakyRelu, d, a, as_double(alpha), n, loc);
+    }
     /// Broadcasts `value` into n elements (Duplicate).
     template <Element T>
     void fill(LocalTensor<T> d, T value, std::uint64_t n, Loc loc = Loc::current()) {
@@ -140,6 +183,15 @@ public:
     template <Element T>
     void reduce_sum(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
         with_scalar(Op::ReduceSum, d, a, 0.0, n, loc);
+    }
+    /// d[0] = max / min of a[0..n).
+    template <Element T>
+    void reduce_max(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
+        with_scalar(Op::ReduceMax, d, a, 0.0, n, loc);
+    }
+    template <Element T>
+    void reduce_min(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
+        with_scalar(Op::ReduceMin, d, a, 0.0, n, loc);
     }
     /// Converts n elements; float -> int rounds to nearest even and saturates.
     template <Element D, Element S>
@@ -213,7 +265,16 @@ public:
     /// complete; Pipe::ALL makes the scalar unit wait for every pipe.
     void pipe_barrier(Pipe pipe, Loc loc = Loc::current());
 
+    /// The same three instructions, marked Transaction::inserted: synchronization that a
+    /// layer above (sim/ascendc, its automatic synchronization) issues on the kernel's behalf.
+    /// `loc` is the kernel line that made it necessary.
+    void inserted_set_flag(Pipe src, Pipe dst, std::uint32_t event_id, Loc loc);
+    void inserted_wait_flag(Pipe src, Pipe dst, std::uint32_t event_id, Loc loc);
+    void inserted_pipe_barrier(Pipe pipe, Loc loc);
+
 private:
+    void flag(Op op, Pipe src, Pipe dst, std::uint32_t event_id, bool inserted, Loc loc);
+    void barrier(Pipe pipe, bool inserted, Loc loc);
     template <Element T>
     static Operand local_operand(const LocalTensor<T>& t) {
         return {t.space, t.address, t.count, dtype_of<T>};

@@ -46,6 +46,7 @@ struct ChipResources {
     std::uint32_t quiet_spinners = 0;
     bool deadlock = false;
     Cycle idle_limit;
+    bool idle_limit_hit = false;  // a spinner saw no progress for idle_limit (the watchdog)
 
     // Run control: the first kernel error stops every block; blocked waits listen to
     // abort_event so that they unwind instead of hanging.

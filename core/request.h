@@ -33,6 +33,7 @@ struct Request {
     Pipe flag_dst = Pipe::S;
     std::uint32_t event_id = 0;
     Pipe barrier_pipe = Pipe::ALL;
+    bool inserted = false;  // Transaction::inserted: sync the Ascend C layer added
 };
 
 using Loc = std::source_location;

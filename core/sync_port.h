@@ -53,11 +53,13 @@ public:
     virtual void sync_to_local() = 0;
     virtual void maybe_sync() = 0;
     /// Blocks until ready() holds, re-checking whenever notify_kernel() is called; if the chip
-    /// gets stuck meanwhile the block is reported with `reason()`.
+    /// gets stuck meanwhile the block is reported with `reason()` and `wait()` (what it waits
+    /// for, for the deadlock checker; computed when the report is made).
     virtual void block_until(const std::function<bool()>& ready, const Loc& loc,
-                             std::function<std::string()> reason) = 0;
+                             std::function<std::string()> reason,
+                             std::function<StuckWait()> wait) = 0;
     /// The block can never continue: reports it and waits for the run to end (does not return).
-    [[noreturn]] virtual void block_stuck(const Loc& loc, std::string reason) = 0;
+    [[noreturn]] virtual void block_stuck(const Loc& loc, std::string reason, StuckWait wait) = 0;
     /// Wakes the blocks of this kernel that wait in block_until.
     virtual void notify_kernel() = 0;
 

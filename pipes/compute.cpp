@@ -80,6 +80,12 @@ T combine(T a, T b, double scalar) {
                 return wrap_int<T>(x * s);
             case Op::Relu:
                 return x > 0 ? a : T{0};
+            case Op::Maxs:
+                return x > s ? a : static_cast<T>(s);
+            case Op::Mins:
+                return x < s ? a : static_cast<T>(s);
+            case Op::Abs:
+                return wrap_int<T>(x < 0 ? -x : x);
             case Op::Fill:
                 return static_cast<T>(s);
             default:
@@ -109,6 +115,24 @@ T combine(T a, T b, double scalar) {
                 return T(std::exp(x));
             case Op::Relu:
                 return T(x > A{0} ? x : A{0});
+            case Op::Div:
+                return T(x / y);
+            case Op::Maxs:
+                return T(x > s ? x : s);
+            case Op::Mins:
+                return T(x < s ? x : s);
+            case Op::Ln:
+                return T(std::log(x));
+            case Op::Abs:
+                return T(std::fabs(x));
+            case Op::Sqrt:
+                return T(std::sqrt(x));
+            case Op::Rsqrt:
+                return T(A{1} / std::sqrt(x));
+            case Op::Reciprocal:
+                return T(A{1} / x);
+            case Op::LeakyRelu:
+                return T(x > A{0} ? x : x * s);
             case Op::Fill:
                 return T(s);
             default:
@@ -140,6 +164,20 @@ void reduce_sum(const Transaction& tx, const std::byte* src, std::byte* out) {
         }
         store_at<T>(out, 0, T(sum));
     }
+}
+
+// Max (want_max) or min of tx.count elements, compared in the arithmetic type.
+template <class T, bool want_max>
+void reduce_extreme(const Transaction& tx, const std::byte* src, std::byte* out) {
+    using A = typename Arith<T>::type;
+    T best = tx.count > 0 ? load_at<T>(src, 0) : T{};
+    for (std::uint64_t i = 1; i < tx.count; ++i) {
+        const T value = load_at<T>(src, i);
+        const bool better = want_max ? static_cast<A>(value) > static_cast<A>(best)
+                                     : static_cast<A>(value) < static_cast<A>(best);
+        if (better) best = value;
+    }
+    store_at<T>(out, 0, best);
 }
 
 template <class To, class From>
@@ -190,8 +228,35 @@ template void compute_elementwise<Op::Relu>(const Transaction&, const std::byte*
 template void compute_elementwise<Op::Fill>(const Transaction&, const std::byte* const*,
                                             std::byte*);
 
+template void compute_elementwise<Op::Div>(const Transaction&, const std::byte* const*, std::byte*);
+template void compute_elementwise<Op::Maxs>(const Transaction&, const std::byte* const*,
+                                            std::byte*);
+template void compute_elementwise<Op::Mins>(const Transaction&, const std::byte* const*,
+                                            std::byte*);
+template void compute_elementwise<Op::Ln>(const Transaction&, const std::byte* const*, std::byte*);
+template void compute_elementwise<Op::Abs>(const Transaction&, const std::byte* const*, std::byte*);
+template void compute_elementwise<Op::Sqrt>(const Transaction&, const std::byte* const*,
+                                            std::byte*);
+template void compute_elementwise<Op::Rsqrt>(const Transaction&, const std::byte* const*,
+                                             std::byte*);
+template void compute_elementwise<Op::Reciprocal>(const Transaction&, const std::byte* const*,
+                                                  std::byte*);
+template void compute_elementwise<Op::LeakyRelu>(const Transaction&, const std::byte* const*,
+                                                 std::byte*);
+
 void compute_reduce_sum(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
     with_dtype(tx.dtype, [&](auto element) { reduce_sum<decltype(element)>(tx, sources[0], out); });
+}
+
+void compute_reduce_max(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
+    with_dtype(tx.dtype,
+               [&](auto element) { reduce_extreme<decltype(element), true>(tx, sources[0], out); });
+}
+
+void compute_reduce_min(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
+    with_dtype(tx.dtype, [&](auto element) {
+        reduce_extreme<decltype(element), false>(tx, sources[0], out);
+    });
 }
 
 void compute_cast(const Transaction& tx, const std::byte* const* sources, std::byte* out) {

@@ -20,6 +20,9 @@ template <Op op>
 void compute_elementwise(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// out[0] = sum of tx.count elements (accumulated in fp32 for float types).
 void compute_reduce_sum(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// out[0] = max / min of tx.count elements.
+void compute_reduce_max(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+void compute_reduce_min(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// tx.src_dtype -> tx.dtype for tx.count elements.
 void compute_cast(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// c[m x n] = (accumulate ? c : 0) + a[m x k] * b[k x n]; sources a, b (fp16, row-major),

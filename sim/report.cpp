@@ -32,6 +32,20 @@ const char* outcome_text(RunOutcome outcome, bool upper) {
     return "unknown";
 }
 
+const char* stop_cause_text(StopCause cause) {
+    switch (cause) {
+        case StopCause::None:
+            return "";
+        case StopCause::Request:
+            return "request";
+        case StopCause::TimeLimit:
+            return "simulated-time limit";
+        case StopCause::NoProgress:
+            return "no-progress limit";
+    }
+    return "";
+}
+
 std::string short_pipe(Pipe pipe) {
     return std::string(pipe_info(pipe).short_name);
 }
@@ -42,7 +56,13 @@ std::string format_summary(const RunResult& run, const ChipConfig& chip) {
     std::ostringstream out;
     out << "chip      " << chip.name << " (" << chip.vector_cores << " aiv, " << chip.cube_cores
         << " aic, " << chip.clock_mhz << " MHz)\n";
-    out << "outcome   " << outcome_text(run.outcome, true) << "\n";
+    if (run.stopped_by == StopCause::TimeLimit) {
+        out << "outcome   STOPPED by the simulated-time limit (watchdog; partial results)\n";
+    } else if (run.stopped_by == StopCause::NoProgress) {
+        out << "outcome   DEADLOCK (no-progress watchdog: blocks spun without progress)\n";
+    } else {
+        out << "outcome   " << outcome_text(run.outcome, true) << "\n";
+    }
     out << "cycles    " << run.cycles() << " (" << fixed(run.simulated_seconds() * 1e6, 3)
         << " us simulated)\n";
     out << "instrs    " << run.instructions << "\n";
@@ -127,7 +147,37 @@ std::string format_summary(const RunResult& run, const ChipConfig& chip) {
             i = j;
         }
     }
+    if (!run.deadlocks.empty()) out << "\n" << format_deadlocks(run.deadlocks);
     return out.str();
+}
+
+std::string format_deadlocks(const std::vector<DeadlockFinding>& findings) {
+    std::string text;
+    for (std::size_t i = 0; i < findings.size(); ++i) {
+        text += format_deadlock(findings[i], i + 1);
+    }
+    return text;
+}
+
+nlohmann::json to_json(const DeadlockFinding& finding) {
+    nlohmann::json participants = nlohmann::json::array();
+    for (const DeadlockParticipant& p : finding.participants) {
+        nlohmann::json part = {{"role", p.kernel.empty() ? "host" : "kernel"},
+                               {"kernel", p.kernel},
+                               {"blocks", p.blocks},
+                               {"state", p.state},
+                               {"cores", p.cores},
+                               {"where", p.where},
+                               {"launch", p.launch}};
+        part["stream"] = p.stream ? nlohmann::json(*p.stream) : nlohmann::json(nullptr);
+        participants.push_back(std::move(part));
+    }
+    return {{"kind", std::string(to_string(finding.kind))},
+            {"summary", finding.summary},
+            {"cycle", finding.cycle},
+            {"participants", std::move(participants)},
+            {"fix", finding.fix},
+            {"signature", finding.signature}};
 }
 
 std::string format_summary(const KernelOutcome& outcome, const ChipConfig& chip) {
@@ -142,6 +192,7 @@ std::string format_summary(const KernelOutcome& outcome, const ChipConfig& chip)
 nlohmann::json to_json(const RunResult& run) {
     nlohmann::json j;
     j["outcome"] = outcome_text(run.outcome, false);
+    j["stopped_by"] = stop_cause_text(run.stopped_by);
     j["clock_mhz"] = run.clock_mhz;
     j["start_cycle"] = run.start_cycle;
     j["end_cycle"] = run.end_cycle;
@@ -181,6 +232,8 @@ nlohmann::json to_json(const RunResult& run) {
                               {"where", s.where},
                               {"reason", s.reason}});
     }
+    j["deadlocks"] = nlohmann::json::array();
+    for (const DeadlockFinding& d : run.deadlocks) j["deadlocks"].push_back(to_json(d));
     return j;
 }
 

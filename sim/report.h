@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +20,13 @@ std::string format_summary(const RunResult& run, const ChipConfig& chip);
 /// Summary plus the built-in kernel's output check.
 std::string format_summary(const KernelOutcome& outcome, const ChipConfig& chip);
 
+/// Deadlock findings (RunResult::deadlocks, or the predictor's warnings), numbered from 1.
+std::string format_deadlocks(const std::vector<DeadlockFinding>& findings);
+
+/// {"kind", "summary", "cycle", "participants": [{"role", "kernel", "stream", "blocks",
+/// "state", "cores", "where", "launch"}], "fix", "signature"}; `to_json(RunResult)` puts
+/// them under "deadlocks".
+nlohmann::json to_json(const DeadlockFinding& finding);
 nlohmann::json to_json(const RunResult& run);
 nlohmann::json to_json(const KernelOutcome& outcome);
 

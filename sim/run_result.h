@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "base/kernel_type.h"
+#include "base/transaction.h"
 #include "base/types.h"
+#include "sync/deadlock/deadlock_finding.h"
 
 namespace npusim {
 
@@ -17,6 +19,15 @@ enum class RunOutcome : std::uint8_t {
     /// stopped on request (Simulator::request_stop, SimOptions::stop_flag) before every
     /// kernel finished; the statistics cover the simulated part
     Interrupted,
+};
+
+/// Why a run that did not complete stopped, when a watchdog or a request stopped it.
+enum class StopCause : std::uint8_t {
+    None,        // completed, or a deadlock found by the wait analysis
+    Request,     // Simulator::request_stop / SimOptions::stop_flag
+    TimeLimit,   // SimOptions::max_cycles of simulated time passed (outcome Interrupted)
+    NoProgress,  // a spinning block saw no progress for SimOptions::deadlock_idle_cycles
+                 // (outcome Deadlock)
 };
 
 struct PipeUsage {
@@ -53,6 +64,7 @@ struct StuckBlock {
     std::int64_t core = -1;  // -1: never got a core (waiting for one to free up)
     std::string where;       // kernel source location of the blocking call
     std::string reason;
+    StuckWait wait;  // what it waits for, structured (Unknown for blocks without a core)
 };
 
 /// A lifecycle diagnostic of the host runtime (sim/runtime.h): legal but suspicious use,
@@ -83,6 +95,10 @@ struct RunResult {
     std::vector<HostWarning> warnings;  // the runtime's lifecycle diagnostics
     /// For a Deadlock: what the host thread waited for, and where ("" if it had returned).
     std::string host_wait;
+    /// For a Deadlock: one finding per deadlock (cycle or orphan wait) and per host wait
+    /// stuck behind one, with its kind, the cycle in words, participants and fix.
+    std::vector<DeadlockFinding> deadlocks;
+    StopCause stopped_by = StopCause::None;
 
     Cycle cycles() const { return end_cycle - start_cycle; }
     double simulated_seconds() const {

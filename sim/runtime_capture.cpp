@@ -89,15 +89,25 @@ CaptureStatus Runtime::capture_status(Stream stream, Where where) {
     return s.capture->invalidated.empty() ? CaptureStatus::Active : CaptureStatus::Invalidated;
 }
 
-void Runtime::launch_graph(Graph graph, Stream stream, Where where) {
-    Impl& impl = *m_impl;
+namespace {
+
+/// The graph's entry; InvalidHandle when it does not exist or was destroyed.
+auto live_graph(Runtime::Impl& impl, Graph graph, const std::source_location& where) {
     const auto it = impl.graphs.find(graph.id);
     if (it == impl.graphs.end() || it->second.destroyed) {
-        Impl::fail(Status::InvalidHandle,
-                   "graph " + std::to_string(graph.id) +
-                       (it == impl.graphs.end() ? " does not exist" : " was destroyed"),
-                   where);
+        Runtime::Impl::fail(Status::InvalidHandle,
+                            "graph " + std::to_string(graph.id) +
+                                (it == impl.graphs.end() ? " does not exist" : " was destroyed"),
+                            where);
     }
+    return it;
+}
+
+}  // namespace
+
+void Runtime::launch_graph(Graph graph, Stream stream, Where where) {
+    Impl& impl = *m_impl;
+    const auto it = live_graph(impl, graph, where);
     const GraphState& g = it->second;
     StreamState& s = impl.stream_of(stream, where);
     if (s.capture) {
@@ -174,13 +184,7 @@ void Runtime::launch_graph(Graph graph, Stream stream, Where where) {
 
 void Runtime::destroy_graph(Graph graph, Where where) {
     Impl& impl = *m_impl;
-    const auto it = impl.graphs.find(graph.id);
-    if (it == impl.graphs.end() || it->second.destroyed) {
-        Impl::fail(Status::InvalidHandle,
-                   "graph " + std::to_string(graph.id) +
-                       (it == impl.graphs.end() ? " does not exist" : " was destroyed"),
-                   where);
-    }
+    const auto it = live_graph(impl, graph, where);
     impl.advance(impl.config.runtime_call_cycles);
     it->second.destroyed = true;
     it->second.ops.clear();

@@ -1,3 +1,5 @@
+// Dynamic processes: a launch-queue tick (SchedulerOptions::dispatch_period) is a spawned wait.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "sim/scheduler.h"
 
 #include <algorithm>
@@ -10,7 +12,8 @@ namespace npusim {
 namespace {
 KernelInfo info_of(const KernelLaunch& k) {
     const CoreType primary = cube_cores_per_block(k.type) > 0 ? CoreType::Cube : CoreType::Vector;
-    return {k.id, k.name, k.blocks, primary, k.type, k.host_op, k.stream, k.launch_site};
+    return {k.id,      k.name,   k.blocks,      primary,        k.type,
+            k.host_op, k.stream, k.launch_site, k.schedule_mode};
 }
 std::uint32_t cores_per_block(KernelType type) {
     return vector_cores_per_block(type) + cube_cores_per_block(type);
@@ -126,8 +129,28 @@ std::uint32_t Scheduler::launch(KernelLaunch kernel, Cycle now) {
     r.start = r.end = now;
     for (TransactionObserver* o : m_chip.observers) o->on_kernel_start(info_of(*entry.kernel), now);
     const std::uint32_t id = entry.kernel->id;
+    if (m_options.dispatch_period > 0 && !m_assign) {
+        const Cycle tick = next_tick(now);
+        entry.ready_at = tick;
+        if (tick > now) {
+            // Wake the dispatcher at the tick (unless the run is aborted first).
+            sc_core::sc_spawn([this, tick, now] {
+                sc_core::wait(sc_core::sc_time::from_value(tick - now), m_chip.abort_event);
+                if (m_chip.abort) return;
+                m_now = std::max(m_now, tick);
+                dispatch();
+            });
+        }
+    }
     m_entries.push_back(std::move(entry));
     return id;
+}
+
+Cycle Scheduler::next_tick(Cycle now) const {
+    const Cycle period = m_options.dispatch_period;
+    const Cycle phase = m_options.dispatch_phase % period;
+    if (now <= phase) return phase;
+    return phase + (now - phase + period - 1) / period * period;
 }
 
 void Scheduler::start_on(CoreType type, std::uint32_t core, Entry& entry, std::uint32_t block,
@@ -210,14 +233,18 @@ void Scheduler::dispatch() {
     const auto candidates = [this] {
         std::vector<std::size_t> list;
         for (std::size_t i = 0; i < m_entries.size(); ++i) {
-            if (m_entries[i].unplaced() && blocking_batch(i) == nullptr) list.push_back(i);
+            if (m_entries[i].unplaced() && ready(m_entries[i]) && blocking_batch(i) == nullptr)
+                list.push_back(i);
         }
         return list;
     };
     switch (m_options.placement) {
         case PlacementPolicy::LaunchOrder:
             for (std::size_t i = 0; i < m_entries.size(); ++i) {
-                if (!m_entries[i].unplaced() || blocking_batch(i) != nullptr) continue;
+                if (!m_entries[i].unplaced() || !ready(m_entries[i]) ||
+                    blocking_batch(i) != nullptr) {
+                    continue;
+                }
                 while (place_unit(m_entries[i])) {
                 }
             }
@@ -359,6 +386,8 @@ SchedulerState Scheduler::state() const {
         ks.id = k.id;
         ks.name = k.name;
         ks.stream = k.stream;
+        ks.host_op = k.host_op;
+        ks.launch_site = k.launch_site;
         ks.schedule_mode = k.schedule_mode;
         ks.type = k.type;
         ks.blocks = k.blocks;

@@ -38,6 +38,13 @@ namespace npusim {
 struct SchedulerOptions {
     PlacementPolicy placement = PlacementPolicy::LaunchOrder;
     std::uint64_t seed = 1;
+    /// Launch-queue ticks (0: a launched kernel is ready at once). With a period, a kernel
+    /// launched at t becomes ready at the first tick phase + k * period >= t, so kernels of
+    /// several streams launched within one period are placed together, interleaved by the
+    /// policy. Schedule exploration (sim/schedule_exploration.h) draws period and phase.
+    /// Ignored by the SystemC-free constructor.
+    Cycle dispatch_period = 0;
+    Cycle dispatch_phase = 0;
 };
 
 // ---- the scheduler's state, for the deadlock checker (plain data, no SystemC) ---------------
@@ -83,6 +90,8 @@ struct KernelState {
     std::uint32_t blocks_finished = 0;  // groups whose every core finished
     std::vector<HeldCore> held;         // vector cores first, then cube cores, by index
     std::optional<WaitingBlocks> waiting;
+    std::uint64_t host_op = 0;  // the runtime's op id (0: Simulator::launch)
+    std::string launch_site;    // the runtime's launch call site
 };
 
 /// Who holds one core.
@@ -152,6 +161,7 @@ private:
         KernelResult result;
         std::uint32_t next_group = 0;
         std::uint32_t finished_cores = 0;  // sub-blocks finished
+        Cycle ready_at = 0;                // SchedulerOptions::dispatch_period
         bool unplaced() const { return next_group < kernel->blocks; }
     };
     struct Held {
@@ -174,6 +184,9 @@ private:
     const Entry* blocking_batch(std::size_t index) const;
     WaitingBlocks waiting_of(std::size_t index) const;
     std::uint64_t next_random();
+    /// The launch-queue tick at or after `now` (SchedulerOptions::dispatch_period).
+    Cycle next_tick(Cycle now) const;
+    bool ready(const Entry& entry) const { return entry.ready_at <= m_now; }
 
     ChipResources& m_chip;
     std::vector<AiCore*> m_vector;

@@ -9,6 +9,7 @@
 
 #include "core/ai_core.h"
 #include "core/chip_resources.h"
+#include "sim/deadlock_analysis.h"
 #include "sim/runtime.h"
 #include "sim/scheduler.h"
 #include "sim/sim_context.h"
@@ -23,7 +24,11 @@ struct Simulator::Impl final : WorkSource {
           resources(config, options.quantum, options.deadlock_idle_cycles),
           cores(make_cores(options)),
           scheduler(resources, cores_of(CoreType::Vector), cores_of(CoreType::Cube),
-                    {options.placement, options.placement_seed}),
+                    {options.placement, options.placement_seed, options.dispatch_period,
+                     options.dispatch_phase}),
+          start_jitter_cycles(options.start_jitter_cycles),
+          start_jitter_seed(options.start_jitter_seed),
+          max_cycles(options.max_cycles),
           progress(options.progress),
           progress_interval(options.progress_interval),
           stop_flag(options.stop_flag) {
@@ -91,6 +96,9 @@ struct Simulator::Impl final : WorkSource {
         if (stop_requested.load(std::memory_order_relaxed) ||
             (stop_flag != nullptr && stop_flag->load(std::memory_order_relaxed))) {
             resources.interrupt();
+        } else if (max_cycles > 0 && now() - run_start_cycle > max_cycles) {
+            time_limit_hit = true;
+            resources.interrupt();
         }
     }
 
@@ -126,6 +134,11 @@ struct Simulator::Impl final : WorkSource {
     ChipResources resources;
     std::vector<std::unique_ptr<AiCore>> cores;
     Scheduler scheduler;
+    Cycle start_jitter_cycles;
+    std::uint64_t start_jitter_seed;
+    Cycle max_cycles;
+    bool time_limit_hit = false;
+    mutable std::uint64_t launches_made = 0;  // numbers launches for the start jitter
     bool started = false;
     bool pending_launch = false;
     std::uint64_t gm_bytes_at_start = 0;
@@ -244,13 +257,19 @@ KernelLaunch Simulator::make_launch(const LaunchSpec& spec, KernelBody body) con
     kernel.schedule_mode = spec.schedule_mode;
     kernel.type = spec.type;
     kernel.body = std::move(body);
-    if (!spec.start_offsets.empty() || spec.start_jitter_cycles > 0) {
+    const Cycle sim_jitter = m_impl->start_jitter_cycles;
+    const std::uint64_t launch_number = m_impl->launches_made++;
+    if (!spec.start_offsets.empty() || spec.start_jitter_cycles > 0 || sim_jitter > 0) {
         kernel.start_offsets.resize(spec.blocks, 0);
         for (std::uint32_t g = 0; g < spec.blocks; ++g) {
             Cycle offset = g < spec.start_offsets.size() ? spec.start_offsets[g] : 0;
             if (spec.start_jitter_cycles > 0) {
                 offset +=
                     mix(spec.jitter_seed * 0x100000001b3ULL + g) % (spec.start_jitter_cycles + 1);
+            }
+            if (sim_jitter > 0) {
+                offset +=
+                    mix(mix(m_impl->start_jitter_seed + launch_number) + g) % (sim_jitter + 1);
             }
             kernel.start_offsets[g] = offset;
         }
@@ -332,6 +351,40 @@ void Simulator::begin_run(RunResult& result) {
     impl.start_run_clock(result.start_cycle);
 }
 
+namespace {
+DeadlockFinding time_limit_finding_of(Cycle limit, Cycle at,
+                                      const std::vector<KernelResult>& kernels) {
+    DeadlockFinding f;
+    f.kind = DeadlockKind::SimulatedTimeLimit;
+    std::string unfinished;
+    for (const KernelResult& k : kernels) {
+        if (k.completed()) continue;
+        unfinished += (unfinished.empty() ? "" : ", ") + k.name + " (" +
+                      std::to_string(k.blocks_finished) + " of " + std::to_string(k.blocks) +
+                      " blocks finished)";
+        DeadlockParticipant p;
+        p.kernel = k.name;
+        p.kernel_id = k.id;
+        p.state = "unfinished";
+        f.participants.push_back(std::move(p));
+    }
+    f.summary = "the run passed the simulated-time limit of " + std::to_string(limit) +
+                " cycles (SimOptions::max_cycles, --max-cycles) and was stopped at cycle " +
+                std::to_string(at) +
+                (unfinished.empty() ? std::string() : "; unfinished: " + unfinished);
+    f.fix =
+        "raise the limit if the work is that long; otherwise look for a kernel or host "
+        "program that loops without end (a poll that never succeeds)";
+    f.signature = std::string(to_string(f.kind));
+    return f;
+}
+}  // namespace
+
+DeadlockFinding Simulator::time_limit_finding(Impl& impl, const RunResult& result) {
+    return time_limit_finding_of(impl.max_cycles, impl.now() - result.start_cycle,
+                                 impl.scheduler.peek_results());
+}
+
 // After the simulation stopped: the outcome, statistics and cleanup (an aborted, stopped or
 // stuck run unwinds every block and host thread). Throws the kernel error of a failed run.
 void Simulator::finish_run(RunResult& result, const Runtime* runtime) {
@@ -341,22 +394,51 @@ void Simulator::finish_run(RunResult& result, const Runtime* runtime) {
     const bool stopped = impl.resources.interrupted;
     const bool interrupted = stopped && !impl.resources.first_error && unfinished;
     const bool deadlocked = !impl.resources.first_error && !stopped && unfinished;
-    if (interrupted) result.outcome = RunOutcome::Interrupted;
+    if (interrupted) {
+        result.outcome = RunOutcome::Interrupted;
+        result.stopped_by = impl.time_limit_hit ? StopCause::TimeLimit : StopCause::Request;
+        if (impl.time_limit_hit) result.deadlocks.push_back(time_limit_finding(impl, result));
+    }
     if (deadlocked && runtime != nullptr) result.host_wait = runtime->host_wait();
     if (deadlocked) {
         for (auto& core : impl.cores) {
             if (const auto& stuck = core->stuck()) {
                 result.stuck.push_back({stuck->kernel, stuck->block, core->type(),
                                         static_cast<std::int64_t>(core->index()), stuck->where,
-                                        stuck->reason ? stuck->reason() : std::string()});
-                const StuckNote note{stuck->kernel_id, stuck->kernel, stuck->block,
-                                     core->type(),     stuck->where,  result.stuck.back().reason};
+                                        stuck->reason ? stuck->reason() : std::string(),
+                                        stuck->wait ? stuck->wait() : StuckWait{}});
+                const StuckNote note{stuck->kernel_id, stuck->kernel,
+                                     stuck->block,     core->type(),
+                                     stuck->where,     result.stuck.back().reason,
+                                     core->index(),    result.stuck.back().wait,
+                                     impl.now()};
                 for (TransactionObserver* o : impl.resources.observers) o->on_block_stuck(note);
             }
         }
         for (StuckBlock& b : impl.scheduler.unstarted_blocks())
             result.stuck.push_back(std::move(b));
         result.outcome = RunOutcome::Deadlock;
+        DeadlockInputs inputs;
+        inputs.scheduler = impl.scheduler.state();
+        inputs.stuck = result.stuck;
+        inputs.capacity = {static_cast<std::uint32_t>(impl.config.vector_cores),
+                           static_cast<std::uint32_t>(impl.config.cube_cores)};
+        if (runtime != nullptr) add_runtime_state(inputs, runtime->wait_state());
+        result.deadlocks = analyze_deadlock(inputs);
+        if (impl.resources.idle_limit_hit) {
+            result.stopped_by = StopCause::NoProgress;
+            DeadlockFinding f;
+            f.kind = DeadlockKind::NoProgressLimit;
+            f.summary = "a spinning block saw no progress on the chip for " +
+                        std::to_string(impl.resources.idle_limit) +
+                        " cycles (SimOptions::deadlock_idle_cycles, --no-progress-cycles): "
+                        "the run was stopped as a deadlock";
+            f.fix =
+                "see the other findings for who waits for whom; raise the limit if a "
+                "block legitimately spins that long";
+            f.signature = std::string(to_string(f.kind));
+            result.deadlocks.insert(result.deadlocks.begin(), std::move(f));
+        }
     }
     result.end_cycle = impl.now();
     if (!deadlocked) {
@@ -377,6 +459,8 @@ void Simulator::finish_run(RunResult& result, const Runtime* runtime) {
         impl.resources.blocked_cores = 0;
         impl.resources.quiet_spinners = 0;
         impl.resources.interrupted = false;
+        impl.resources.idle_limit_hit = false;
+        impl.time_limit_hit = false;
     }
     impl.stop_requested.store(false, std::memory_order_relaxed);
     result.kernels = impl.scheduler.take_results();

@@ -46,9 +46,14 @@ struct SimOptions {
     Cycle quantum = 1024;
     /// Host stack of each core's scalar thread: the kernel's C++ code runs on it.
     std::size_t stack_bytes = 256 * 1024;
-    /// A block that spins (soft SyncAll polling) without any progress on the chip for this
-    /// many cycles ends the run as a deadlock.
+    /// Watchdog, no-progress limit: a block that spins (soft SyncAll polling) without any
+    /// progress on the chip for this many cycles ends the run as a deadlock
+    /// (RunResult::stopped_by = NoProgress, a "no-progress limit" finding).
     Cycle deadlock_idle_cycles = 1'000'000;
+    /// Watchdog, simulated-time limit (0: none): a run that passes this many cycles stops at
+    /// its next safe point with outcome Interrupted, RunResult::stopped_by = TimeLimit and a
+    /// "simulated-time limit" finding.
+    Cycle max_cycles = 0;
 
     // ---- run control (all optional; unset costs one countdown per core synchronization) --
     /// Called from inside run(), on the simulation's thread, at most about every
@@ -66,6 +71,15 @@ struct SimOptions {
     /// PlacementPolicy::Random.
     PlacementPolicy placement = PlacementPolicy::LaunchOrder;
     std::uint64_t placement_seed = 1;
+    /// Launch-queue ticks (SchedulerOptions::dispatch_period; 0: kernels are ready when
+    /// launched): kernels launched within one period are placed together by the policy.
+    Cycle dispatch_period = 0;
+    Cycle dispatch_phase = 0;
+    /// Every kernel's blocks start a further pseudo-random 0..start_jitter_cycles late
+    /// (drawn from start_jitter_seed, the kernel's launch number and the block), on top of
+    /// LaunchSpec's own offsets and jitter. Schedule exploration sets it.
+    Cycle start_jitter_cycles = 0;
+    std::uint64_t start_jitter_seed = 1;
 };
 
 struct LaunchSpec {
@@ -168,6 +182,7 @@ private:
     struct Impl;
     friend struct SimulatorInternals;
     static void collect_usage(Impl& impl, RunResult& result);
+    static DeadlockFinding time_limit_finding(Impl& impl, const RunResult& result);
     std::unique_ptr<Impl> m_impl;
 };
 

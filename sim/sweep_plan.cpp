@@ -1,5 +1,6 @@
 #include "sim/sweep_plan.h"
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 
@@ -150,7 +151,8 @@ SweepAxis parse_sweep_axis(std::string_view argument) {
     }
     SweepAxis axis;
     axis.pointer = std::string(argument.substr(0, equals));
-    check_pointer(axis.pointer, context);
+    // A name (no leading '/') picks values of the scenario's named axis (plan_sweep checks).
+    if (axis.pointer.empty() || axis.pointer.front() == '/') check_pointer(axis.pointer, context);
     const std::string_view values = argument.substr(equals + 1);
     const std::vector<std::string_view> range = split(values, ':');
     if (range.size() == 3) {
@@ -311,7 +313,39 @@ SweepPlan plan_sweep(nlohmann::json document, const std::string& origin,
         }
     }
     diag.throw_if_any();
-    for (const SweepAxis& axis : extra_axes) add_axis(plan.axes, axis);
+    for (const SweepAxis& axis : extra_axes) {
+        if (axis.pointer.front() == '/') {
+            add_axis(plan.axes, axis);
+            continue;
+        }
+        // --set NAME=v1,v2: a subset of the named axis's values, with their linked values.
+        const auto named = std::find_if(
+            plan.axes.begin(), plan.axes.end(),
+            [&](const SweepAxis& a) { return a.pointer == axis.pointer && !a.links.empty(); });
+        if (named == plan.axes.end()) {
+            throw UsageError("--set " + axis.pointer + "=...: " + origin +
+                             " has no named sweep axis '" + axis.pointer +
+                             "' (a path starts with '/', as in /host/0/blocks)");
+        }
+        SweepAxis subset{named->pointer, {}, {}};
+        for (const SweepAxis::Link& link : named->links) subset.links.push_back({link.pointer, {}});
+        for (const nlohmann::json& value : axis.values) {
+            const auto at = std::find(named->values.begin(), named->values.end(), value);
+            if (at == named->values.end()) {
+                throw UsageError("--set " + axis.pointer + ": " + value.dump() +
+                                 " is not one of the values of the named axis (" +
+                                 nlohmann::json(named->values).dump() + ")");
+            }
+            const auto index = static_cast<std::size_t>(at - named->values.begin());
+            subset.values.push_back(value);
+            for (std::size_t l = 0; l < named->links.size(); ++l) {
+                if (!named->links[l].values.empty()) {
+                    subset.links[l].values.push_back(named->links[l].values[index]);
+                }
+            }
+        }
+        *named = std::move(subset);
+    }
     if (schedules) {
         if (*schedules < 1) throw UsageError("--schedules must be at least 1");
         plan.schedules = *schedules;

@@ -187,9 +187,54 @@ void ChromeTraceWriter::fail_with_errno() {
     m_failed = true;
 }
 
+void ChromeTraceWriter::on_block_stuck(const StuckNote& note) noexcept {
+    if (m_finished || m_failed) return;
+    try {
+        const std::uint32_t pid =
+            (note.core_type == CoreType::Cube ? kCubePidBase : 0u) + note.core + 1u;
+        ensure_lane_metadata(pid, note.core_type, note.core, Pipe::S);
+        const std::size_t slot =
+            std::size_t{note.core} * 2 + (note.core_type == CoreType::Cube ? 1 : 0);
+        const Cycle since = std::min(
+            note.stopped_at, slot < m_core_last_end.size() ? m_core_last_end[slot] : Cycle{0});
+        // A block that blocked on the cycle the run stopped gets an instant marker (a slice
+        // of zero length would not show).
+        const bool instant = since == note.stopped_at;
+        begin_event();
+        m_buf += instant ? R"({"ph":"i","s":"t","cat":"deadlock","pid":)"
+                         : R"({"ph":"X","cat":"deadlock","pid":)";
+        append_uint(pid);
+        m_buf += R"(,"tid":)";
+        append_uint(static_cast<std::uint64_t>(Pipe::S) + 1);
+        m_buf += R"(,"ts":)";
+        append_time(since);
+        if (!instant) {
+            m_buf += R"(,"dur":)";
+            append_ns_as_us(m_buf, cycles_to_ns(note.stopped_at, m_clock_mhz) -
+                                       cycles_to_ns(since, m_clock_mhz));
+        }
+        m_buf += R"(,"name":"BLOCKED","args":{"blocked":true,"kernel":")";
+        append_escaped(note.kernel);
+        m_buf += R"(","block":)";
+        append_uint(note.block);
+        m_buf += R"(,"where":")";
+        append_escaped(note.where);
+        m_buf += R"(","reason":")";
+        append_escaped(note.reason);
+        m_buf += "\"}}";
+        flush_if_large();
+    } catch (...) {  // out of memory: finish() reports it
+        m_failed = true;
+    }
+}
+
 void ChromeTraceWriter::write_transaction(const Transaction& tx) {
     const std::uint32_t pid = (tx.core_type == CoreType::Cube ? kCubePidBase : 0u) + tx.core + 1u;
     ensure_lane_metadata(pid, tx.core_type, tx.core, tx.pipe);
+    const std::size_t slot = std::size_t{tx.core} * 2 + (tx.core_type == CoreType::Cube ? 1 : 0);
+    if (slot >= m_core_last_end.size()) m_core_last_end.resize(slot + 1, 0);
+    // A synchronization primitive's own traffic (soft SyncAll polls) is part of the wait.
+    if (!tx.internal) m_core_last_end[slot] = std::max(m_core_last_end[slot], tx.end);
 
     begin_event();
     m_buf += R"({"ph":"X","pid":)";
@@ -257,6 +302,8 @@ void ChromeTraceWriter::write_transaction(const Transaction& tx) {
     append_uint(tx.block);
     m_buf += R"(,"serial":)";
     append_uint(tx.serial);
+    // Synchronization the Ascend C layer inserted (its automatic synchronization).
+    if (tx.inserted) m_buf += R"(,"inserted":true)";
     std::uint64_t bytes = 0;
     for (std::size_t i = 0; i < std::min<std::size_t>(tx.access_count, tx.accesses.size()); ++i) {
         bytes += tx.accesses[i].bytes;

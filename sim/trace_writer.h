@@ -52,6 +52,9 @@ public:
     void on_kernel_start(const KernelInfo& kernel, Cycle at) noexcept override;
     void on_transaction(const Transaction& tx) noexcept override;
     void on_kernel_end(const KernelInfo& kernel, Cycle at) noexcept override;
+    /// A deadlocked run: a "BLOCKED" slice on the block's core (scalar lane) from its last
+    /// instruction to the stop, with the reason and source line (args "blocked": true).
+    void on_block_stuck(const StuckNote& note) noexcept override;
 
     /// Writes the closing part, flushes and closes the file: a run stopped part-way still
     /// leaves valid JSON. Idempotent; events after it are ignored. Throws
@@ -107,6 +110,7 @@ private:
     std::unordered_map<std::uint64_t, std::vector<PendingSet>> m_pending_sets;
     std::vector<OpenKernel> m_open_kernels;
     std::vector<Cycle> m_kernel_lane_ends;  // per lane of the kernels process: last end
+    std::vector<Cycle> m_core_last_end;     // per (core, type) slot: latest instruction end
 };
 
 }  // namespace npusim

@@ -66,6 +66,19 @@ void KernelSync::hard_sync_all(CorePort& core, SyncAllScope scope, const Loc& lo
                 text += (vec_count > 0 ? " and" : "") + group(cube_count, cube_list, "aic");
             if (more) text += ", ...";
             return text;
+        },
+        [&barrier, vector_blocks, kind, generation = arrival.generation] {
+            StuckWait wait;
+            wait.kind = StuckWaitKind::HardSyncAll;
+            wait.sync_id = SyncAllId{kind, generation}.encode();
+            for (std::uint32_t p : barrier.missing()) {
+                if (p < vector_blocks) {
+                    wait.missing_vector.push_back(p);
+                } else {
+                    wait.missing_cube.push_back(p - vector_blocks);
+                }
+            }
+            return wait;
         });
     core.advance_to(barrier.last_release());
     tx.end = tx.pipe_free = core.local_time();
@@ -125,6 +138,12 @@ Cycle KernelSync::take_cross_core(CorePort& core, Transaction& tx, const Loc& lo
                      [flag_id] {
                          return "waits at CrossCoreWaitFlag(" + std::to_string(flag_id) +
                                 "): no block sets this flag for it";
+                     },
+                     [flag_id] {
+                         StuckWait wait;
+                         wait.kind = StuckWaitKind::CrossCoreFlag;
+                         wait.flag_id = flag_id;
+                         return wait;
                      });
     tx.partner_block = got->block;
     tx.partner_core_type = got->core_type;

@@ -70,6 +70,9 @@ public:
         }
         const bool everyone_stuck =
             m_counted && m_chip.quiet_spinners + m_chip.blocked_cores >= m_chip.busy_cores;
+        if (!everyone_stuck && now - m_quiet_since > m_chip.idle_limit) {
+            m_chip.idle_limit_hit = true;
+        }
         if (everyone_stuck || now - m_quiet_since > m_chip.idle_limit) m_chip.deadlock = true;
         return m_chip.deadlock;
     }
@@ -95,9 +98,12 @@ void run_soft_sync_all(CorePort& core, KernelSync& kernel, const Operand& gm_ws,
     const std::uint64_t need = std::uint64_t{used} * kSlotBytes;
     core.scalar_issue(tx);
     tx.start = tx.issue;
+    // Claim the first use in simulated-time order: after the synchronization every block
+    // that called earlier in simulated time has claimed it (with start offsets, a block that
+    // calls later on the host may be earlier on the chip and have written its slot already).
+    core.sync_to_local();
     if (kernel.first_use(gm_ws.address)) {
         // First use in this kernel: nobody has written a slot yet, so it must be all zero.
-        core.sync_to_local();
         std::vector<std::int32_t> slots(need / 4);
         core.chip().gm.read(gm_ws.address, slots.data(), need);
         for (std::uint32_t i = 0; i < used; ++i) {
@@ -168,7 +174,11 @@ void run_soft_sync_all(CorePort& core, KernelSync& kernel, const Operand& gm_ws,
                 text += (i ? ", " : " ") + std::to_string(behind[i]);
             }
             if (behind.size() > 8) text += ", ...";
-            core.block_stuck(loc, text);
+            StuckWait wait;
+            wait.kind = StuckWaitKind::SoftSyncAll;
+            wait.sync_id = tx.sync_id;
+            wait.missing_vector = behind;
+            core.block_stuck(loc, text, std::move(wait));
         }
     }
     watch.leave();

@@ -38,15 +38,18 @@
 #include "memory/global_memory.h"
 #include "sim/builtin_kernels.h"
 #include "sim/runtime.h"
+#include "sim/schedule_exploration.h"
 #include "sim/sim_context.h"
 #include "sim/simulator.h"
 #include "sync/checker.h"
+#include "sync/deadlock/deadlock_predictor.h"
 
 namespace {
 
 constexpr double kTinyRateVsFloorTarget = 0.67;
-constexpr double kScalingTarget = 0.85;     // 48-block rate at least 85% of the 1-block rate
-constexpr double kMultiStreamTarget = 0.8;  // the runtime costs at most 20% of the rate
+constexpr double kScalingTarget = 0.85;         // 48-block rate at least 85% of the 1-block rate
+constexpr double kExploreParallelTarget = 1.8;  // -j 2 vs -j 1 exploration speed-up
+constexpr double kMultiStreamTarget = 0.8;      // the runtime costs at most 20% of the rate
 
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
@@ -247,6 +250,45 @@ json run_streams(std::uint32_t streams, std::uint32_t per_stream) {
     return j;
 }
 
+// Case j: schedule exploration of the SyncAll trap (docs/deadlocks.md): two streams, each a
+// 30-block hard SyncAll kernel whose blocks do some scalar work first, on 48 vector cores.
+json run_exploration(std::uint32_t jobs, std::uint32_t schedules) {
+    const npusim::ChipConfig chip = npusim::builtin_chip_config("a2");
+    const auto kernel = [](npusim::Block& b) {
+        auto ub = b.alloc<float>(npusim::MemSpace::UB, 64);
+        for (int i = 0; i < 200; ++i) (void)b.load(ub, 0);
+        b.sync_all();
+    };
+    const auto run_one = [&](const npusim::SimOptions& options) {
+        npusim::Simulator sim(chip, options);
+        npusim::DeadlockPredictor predictor({48, 24});
+        sim.attach(predictor);
+        npusim::ScheduleRun run;
+        run.result = sim.run_host([&](npusim::Runtime& rt) {
+            const npusim::Stream s1 = rt.create_stream();
+            const npusim::Stream s2 = rt.create_stream();
+            rt.launch(s1, {.name = "A", .blocks = 30}, kernel);
+            rt.launch(s2, {.name = "B", .blocks = 30}, kernel);
+            rt.synchronize_device();
+        });
+        run.warnings = predictor.warnings();
+        return run;
+    };
+    const auto start = std::chrono::steady_clock::now();
+    const npusim::ExplorationResult r =
+        npusim::explore_schedules({schedules, 1, jobs}, chip, run_one);
+    const double seconds = seconds_since(start);
+    json j;
+    j["jobs"] = jobs;
+    j["schedules"] = r.schedules;
+    j["deadlocked"] = r.deadlocked;
+    j["predicted"] = r.predicted;
+    j["distinct_deadlocks"] = r.distinct.size();
+    j["host_seconds"] = seconds;
+    j["host_seconds_per_schedule"] = seconds / static_cast<double>(std::max(1u, r.schedules));
+    return j;
+}
+
 json run_case(const std::string& name, bool quick, std::uint64_t floor_activations) {
     json j;
     if (name == "a") {
@@ -280,10 +322,12 @@ json run_case(const std::string& name, bool quick, std::uint64_t floor_activatio
         j = run_add("a2", name == "h1" ? 1 : 48, elements, 8);
     } else if (name == "i1" || name == "i4") {
         j = run_streams(name == "i1" ? 1 : 4, quick ? 5 : 50);
+    } else if (name == "j1" || name == "j2") {
+        j = run_exploration(name == "j1" ? 1 : 2, quick ? 20 : 100);
     } else {
         throw npusim::UsageError("unknown case '" + name +
                                  "' (a, b, c, d, e, f0, f1, g512_0, g512_1, g1024_0, g1024_1, "
-                                 "h1, h48, i1, i4)");
+                                 "h1, h48, i1, i4, j1, j2)");
     }
     j["peak_rss_bytes"] = peak_rss_bytes();
     return j;
@@ -365,6 +409,8 @@ int main(int argc, char** argv) {
         out["h48_tile8_48blocks"] = run_isolated("h48", quick, 0);
         out["i1_single_stream"] = run_isolated("i1", quick, 0);
         out["i4_four_streams"] = run_isolated("i4", quick, 0);
+        out["j1_explore_1_worker"] = run_isolated("j1", quick, 0);
+        out["j2_explore_2_workers"] = run_isolated("j2", quick, 0);
 
         const json& b = out["b_tiny_tiles"];
         const json& c = out["c_systemc_floor"];
@@ -447,6 +493,16 @@ int main(int argc, char** argv) {
             targets["multistream_target"] = kMultiStreamTarget;
             targets["multistream_pass"] = ratio >= kMultiStreamTarget;
             targets["multistream_seconds_per_launch"] = i4["host_seconds_per_kernel_launch"];
+        }
+        const json& j1 = out["j1_explore_1_worker"];
+        const json& j2 = out["j2_explore_2_workers"];
+        if (j1.contains("host_seconds") && j2.contains("host_seconds")) {
+            const double speedup =
+                j1["host_seconds"].get<double>() / j2["host_seconds"].get<double>();
+            targets["explore_seconds_per_schedule"] = j1["host_seconds_per_schedule"];
+            targets["explore_j2_vs_j1_speedup"] = speedup;
+            targets["explore_target"] = kExploreParallelTarget;
+            targets["explore_pass"] = speedup >= kExploreParallelTarget;
         }
         out["targets"] = targets;
         std::cout << out.dump(2) << "\n";

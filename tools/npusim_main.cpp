@@ -20,6 +20,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <unistd.h>
 #include <vector>
@@ -33,9 +34,11 @@
 #include "sim/resource_estimate.h"
 #include "sim/scenario.h"
 #include "sim/scenario_report.h"
+#include "sim/schedule_exploration.h"
 #include "sim/simulator.h"
 #include "sim/trace_writer.h"
 #include "sync/checker.h"
+#include "sync/deadlock/deadlock_predictor.h"
 #include "tools/npusim_sweep.h"
 
 namespace {
@@ -69,6 +72,12 @@ struct RunFlags {
     bool quiet = false;
     npusim::CheckerOptions checker;
     std::uint64_t max_memory = 0;  // --max-memory in bytes; 0: only the host's own limit
+    // Deadlock checker (docs/deadlocks.md)
+    std::uint32_t schedules = 0;           // --schedules N: explore N seeded schedules
+    std::optional<std::uint64_t> seed;     // --seed S: the (first) schedule's seed
+    std::uint32_t jobs = 1;                // -j N: worker processes for --schedules
+    npusim::Cycle max_cycles = 0;          // --max-cycles: simulated-time watchdog
+    npusim::Cycle no_progress_cycles = 0;  // --no-progress-cycles (0: the default)
 };
 
 std::string errno_reason() {
@@ -149,9 +158,52 @@ private:
     int m_width = 0;  // characters of the widest line drawn, 0: nothing on screen
 };
 
+/// The scenario's chip capacity, for the deadlock predictor.
+npusim::CoreCapacity capacity_of(const npusim::ChipConfig& chip) {
+    return {static_cast<std::uint32_t>(chip.vector_cores),
+            static_cast<std::uint32_t>(chip.cube_cores)};
+}
+
+void apply_watchdogs(const RunFlags& flags, npusim::SimOptions& options) {
+    options.max_cycles = flags.max_cycles;
+    if (flags.no_progress_cycles > 0) options.deadlock_idle_cycles = flags.no_progress_cycles;
+}
+
+/// npusim run FILE --schedules N [--seed S] [-j N]: the scenario under N seeded schedules.
+int explore_command(const std::string& file, const RunFlags& flags) {
+    const npusim::Scenario scenario = npusim::load_scenario(file, flags.overrides);
+    npusim::check_scenario_memory(scenario, false, flags.max_memory);
+    npusim::SimOptions base;
+    base.stop_flag = &g_stop;
+    apply_watchdogs(flags, base);
+    const auto run_one = [&scenario](const npusim::SimOptions& options) {
+        npusim::DeadlockPredictor predictor(capacity_of(scenario.chip));
+        npusim::Scenario scheduled = scenario;  // the schedule's placement, not the file's
+        scheduled.runtime.placement = options.placement;
+        scheduled.runtime.seed = options.placement_seed;
+        npusim::ScenarioOutcome outcome =
+            npusim::run_scenario(scheduled, {&predictor}, false, nullptr, {}, options);
+        return npusim::ScheduleRun{std::move(outcome.kernel.run), predictor.warnings()};
+    };
+    const npusim::ExplorationResult result = npusim::explore_schedules(
+        {flags.schedules, flags.seed.value_or(1), flags.jobs}, scenario.chip, run_one, base);
+    std::cout << "scenario  " << npusim::printable(file, false) << "\n";
+    std::cout << npusim::format_exploration(result);
+    if (!flags.report_path.empty()) write_report(flags.report_path, npusim::to_json(result));
+    if (g_signal != 0) return 128 + g_signal;
+    if (result.failed > 0) return 1;
+    // With "expect": a scenario expecting a deadlock passes when some schedule deadlocks, one
+    // expecting completion when none does. Without it, any deadlock fails.
+    if (scenario.expect.present && scenario.expect.outcome == npusim::RunOutcome::Deadlock) {
+        return result.deadlocked > 0 ? 0 : 1;
+    }
+    return result.deadlocked == 0 ? 0 : 1;
+}
+
 int run_command(const std::string& file, const RunFlags& flags) {
     install_stop_handlers();
-    const npusim::Scenario scenario = npusim::load_scenario(file, flags.overrides);
+    if (flags.schedules > 0) return explore_command(file, flags);
+    npusim::Scenario scenario = npusim::load_scenario(file, flags.overrides);
     if (!flags.dump_dir.empty() && !scenario.host) {
         throw npusim::UsageError(file +
                                  ": --dump writes a host program's buffers; a single-kernel "
@@ -173,9 +225,17 @@ int run_command(const std::string& file, const RunFlags& flags) {
             std::make_unique<npusim::ChromeTraceWriter>(flags.trace_path, scenario.chip.clock_mhz);
         observers.push_back(trace.get());
     }
+    npusim::DeadlockPredictor predictor(capacity_of(scenario.chip));
+    observers.push_back(&predictor);
     ProgressLine progress;
     npusim::SimOptions options;
     options.stop_flag = &g_stop;
+    apply_watchdogs(flags, options);
+    if (flags.seed) {  // replay one schedule of --schedules
+        npusim::apply_schedule(*flags.seed, scenario.chip, options);
+        scenario.runtime.placement = options.placement;
+        scenario.runtime.seed = options.placement_seed;
+    }
     if (!flags.quiet && isatty(STDERR_FILENO) == 1) {
         options.progress = [&progress](const npusim::RunProgress& p) { progress.update(p); };
     }
@@ -206,6 +266,8 @@ int run_command(const std::string& file, const RunFlags& flags) {
         std::cout << npusim::format_summary(outcome.kernel, scenario.chip);
     }
     std::cout << npusim::format_scenario_details(scenario, outcome);
+    const std::vector<npusim::DeadlockFinding> warnings = predictor.warnings();
+    if (!warnings.empty()) std::cout << "\n" << npusim::format_deadlocks(warnings);
     if (outcome.checked) {
         if (!outcome.findings.empty())
             std::cout << "\n" << npusim::format_findings(outcome.findings);
@@ -217,6 +279,10 @@ int run_command(const std::string& file, const RunFlags& flags) {
         const nlohmann::json details = npusim::scenario_details_to_json(scenario, outcome);
         report.update(details);
         if (g_signal != 0) report["signal"] = signal_name(g_signal);
+        report["possible_deadlocks"] = nlohmann::json::array();
+        for (const npusim::DeadlockFinding& w : warnings) {
+            report["possible_deadlocks"].push_back(npusim::to_json(w));
+        }
         write_report(flags.report_path, report);
     }
     if (trace) std::cout << "trace     " << flags.trace_path << "\n";
@@ -344,6 +410,23 @@ int run_cli(int argc, char** argv) {
     std::string max_memory;
     run->add_option("--max-memory", max_memory,
                     "Refuse a run whose host memory estimate exceeds BYTES (suffixes K, M, G)");
+    run->add_option("--schedules", flags.schedules,
+                    "Explore N seeded schedules (placement, launch ticks, start jitter): how "
+                    "many deadlock, which, and the smallest seed of each; exit 1 if any does")
+        ->check(CLI::Range(1u, 1000000u));
+    std::uint64_t seed = 0;
+    CLI::Option* seed_option =
+        run->add_option("--seed", seed,
+                        "The schedule's seed (alone: replay that schedule; with --schedules: "
+                        "the first of N consecutive seeds)");
+    run->add_option("-j,--jobs", flags.jobs, "Worker processes for --schedules")
+        ->check(CLI::Range(1u, 256u));
+    run->add_option("--max-cycles", flags.max_cycles,
+                    "Watchdog: stop a run that passes N simulated cycles (reported as such)");
+    run->add_option("--no-progress-cycles", flags.no_progress_cycles,
+                    "Watchdog: a spinning block with no progress on the chip for N cycles ends "
+                    "the run as a deadlock (default 1000000)")
+        ->check(CLI::PositiveNumber);
     std::vector<std::string> validate_files;
     CLI::App* validate = app.add_subcommand(
         "validate",
@@ -410,6 +493,7 @@ int run_cli(int argc, char** argv) {
             return code;
         }
         flags.check = !no_check;
+        if (seed_option->count() > 0) flags.seed = seed;
         if (!max_memory.empty()) {
             const auto bytes = npusim::parse_byte_size(max_memory);
             if (!bytes) {

@@ -2,8 +2,10 @@
 # Draws a deadlock what-if study (npusim sweep CSV output) as a PNG with gnuplot (Debian
 # gnuplot-nox: one small package, scriptable from a shell, no Python stack):
 #   row 1: deadlock frequency per (streams, blocks per kernel), one heat map per schedule mode;
-#   row 2: makespan of batch mode relative to normal mode on the runs that completed.
-#   tools/plot_study.sh study.csv study.png [STREAMS_COLUMN BLOCKS_COLUMN MODE_COLUMN]
+#   row 2: makespan of batch mode relative to normal mode on the runs that completed, and
+#          where the documented rule (npu-semantics.md section 4) says a deadlock is possible:
+#          two or more streams whose concurrent kernels' blocks exceed the cores (CORES).
+#   tools/plot_study.sh study.csv study.png [STREAMS_COLUMN BLOCKS_COLUMN MODE_COLUMN [CORES]]
 # Columns default to the axes of configs/scenarios/whatif_syncall_streams.json:
 # streams, blocks, mode.
 set -euo pipefail
@@ -16,13 +18,14 @@ png=$2
 streams_col=${3:-streams}
 blocks_col=${4:-blocks}
 mode_col=${5:-mode}
+cores=${6:-48}
 command -v gnuplot >/dev/null || { echo "$0: gnuplot missing (apt-get install gnuplot-nox)" >&2; exit 2; }
 [[ -r $csv ]] || { echo "$0: cannot read $csv" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # Aggregate with awk: cells are plain (the study's axes hold no commas or quotes).
-awk -F, -v S="$streams_col" -v B="$blocks_col" -v M="$mode_col" -v out="$work" '
+awk -F, -v S="$streams_col" -v B="$blocks_col" -v M="$mode_col" -v C="$cores" -v out="$work" '
   /^#/ { next }
   !header { for (i = 1; i <= NF; ++i) col[$i] = i; header = 1
             for (name in need) {}
@@ -40,6 +43,8 @@ awk -F, -v S="$streams_col" -v B="$blocks_col" -v M="$mode_col" -v out="$work" '
       for (s in streams) for (b in blocks) if (runs[m, s SUBSEP b])
         printf "%s %s %.4f\n", s, b, dead[m, s SUBSEP b] / runs[m, s SUBSEP b] >> f
     }
+    f = out "/rule.dat"
+    for (s in streams) for (b in blocks) printf "%s %s %d\n", s, b, (s >= 2 && s * b > C) ? 1 : 0 >> f
     f = out "/cost.dat"
     for (s in streams) for (b in blocks) {
       k = s SUBSEP b
@@ -80,6 +85,12 @@ if (system("test -s $work/cost.dat && echo 1") eq "1") {
   plot "$work/cost.dat" using 2:1:3 with image notitle, \
        "" using 2:1:(sprintf("%.2f", \$3)) with labels notitle
 } else { plot 0 notitle }
+set title "documented rule: >= 2 streams and concurrent blocks > $cores cores"
+set cblabel "possible deadlock (1 = yes)"
+set cbrange [0:1]
+set palette defined (0 "#f7fbff", 1 "#6a51a3")
+plot "$work/rule.dat" using 2:1:3 with image notitle, \
+     "" using 2:1:(\$3 > 0.5 ? "yes" : "") with labels notitle
 unset multiplot
 GP
 echo "plot_study: wrote $png"

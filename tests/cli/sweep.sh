@@ -53,7 +53,7 @@ expect_usage_error() {
   [[ $code == 2 ]] || fail "'$*' exited $code, not 2"
   grep -qF -- "$message" "$dir/err" || fail "'$*' did not say '$message': $(cat "$dir/err")"
 }
-expect_usage_error "not a JSON pointer" sweep "$study" --set blocks=1,2
+expect_usage_error "no named sweep axis 'blocks'" sweep "$study" --set blocks=1,2
 expect_usage_error "expected K/N" sweep "$study" --shard 4/3
 expect_usage_error "/nope/deeper" sweep "$study" --set /nope/deeper=1
 expect_usage_error "--resume needs --out" sweep "$study" --resume

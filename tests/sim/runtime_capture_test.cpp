@@ -18,6 +18,9 @@ using namespace npusim;
 
 namespace {
 
+using test::catch_runtime_error;
+using test::Caught;
+
 constexpr std::uint64_t kCount = 256;
 constexpr std::uint64_t kBytes = kCount * sizeof(float);
 
@@ -43,24 +46,6 @@ KernelBody busy(std::uint64_t cycles) {
         auto ub = block.alloc<float>(MemSpace::UB, 64);
         for (std::uint64_t i = 0; i < cycles / 5; ++i) (void)block.load(ub, 0);
     };
-}
-
-struct Caught {
-    std::optional<Status> status;
-    std::string where;
-    std::string message;
-};
-template <class F>
-Caught catch_runtime_error(F&& f) {
-    Caught caught;
-    try {
-        f();
-    } catch (const RuntimeError& error) {
-        caught.status = error.status();
-        caught.where = error.where();
-        caught.message = error.what();
-    }
-    return caught;
 }
 
 std::string this_line(std::source_location where = std::source_location::current()) {

@@ -15,6 +15,9 @@ using namespace npusim;
 
 namespace {
 
+using test::catch_runtime_error;
+using test::Caught;
+
 /// A kernel whose single block spends at least `cycles` on scalar UB reads (each costs a
 /// call plus the UB latency, 5 cycles on the small chip).
 KernelBody busy(std::uint64_t cycles) {
@@ -33,24 +36,6 @@ const KernelResult& kernel_named(const RunResult& result, const std::string& nam
 }
 
 /// Runs `program`, catching a RuntimeError it throws; returns the error's status and site.
-struct Caught {
-    std::optional<Status> status;
-    std::string where;
-    std::string message;
-};
-template <class F>
-Caught catch_runtime_error(F&& f) {
-    Caught caught;
-    try {
-        f();
-    } catch (const RuntimeError& error) {
-        caught.status = error.status();
-        caught.where = error.where();
-        caught.message = error.what();
-    }
-    return caught;
-}
-
 std::string this_line(std::source_location where = std::source_location::current()) {
     return "runtime_test.cpp:" + std::to_string(where.line());
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "base/types.h"
 #include "core/block.h"
 #include "sim/builtin_kernels.h"
+#include "sim/runtime.h"
 #include "sim/simulator.h"
 #include "temp_dir.h"
 
@@ -191,6 +193,25 @@ inline VectorAddData make_vector_add(Simulator& sim, std::uint64_t elements, std
     sim.write(data.args.x, data.x);
     sim.write(data.args.y, data.y);
     return data;
+}
+
+/// What a runtime call threw: its status, call site and message (empty if it did not throw).
+struct Caught {
+    std::optional<Status> status;
+    std::string where;
+    std::string message;
+};
+template <class F>
+Caught catch_runtime_error(F&& f) {
+    Caught caught;
+    try {
+        f();
+    } catch (const RuntimeError& error) {
+        caught.status = error.status();
+        caught.where = error.where();
+        caught.message = error.what();
+    }
+    return caught;
 }
 
 }  // namespace npusim::test

@@ -31,6 +31,17 @@ constexpr Expected kExpected[] = {
     {Op::Fill, OpUnit::Vector, 0},
     {Op::ReduceSum, OpUnit::Vector, 1},
     {Op::Cast, OpUnit::Vector, 1},
+    {Op::Div, OpUnit::Vector, 2},
+    {Op::Maxs, OpUnit::Vector, 1},
+    {Op::Mins, OpUnit::Vector, 1},
+    {Op::Ln, OpUnit::Vector, 1},
+    {Op::Abs, OpUnit::Vector, 1},
+    {Op::Sqrt, OpUnit::Vector, 1},
+    {Op::Rsqrt, OpUnit::Vector, 1},
+    {Op::Reciprocal, OpUnit::Vector, 1},
+    {Op::LeakyRelu, OpUnit::Vector, 1},
+    {Op::ReduceMax, OpUnit::Vector, 1},
+    {Op::ReduceMin, OpUnit::Vector, 1},
     {Op::Mmad, OpUnit::Cube, 0},
     {Op::ScalarLoad, OpUnit::Scalar, 0},
     {Op::ScalarStore, OpUnit::Scalar, 0},
@@ -52,7 +63,8 @@ TEST_CASE("op table: every op has its row with the right unit and UB sources", "
         CHECK(info.op == expected.op);
         CHECK(info.unit == expected.unit);
         CHECK(int{info.ub_sources} == expected.ub_sources);
-        CHECK(info.single_output == (expected.op == Op::ReduceSum));
+        CHECK(info.single_output == (expected.op == Op::ReduceSum || expected.op == Op::ReduceMax ||
+                                     expected.op == Op::ReduceMin));
         const bool computes = info.unit == OpUnit::Vector || info.unit == OpUnit::Cube;
         CHECK((info.compute != nullptr) == computes);
     }

@@ -49,7 +49,7 @@ TEST_CASE("sweep axes: lists, inclusive integer ranges and their errors", "[swee
     CHECK(list.values[0] == "launch_order");
     CHECK(list.values[2] == 3);
     CHECK(list.values[3] == true);
-    CHECK_THROWS_WITH(parse_sweep_axis("blocks=1,2"), Catch::Contains("not a JSON pointer"));
+    CHECK_THROWS_WITH(parse_sweep_axis("/a~2=1,2"), Catch::Contains("not a JSON pointer"));
     CHECK_THROWS_WITH(parse_sweep_axis("/blocks"), Catch::Contains("PATH=v1,v2"));
     CHECK_THROWS_WITH(parse_sweep_axis("/blocks=8:4:1"), Catch::Contains("stop is below start"));
     CHECK_THROWS_WITH(parse_sweep_axis("/blocks=1:8:0"), Catch::Contains("step must be positive"));
@@ -216,6 +216,14 @@ TEST_CASE("sweep plan: a named axis sets several places at once", "[sweep]") {
     CHECK(last["host"][0]["blocks"] == 16);
     CHECK(last["host"][1]["blocks"] == 16);
     CHECK(plan.document_of(0)["host"][1]["stream"] == "s1");
+    // --set NAME=values picks a subset of a named axis, with its linked values.
+    const SweepPlan subset = plan_sweep(doc, "w.json", ".", {parse_sweep_axis("streams=2")});
+    REQUIRE(subset.points() == 2);
+    CHECK(subset.document_of(0)["host"][1]["stream"] == "s2");
+    CHECK_THROWS_WITH(plan_sweep(doc, "w.json", ".", {parse_sweep_axis("streams=3")}),
+                      Catch::Contains("not one of the values"));
+    CHECK_THROWS_WITH(plan_sweep(doc, "w.json", ".", {parse_sweep_axis("nope=3")}),
+                      Catch::Contains("no named sweep axis 'nope'"));
     nlohmann::json bad = doc;
     bad["sweep"]["axes"][0]["set"]["/host/1/stream"] = {"s1"};
     CHECK_THROWS_WITH(plan_sweep(bad, "w.json", ".", {}),

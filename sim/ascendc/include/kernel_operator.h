@@ -1,0 +1,22 @@
+// npusim's Ascend C compatibility layer: kernels written for the vendor toolchain compile
+// against these headers and run on the simulator (docs/ascendc.md lists what is supported
+// and where behaviour differs). Launch them with npusim::ascendc::bind_kernel:
+//
+//   sim.launch({.name = "add_custom", .blocks = 8},
+//              npusim::ascendc::bind_kernel(add_custom, npusim::ascendc::gm_addr(x),
+//                                           npusim::ascendc::gm_addr(y),
+//                                           npusim::ascendc::gm_addr(z)));
+#pragma once
+
+#include <cstdint>
+
+#include "npusim_ascendc/basics.h"
+#include "npusim_ascendc/context.h"
+#include "npusim_ascendc/cube.h"
+#include "npusim_ascendc/data_copy.h"
+#include "npusim_ascendc/pipe.h"
+#include "npusim_ascendc/sync.h"
+#include "npusim_ascendc/tensors.h"
+#include "npusim_ascendc/tiling.h"
+#include "npusim_ascendc/unsupported.h"
+#include "npusim_ascendc/vector.h"

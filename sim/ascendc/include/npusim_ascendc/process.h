@@ -1,0 +1,101 @@
+// The one simulator a sample program's process runs on (ACL host programs and the CPU-debug
+// harness), with the checker attached and a report when the process is done.
+//
+// Environment:
+//   NPUSIM_CHIP=<preset name or chip JSON file>   default "a2"
+//   NPUSIM_TRACE=<file.json>                       write a Chrome trace of every run
+//   NPUSIM_AUTO_SYNC=0                             model code built with auto-sync off
+// The report (run summary, findings) goes to stderr; finish() returns a non-zero exit status
+// when a run did not complete or the checker found errors, so CI fails.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "base/chip_config.h"
+#include "npusim_ascendc/context.h"
+#include "sim/check_report.h"
+#include "sim/simulator.h"
+#include "sim/trace_writer.h"
+#include "sync/checker.h"
+
+namespace npusim::ascendc {
+
+class Process {
+public:
+    static Process& get() {
+        static Process process;
+        return process;
+    }
+    Process(const Process&) = delete;
+    Process& operator=(const Process&) = delete;
+
+    Simulator& sim() { return *m_sim; }
+    /// Launch options from the environment (NPUSIM_AUTO_SYNC).
+    LaunchOptions launch_options() const { return launch_options_from_environment(); }
+    /// Notes how a run ended (for the summary and the exit status).
+    void note(const RunResult& result) {
+        ++m_runs;
+        m_last_end = result.end_cycle;
+        if (!result.completed()) {
+            m_failed = true;
+            std::fprintf(stderr, "npusim: a run did not complete (deadlock or interrupted)\n");
+            for (const StuckBlock& stuck : result.stuck) {
+                std::fprintf(stderr, "npusim:   %s block %u: %s at %s\n", stuck.kernel.c_str(),
+                             stuck.block, stuck.reason.c_str(), stuck.where.c_str());
+            }
+        }
+    }
+    void note_error(const std::string& message) {
+        m_failed = true;
+        std::fprintf(stderr, "npusim: %s\n", message.c_str());
+    }
+    /// Prints the report; the process's exit status.
+    int finish(int program_status) {
+        if (m_trace) {
+            try {
+                m_trace->finish();
+            } catch (const Error& error) {
+                note_error(error.what());
+            }
+        }
+        m_checker->check_leaks();
+        const std::vector<Finding>& findings = m_checker->findings();
+        std::fprintf(stderr, "npusim: %llu run(s) on chip %s, last ended at cycle %llu\n",
+                     static_cast<unsigned long long>(m_runs), m_sim->chip().name.c_str(),
+                     static_cast<unsigned long long>(m_last_end));
+        if (!findings.empty()) std::fprintf(stderr, "%s", format_findings(findings).c_str());
+        std::fprintf(stderr, "npusim: %s\n", format_findings_summary(findings).c_str());
+        if (program_status != 0) return program_status;
+        return m_failed || m_checker->has_errors() ? 1 : 0;
+    }
+
+private:
+    Process() {
+        const char* chip = std::getenv("NPUSIM_CHIP");
+        const std::string name = chip != nullptr && *chip != '\0' ? chip : "a2";
+        ChipConfig config = name.find('/') != std::string::npos || name.ends_with(".json")
+                                ? load_chip_config(name)
+                                : builtin_chip_config(name);
+        m_sim = std::make_unique<Simulator>(std::move(config));
+        m_checker = std::make_unique<Checker>(m_sim->global_memory());
+        m_sim->attach(*m_checker);
+        const char* trace = std::getenv("NPUSIM_TRACE");
+        if (trace != nullptr && *trace != '\0') {
+            m_trace = std::make_unique<ChromeTraceWriter>(trace, m_sim->chip().clock_mhz);
+            m_sim->attach(*m_trace);
+        }
+    }
+
+    std::unique_ptr<Simulator> m_sim;
+    std::unique_ptr<Checker> m_checker;
+    std::unique_ptr<ChromeTraceWriter> m_trace;
+    std::uint64_t m_runs = 0;
+    Cycle m_last_end = 0;
+    bool m_failed = false;
+};
+
+}  // namespace npusim::ascendc

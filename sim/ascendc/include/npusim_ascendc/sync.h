@@ -1,0 +1,155 @@
+// Explicit synchronization: SetFlag / WaitFlag<HardEvent>, PipeBarrier<pipe_t>, SyncAll,
+// CrossCoreSetFlag / CrossCoreWaitFlag, SetScheduleMode, event ids of the TPipe, and the
+// atomic copy-out controls (not supported yet: a compile-time error).
+#pragma once
+
+#include <cstdint>
+
+#include "npusim_ascendc/pipe.h"
+
+namespace AscendC {
+
+template <HardEvent event>
+void SetFlag(std::int32_t id, Loc loc = Loc::current()) {
+    static_assert(event != HardEvent::MAX, "SetFlag<HardEvent::MAX> is not an event");
+    constexpr EventPipes pipes = pipes_of(event);
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    npusim::ascendc::Resume resume(ctx);
+    ctx.set_flag(pipes.src, pipes.dst, static_cast<std::uint32_t>(id), loc);
+}
+template <HardEvent event>
+void WaitFlag(std::int32_t id, Loc loc = Loc::current()) {
+    static_assert(event != HardEvent::MAX, "WaitFlag<HardEvent::MAX> is not an event");
+    constexpr EventPipes pipes = pipes_of(event);
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    npusim::ascendc::Resume resume(ctx);
+    ctx.wait_flag(pipes.src, pipes.dst, static_cast<std::uint32_t>(id), loc);
+}
+
+/// PipeBarrier<pipe>(); PIPE_S is rejected at compile time as the hardware has no such barrier.
+template <pipe_t pipe>
+void PipeBarrier(Loc loc = Loc::current()) {
+    static_assert(pipe != PIPE_S,
+                  "PipeBarrier<PIPE_S> is not allowed: the scalar unit is ordered "
+                  "by hardware");
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    npusim::ascendc::Resume resume(ctx);
+    ctx.pipe_barrier(npusim::ascendc::to_pipe(pipe), loc);
+}
+
+/// Hard SyncAll. isAIVOnly = true: only the kernel's AIV blocks take part.
+template <bool isAIVOnly = true>
+void SyncAll(Loc loc = Loc::current()) {
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    npusim::ascendc::Resume resume(ctx);
+    ctx.block().sync_all(isAIVOnly ? npusim::SyncAllScope::Vector : npusim::SyncAllScope::All, loc);
+    ctx.drained();  // the barrier drained every pipe of this core
+}
+/// Soft SyncAll through a zeroed GM workspace (GetBlockNum() x 32 bytes) and a UB workspace.
+/// usedCores 0: every block.
+template <bool isAIVOnly = true>
+void SyncAll(const GlobalTensor<std::int32_t>& gmWorkspace,
+             const LocalTensor<std::int32_t>& ubWorkspace, std::int32_t usedCores = 0,
+             Loc loc = Loc::current()) {
+    static_assert(isAIVOnly, "the soft SyncAll(gm, ub, n) is for vector cores only");
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    npusim::ascendc::Resume resume(ctx);
+    const std::uint32_t cores =
+        usedCores > 0 ? static_cast<std::uint32_t>(usedCores) : ctx.block().block_num();
+    npusim::GlobalTensor<std::int32_t> gm = gmWorkspace.native();
+    if (gm.count == 0) gm.count = std::uint64_t{cores} * 8;
+    ctx.block().sync_all(gm, ubWorkspace.native(), cores, loc);
+}
+
+template <std::uint8_t modeId, pipe_t pipe>
+void CrossCoreSetFlag(std::uint16_t flagId, Loc loc = Loc::current()) {
+    static_assert(modeId <= 2, "CrossCoreSetFlag: modes 0, 1 and 2 are supported");
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    npusim::ascendc::Resume resume(ctx);
+    ctx.block().cross_core_set_flag(modeId, npusim::ascendc::to_pipe(pipe), flagId, loc);
+}
+inline void CrossCoreWaitFlag(std::uint16_t flagId, Loc loc = Loc::current()) {
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    npusim::ascendc::Resume resume(ctx);
+    ctx.block().cross_core_wait_flag(flagId, loc);
+}
+
+/// SetScheduleMode(1) asks for batch scheduling (every block starts at once), 0 for normal.
+/// npusim takes the schedule mode from the launch (LaunchSpec::schedule_mode,
+/// npusim::acl::set_schedule_mode), so inside a kernel the call checks that they agree: a
+/// UsageError naming the line otherwise.
+inline void SetScheduleMode(std::uint32_t mode, Loc loc = Loc::current()) {
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    const npusim::ScheduleMode wanted =
+        mode == 1 ? npusim::ScheduleMode::Batch : npusim::ScheduleMode::Normal;
+    if (mode > 1 || ctx.block().schedule_mode() != wanted) {
+        throw npusim::UsageError(
+            npusim::ascendc::EventIds::where(loc) + "SetScheduleMode(" + std::to_string(mode) +
+            ") disagrees with the launch's schedule mode (" +
+            (ctx.block().schedule_mode() == npusim::ScheduleMode::Batch ? "batch" : "normal") +
+            "): npusim takes it from LaunchSpec::schedule_mode");
+    }
+}
+
+// ---- TPipe event ids ------------------------------------------------------------------------
+template <HardEvent event>
+std::int32_t TPipe::AllocEventID(Loc loc) {
+    constexpr EventPipes pipes = pipes_of(event);
+    const std::int32_t id = npusim::ascendc::context(loc).event_ids().reserve(pipes.src, pipes.dst);
+    if (id < 0) {
+        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
+                                  "AllocEventID: every event id of this HardEvent is in use");
+    }
+    return id;
+}
+template <HardEvent event>
+void TPipe::ReleaseEventID(std::int32_t id, Loc loc) {
+    constexpr EventPipes pipes = pipes_of(event);
+    npusim::ascendc::context(loc).event_ids().release(pipes.src, pipes.dst,
+                                                      static_cast<std::uint32_t>(id));
+}
+inline std::int32_t TPipe::FetchEventID(HardEvent event, Loc loc) {
+    const EventPipes pipes = pipes_of(event);
+    const std::int32_t id = npusim::ascendc::context(loc).event_ids().peek(pipes.src, pipes.dst);
+    if (id < 0) {
+        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
+                                  "FetchEventID: every event id of this HardEvent is in use");
+    }
+    return id;
+}
+
+// ---- atomic copy-out: not supported yet ----------------------------------------------------
+// Atomic accumulation into GM needs atomic copy modes in the native API and the sanitizer's
+// atomic exemption in the checker; until then these are compile errors, never silent no-ops.
+template <class T>
+void SetAtomicAdd() {
+    static_assert(npusim::ascendc::kAlwaysFalse<T>,
+                  "npusim Ascend C: SetAtomicAdd (atomic copy-out) is not supported yet");
+}
+template <class T>
+void SetAtomicMax() {
+    static_assert(npusim::ascendc::kAlwaysFalse<T>,
+                  "npusim Ascend C: SetAtomicMax (atomic copy-out) is not supported yet");
+}
+template <class T>
+void SetAtomicMin() {
+    static_assert(npusim::ascendc::kAlwaysFalse<T>,
+                  "npusim Ascend C: SetAtomicMin (atomic copy-out) is not supported yet");
+}
+template <class Unsupported = void>
+void SetAtomicNone() {
+    static_assert(npusim::ascendc::kAlwaysFalse<Unsupported>,
+                  "npusim Ascend C: SetAtomicNone (atomic copy-out) is not supported yet");
+}
+template <class Unsupported = void>
+void DisableDmaAtomic() {
+    static_assert(npusim::ascendc::kAlwaysFalse<Unsupported>,
+                  "npusim Ascend C: DisableDmaAtomic (atomic copy-out) is not supported yet");
+}
+template <class T>
+void SetAtomicType() {
+    static_assert(npusim::ascendc::kAlwaysFalse<T>,
+                  "npusim Ascend C: SetAtomicType (atomic copy-out) is not supported yet");
+}
+
+}  // namespace AscendC

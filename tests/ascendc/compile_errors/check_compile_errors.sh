@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Each unsupported Ascend C API must fail to compile with a message naming it (never a silent
+# no-op). For every case below a tiny kernel is compiled with -fsyntax-only against the layer;
+# the test fails if it compiles or if the error text lacks the expected words.
+#   check_compile_errors.sh <c++ compiler> <source root>
+set -uo pipefail
+cxx=$1
+root=$2
+flags=(-std=c++20 -fsyntax-only -I"$root/sim/ascendc/include" -I"$root")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+expect_error() {  # name, expected text, kernel body
+  local name=$1 expected=$2 body=$3
+  printf '#include "kernel_operator.h"\nusing namespace AscendC;\nvoid k() {\n%s\n}\n' "$body" \
+    >"$work/$name.cpp"
+  if "$cxx" "${flags[@]}" "$work/$name.cpp" >"$work/$name.log" 2>&1; then
+    echo "FAIL $name: compiled, expected an error containing '$expected'"
+    failures=$((failures + 1))
+  elif ! grep -qF -- "$expected" "$work/$name.log"; then
+    echo "FAIL $name: the error does not say '$expected':"
+    head -20 "$work/$name.log"
+    failures=$((failures + 1))
+  else
+    echo "ok   $name"
+  fi
+}
+
+expect_error pipe_barrier_s "PipeBarrier<PIPE_S> is not allowed" 'PipeBarrier<PIPE_S>();'
+expect_error set_atomic_add "SetAtomicAdd (atomic copy-out) is not supported yet" \
+  'SetAtomicAdd<float>();'
+expect_error set_atomic_none "SetAtomicNone (atomic copy-out) is not supported yet" \
+  'SetAtomicNone();'
+expect_error disable_dma_atomic "DisableDmaAtomic (atomic copy-out) is not supported yet" \
+  'DisableDmaAtomic();'
+expect_error compare "Compare is not supported yet" \
+  'LocalTensor<float> a; Compare(a, a, a, 0, 8);'
+expect_error select "Select is not supported yet" 'LocalTensor<float> a; Select(a, a, a, 8);'
+expect_error sort32 "Sort32 is not supported yet" 'LocalTensor<float> a; Sort32(a, a, a, 1);'
+expect_error gather_mask "GatherMask is not supported yet" \
+  'LocalTensor<float> a; GatherMask(a, a, a, true, 8);'
+expect_error set_mask_count "SetMaskCount (mask registers) is not supported yet" 'SetMaskCount();'
+expect_error set_vector_mask "SetVectorMask (mask registers) is not supported yet" \
+  'SetVectorMask<float>(0, 64);'
+expect_error static_local_tensor "LocalTensor(TPosition, address, length) (static tensor style)" \
+  'LocalTensor<float> t(TPosition::VECCALC, 0, 64); (void)t;'
+expect_error init_soc_state "InitSocState / LocalMemAllocator" 'InitSocState();'
+expect_error position_co2 "this TPosition (C2, CO2, SPM, SHM, TSCM, C2PIPE2GM) is not supported" \
+  'TBuf<TPosition::CO2> b; (void)b.Get<float>();'
+expect_error soft_syncall_cube "the soft SyncAll(gm, ub, n) is for vector cores only" \
+  'GlobalTensor<int32_t> g; LocalTensor<int32_t> u; SyncAll<false>(g, u);'
+expect_error tiling_key_is "TILING_KEY_IS is not supported yet" 'if (TILING_KEY_IS(1)) {}'
+expect_error mmad_types "Mmad supports fp16 x fp16 -> fp32 only" \
+  'LocalTensor<float> a; Mmad(a, a, a, MmadParams{});'
+
+printf '#include "lib/matmul_intf.h"\n' >"$work/matmul.cpp"
+if "$cxx" "${flags[@]}" "$work/matmul.cpp" >"$work/matmul.log" 2>&1 ||
+   ! grep -qF "high-level Matmul API (lib/matmul_intf.h) is not supported yet" "$work/matmul.log"; then
+  echo "FAIL matmul_intf: expected the #error naming the Matmul API"
+  failures=$((failures + 1))
+else
+  echo "ok   matmul_intf"
+fi
+
+if ((failures)); then
+  echo "$failures case(s) failed"
+  exit 1
+fi
+echo "every unsupported API fails to compile with its name in the message"
