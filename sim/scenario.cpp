@@ -120,19 +120,33 @@ void read_skew(const nlohmann::json& skew, Scenario& s, Diagnostics& diag) {
     }
 }
 
+void read_version(const nlohmann::json& value, Diagnostics& diag) {
+    const auto version = read_unsigned(value, "/npusim_scenario", diag);
+    if (version && version->value != kScenarioFormatVersion) {
+        diag.add("/npusim_scenario", "unsupported scenario format version " +
+                                         std::to_string(version->value) + "; this npusim reads " +
+                                         std::to_string(kScenarioFormatVersion) +
+                                         " (docs/scenarios.md)");
+    }
+}
+
 }  // namespace
 
 Scenario parse_scenario(std::string_view json_text, const std::string& origin,
-                        const std::filesystem::path& base_dir) {
+                        const std::filesystem::path& base_dir,
+                        const std::vector<ScenarioOverride>& overrides) {
     Diagnostics diag(origin);
     Scenario s;
     s.source = origin;
-    const auto doc = parse_json(json_text, diag);
+    auto doc = parse_json(json_text, diag);
+    if (doc && !overrides.empty()) apply_overrides(*doc, overrides, diag);
     if (doc && require_object(*doc, "", diag)) {
-        check_keys(*doc, "",
-                   {"description", "chip", "kernel", "blocks", "params", "skew", "runtime",
-                    "buffers", "streams", "events", "host", "expect", "sweep", "kernels"},
-                   diag);
+        check_keys(
+            *doc, "",
+            {"npusim_scenario", "description", "chip", "kernel", "blocks", "params", "skew",
+             "runtime", "buffers", "streams", "events", "host", "expect", "sweep", "kernels"},
+            diag);
+        if (doc->contains("npusim_scenario")) read_version(doc->at("npusim_scenario"), diag);
         if (doc->contains("kernels")) {
             s.kernels = read_scenario_kernels(doc->at("kernels"), origin, base_dir, diag);
         }
@@ -157,7 +171,10 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
                              "(\"kernel\"), not both: launch kernels from the host program");
             }
             // The chip must be known to check launches against it.
-            if (diag.empty()) s.host = read_host_program(*doc, s.chip, diag, s.kernels);
+            if (diag.empty()) {
+                s.host = read_host_program(*doc, s.chip, diag, s.kernels);
+                check_buffer_files(s.host->buffers, base_dir, diag);
+            }
         } else {
             for (const char* key : {"buffers", "streams", "events"}) {
                 if (doc->contains(key))
@@ -192,8 +209,9 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
     return s;
 }
 
-Scenario load_scenario(const std::filesystem::path& file) {
-    return parse_scenario(read_config_file(file), file.string(), file.parent_path());
+Scenario load_scenario(const std::filesystem::path& file,
+                       const std::vector<ScenarioOverride>& overrides) {
+    return parse_scenario(read_config_file(file), file.string(), file.parent_path(), overrides);
 }
 
 KernelNeeds scenario_needs(const Scenario& scenario) {
@@ -239,7 +257,8 @@ void check_scenario_memory(const Scenario& scenario, bool check, std::uint64_t m
 ScenarioOutcome run_scenario(const Scenario& scenario,
                              const std::vector<TransactionObserver*>& observers, bool check,
                              std::vector<Finding>* findings_on_error,
-                             const CheckerOptions& checker_options, const SimOptions& sim_options) {
+                             const CheckerOptions& checker_options, const SimOptions& sim_options,
+                             bool read_all_buffers) {
     const BuiltinKernel* kernel = find_builtin_kernel(scenario.kernel);
     if (!scenario.host && kernel == nullptr)
         throw UsageError("unknown built-in kernel '" + scenario.kernel + "'");
@@ -258,6 +277,9 @@ ScenarioOutcome run_scenario(const Scenario& scenario,
         if (scenario.host) {
             std::set<std::string> read_back;
             for (const BufferExpectation& e : scenario.expect.buffers) read_back.insert(e.buffer);
+            if (read_all_buffers) {
+                for (const ScenarioBuffer& b : scenario.host->buffers) read_back.insert(b.name);
+            }
             outcome.host = run_host_program(sim, *scenario.host, scenario.runtime.options,
                                             scenario.source, read_back);
             outcome.kernel.run = outcome.host->run;
@@ -290,6 +312,36 @@ ScenarioOutcome run_scenario(const Scenario& scenario,
              outcome.kernel.verified != wrong, outcome.kernel.verification});
     }
     return outcome;
+}
+
+std::vector<std::string> dump_scenario_buffers(const Scenario& scenario,
+                                               const ScenarioOutcome& outcome,
+                                               const std::filesystem::path& dir,
+                                               BufferFileFormat format) {
+    if (!scenario.host || !outcome.host) {
+        throw UsageError(
+            "--dump: a single-kernel scenario has no buffers to write (not supported yet); "
+            "write the kernel as a host program with \"buffers\" and a \"launch\"");
+    }
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    if (error || !std::filesystem::is_directory(dir)) {
+        throw UsageError(printable(dir.string(), false) + ": cannot create the --dump folder" +
+                         (error ? ": " + error.message() : std::string()));
+    }
+    std::vector<std::string> lines;
+    for (const ScenarioBuffer& b : scenario.host->buffers) {
+        const auto it = outcome.host->buffers.find(b.name);
+        if (it == outcome.host->buffers.end() || !it->second.read) {
+            lines.push_back(printable(b.name, false) + "  not written: " +
+                            (it == outcome.host->buffers.end() ? std::string("not read back")
+                                                               : it->second.why_not));
+            continue;
+        }
+        const std::filesystem::path file = write_buffer_file(dir, b, it->second.values, format);
+        lines.push_back(printable(b.name, false) + "  " + printable(file.string(), false));
+    }
+    return lines;
 }
 
 }  // namespace npusim

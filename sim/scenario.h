@@ -4,7 +4,8 @@
 //    (sim/scenario_host.h), run on the host runtime (sim/runtime.h).
 // Either form may carry an "expect" block (sim/scenario_expect.h).
 //
-//   { "description": "48-core double-buffered vector add",
+//   { "npusim_scenario": 1,               // the format version (optional; only 1 exists)
+//     "description": "48-core double-buffered vector add",
 //     "chip": "a2",                      // a preset name, or a path relative to this file
 //     "kernel": "vector_add",
 //     "blocks": 48,
@@ -25,10 +26,14 @@
 #include "sim/resource_estimate.h"
 #include "sim/scenario_expect.h"
 #include "sim/scenario_host.h"
+#include "sim/scenario_overrides.h"
 #include "sync/checker.h"
 #include "sync/findings.h"
 
 namespace npusim {
+
+/// The scenario format this npusim reads ("npusim_scenario": 1); any other value is an error.
+inline constexpr std::uint64_t kScenarioFormatVersion = 1;
 
 struct Scenario {
     std::string source;  // file it came from
@@ -49,10 +54,13 @@ struct Scenario {
 
 /// Parses and validates; throws ConfigError naming the file and JSON pointer of every problem
 /// (unknown keys with suggestions, unknown kernel or parameter, out-of-range values, a chip
-/// file that does not load).
+/// or buffer file that does not load). `overrides` (--set) are applied to the document
+/// first; one that cannot be set is a problem at its pointer.
 Scenario parse_scenario(std::string_view json_text, const std::string& origin,
-                        const std::filesystem::path& base_dir);
-Scenario load_scenario(const std::filesystem::path& file);
+                        const std::filesystem::path& base_dir,
+                        const std::vector<ScenarioOverride>& overrides = {});
+Scenario load_scenario(const std::filesystem::path& file,
+                       const std::vector<ScenarioOverride>& overrides = {});
 
 /// The built-in kernel's needs for the scenario's blocks and parameters; for a host program
 /// the sum over its buffers and launches (sim/scenario_host.h host_program_needs).
@@ -82,11 +90,22 @@ struct ScenarioOutcome {
 /// placement comes from the scenario), attaches `observers` and (when `check`) the checker,
 /// runs the kernel or the host program and evaluates the expectations. A KernelError
 /// propagates; the checker's findings up to that point are then in `findings_on_error` if
-/// given.
+/// given. `read_all_buffers` reads every buffer of a host program back into
+/// `host->buffers` (for --dump), not only those "expect" checks.
 ScenarioOutcome run_scenario(const Scenario& scenario,
                              const std::vector<TransactionObserver*>& observers = {},
                              bool check = true, std::vector<Finding>* findings_on_error = nullptr,
                              const CheckerOptions& checker_options = {},
-                             const SimOptions& sim_options = {});
+                             const SimOptions& sim_options = {}, bool read_all_buffers = false);
+
+/// `npusim run --dump DIR`: writes every buffer of the host program that `outcome` read back
+/// (run_scenario with read_all_buffers) to DIR/<name>.npy or .bin, creating DIR. Returns one
+/// line per buffer: "x  dir/x.npy", or why it was not written ("freed by /host/7"). Throws
+/// UsageError for a single-kernel scenario (it has no buffers: "not supported yet") and for
+/// a file that cannot be written.
+std::vector<std::string> dump_scenario_buffers(const Scenario& scenario,
+                                               const ScenarioOutcome& outcome,
+                                               const std::filesystem::path& dir,
+                                               BufferFileFormat format);
 
 }  // namespace npusim

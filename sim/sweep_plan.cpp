@@ -8,6 +8,7 @@
 #include "base/config_file.h"
 #include "base/errors.h"
 #include "base/json_reader.h"
+#include "sim/scenario_overrides.h"
 
 namespace npusim {
 
@@ -50,27 +51,6 @@ void check_pointer(const std::string& pointer, const std::string& context) {
     if (pointer.empty()) {
         throw UsageError(context + ": the empty pointer would replace the whole scenario");
     }
-}
-
-/// Sets `value` at `pointer`; the parent must exist (an object gains the key, an array
-/// index must exist or be its size). Returns false when it cannot.
-bool set_at(nlohmann::json& document, const std::string& pointer, const nlohmann::json& value) {
-    const nlohmann::json::json_pointer target(pointer);
-    const nlohmann::json::json_pointer parent = target.parent_pointer();
-    if (!document.contains(parent)) return false;
-    nlohmann::json& container = document.at(parent);
-    const std::string& key = target.back();
-    if (container.is_object()) {
-        container[key] = value;
-        return true;
-    }
-    if (!container.is_array()) return false;
-    const std::optional<std::int64_t> index = to_integer(key);
-    if (!index || *index < 0 || static_cast<std::size_t>(*index) >= container.size()) {
-        return false;
-    }
-    container[static_cast<std::size_t>(*index)] = value;
-    return true;
 }
 
 void add_axis(std::vector<SweepAxis>& axes, SweepAxis axis) {
@@ -236,7 +216,7 @@ nlohmann::json SweepPlan::document_of(std::size_t point) const {
     nlohmann::json result = document;
     Diagnostics diag(source);
     auto set = [&](const std::string& pointer, const nlohmann::json& value) {
-        if (!set_at(result, pointer, value)) {
+        if (!set_json_pointer(result, pointer, value)) {
             diag.add(pointer,
                      "a swept value cannot be set here: the scenario has no object or array "
                      "element at this pointer's parent");

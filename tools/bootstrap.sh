@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make pkg-config ccache libsystemc-dev libboost-graph-dev catch2
-          nlohmann-json3-dev libcli11-dev slurm-wlm munge gnuplot-nox)
+          nlohmann-json3-dev libcli11-dev libvalijson-dev slurm-wlm munge gnuplot-nox)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -16,11 +16,14 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <unistd.h>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -28,6 +31,7 @@
 #include "base/printable_text.h"
 #include "sim/check_report.h"
 #include "sim/report.h"
+#include "sim/resource_estimate.h"
 #include "sim/scenario.h"
 #include "sim/scenario_report.h"
 #include "sim/schedule_exploration.h"
@@ -61,6 +65,9 @@ constexpr const char* kExitCodes =
 struct RunFlags {
     std::string trace_path;
     std::string report_path;
+    std::vector<npusim::ScenarioOverride> overrides;  // --set
+    std::string dump_dir;                             // --dump
+    npusim::BufferFileFormat dump_format = npusim::BufferFileFormat::Npy;
     bool check = true;
     bool quiet = false;
     npusim::CheckerOptions checker;
@@ -164,7 +171,7 @@ void apply_watchdogs(const RunFlags& flags, npusim::SimOptions& options) {
 
 /// npusim run FILE --schedules N [--seed S] [-j N]: the scenario under N seeded schedules.
 int explore_command(const std::string& file, const RunFlags& flags) {
-    const npusim::Scenario scenario = npusim::load_scenario(file);
+    const npusim::Scenario scenario = npusim::load_scenario(file, flags.overrides);
     npusim::check_scenario_memory(scenario, false, flags.max_memory);
     npusim::SimOptions base;
     base.stop_flag = &g_stop;
@@ -196,7 +203,20 @@ int explore_command(const std::string& file, const RunFlags& flags) {
 int run_command(const std::string& file, const RunFlags& flags) {
     install_stop_handlers();
     if (flags.schedules > 0) return explore_command(file, flags);
-    npusim::Scenario scenario = npusim::load_scenario(file);
+    npusim::Scenario scenario = npusim::load_scenario(file, flags.overrides);
+    if (!flags.dump_dir.empty() && !scenario.host) {
+        throw npusim::UsageError(file +
+                                 ": --dump writes a host program's buffers; a single-kernel "
+                                 "scenario has none (not supported yet)");
+    }
+    if (!flags.dump_dir.empty()) {  // fail before a long run, not after it
+        std::error_code error;
+        std::filesystem::create_directories(flags.dump_dir, error);
+        if (error || !std::filesystem::is_directory(flags.dump_dir)) {
+            throw npusim::UsageError(flags.dump_dir + ": cannot create the --dump folder" +
+                                     (error ? ": " + error.message() : std::string()));
+        }
+    }
     npusim::check_scenario_memory(scenario, flags.check, flags.max_memory);  // before allocating
     std::unique_ptr<npusim::ChromeTraceWriter> trace;
     std::vector<npusim::TransactionObserver*> observers;
@@ -223,7 +243,7 @@ int run_command(const std::string& file, const RunFlags& flags) {
     npusim::ScenarioOutcome outcome;
     try {
         outcome = npusim::run_scenario(scenario, observers, flags.check, &findings_on_error,
-                                       flags.checker, options);
+                                       flags.checker, options, !flags.dump_dir.empty());
     } catch (const npusim::KernelError&) {
         progress.clear();
         // The checker's findings up to the failure often explain it: show them first.
@@ -266,6 +286,11 @@ int run_command(const std::string& file, const RunFlags& flags) {
         write_report(flags.report_path, report);
     }
     if (trace) std::cout << "trace     " << flags.trace_path << "\n";
+    if (!flags.dump_dir.empty()) {
+        for (const std::string& line :
+             npusim::dump_scenario_buffers(scenario, outcome, flags.dump_dir, flags.dump_format))
+            std::cout << "dump      " << line << "\n";
+    }
     if (g_signal != 0) return 128 + g_signal;  // the user asked to stop: 130 or 143
     // Without "expect" the default expectations: completed, output right, no error finding,
     // no failed host call. With it, exactly the scenario's expectations.
@@ -289,6 +314,44 @@ void print_parameters() {
     }
 }
 
+void print_chips() {
+    for (const std::string& name : npusim::builtin_chip_presets()) {
+        const npusim::ChipConfig chip = npusim::builtin_chip_config(name);
+        std::cout << name << ": " << chip.vector_cores << " vector + " << chip.cube_cores
+                  << " cube cores, " << chip.clock_mhz << " MHz, "
+                  << npusim::format_bytes(chip.gm_bytes) << " GM\n";
+    }
+}
+
+/// The host operations of scenario files ("op" of "host" entries, docs/scenarios.md).
+void print_ops() {
+    for (unsigned i = 0;; ++i) {
+        const char* name = npusim::to_string(static_cast<npusim::ScenarioOpKind>(i));
+        if (std::string_view(name) == "?") break;
+        std::cout << name << "\n";
+    }
+}
+
+/// Validates each file without running it: "ok FILE" on stdout, every problem on stderr.
+int validate_command(const std::vector<std::string>& files,
+                     const std::vector<npusim::ScenarioOverride>& overrides) {
+    int code = 0;
+    for (const std::string& file : files) {
+        try {
+            const npusim::Scenario scenario = npusim::load_scenario(file, overrides);
+            std::cout << "ok        " << npusim::printable(file, false) << "\n";
+        } catch (const npusim::ConfigError& error) {
+            for (const std::string& problem : error.problems())
+                std::cerr << "error: " << problem << "\n";
+            code = 2;
+        } catch (const npusim::UsageError& error) {
+            std::cerr << "error: " << error.what() << "\n";
+            code = 2;
+        }
+    }
+    return code;
+}
+
 void print_kernels() {
     for (const npusim::BuiltinKernel& k : npusim::builtin_kernels()) {
         std::cout << k.name << ": " << k.description << "\n";
@@ -304,17 +367,40 @@ void print_kernels() {
 }  // namespace
 
 int run_cli(int argc, char** argv) {
-    CLI::App app{"npusim: cycle-approximate NPU simulator"};
+    CLI::App app{
+        "npusim: cycle-approximate NPU simulator\n"
+        "  npusim run configs/scenarios/default.json\n"
+        "  npusim validate configs/scenarios/*.json\n"
+        "  npusim list kernels"};
     app.footer(kExitCodes);
     app.require_subcommand(1);
+    app.set_version_flag("--version", std::string("npusim ") + NPUSIM_VERSION +
+                                          " (scenario format " +
+                                          std::to_string(npusim::kScenarioFormatVersion) + ")");
     std::string file;
     RunFlags flags;
     bool no_check = false;
-    CLI::App* run = app.add_subcommand("run", "Run a scenario file and print its report");
+    std::vector<std::string> sets;
+    std::string dump_format = "npy";
+    CLI::App* run = app.add_subcommand(
+        "run",
+        "Run a scenario file and print its report\n"
+        "  npusim run configs/scenarios/default.json --report out.json --trace trace.json\n"
+        "  npusim run configs/scenarios/default.json --set /blocks=8 --set /params/tile=1024\n"
+        "  npusim run configs/scenarios/runtime_copy_readback.json --dump out/");
     run->add_option("file", file, "Scenario JSON (configs/scenarios/*.json)")->required();
     run->add_option("--trace", flags.trace_path, "Write a Chrome/Perfetto trace to this file");
     run->add_option("--report", flags.report_path,
                     "Write the report (run, output check, checker findings) as JSON");
+    run->add_option("--set", sets,
+                    "PATH=VALUE: set the value at a JSON pointer of the scenario before it is "
+                    "checked (VALUE is JSON, else a string); repeatable")
+        ->allow_extra_args(false);
+    run->add_option("--dump", flags.dump_dir,
+                    "Write every buffer's final contents to DIR/<buffer>.npy (or .bin)");
+    run->add_option("--dump-format", dump_format,
+                    "npy (NumPy, default) or bin (raw little-endian elements)")
+        ->check(CLI::IsMember({"npy", "bin"}));
     run->add_flag("--no-check", no_check,
                   "Do not attach the checker (racecheck, synccheck, memcheck, initcheck)");
     bool all_instances = false;
@@ -341,10 +427,32 @@ int run_cli(int argc, char** argv) {
                     "Watchdog: a spinning block with no progress on the chip for N cycles ends "
                     "the run as a deadlock (default 1000000)")
         ->check(CLI::PositiveNumber);
+    std::vector<std::string> validate_files;
+    CLI::App* validate = app.add_subcommand(
+        "validate",
+        "Check scenario files without running them: every problem with file and JSON pointer\n"
+        "  npusim validate configs/scenarios/*.json\n"
+        "  npusim validate my.json --set /host/0/blocks=64");
+    validate->add_option("files", validate_files, "Scenario JSON files")->required();
+    validate->add_option("--set", sets, "PATH=VALUE: as for run, applied to every file; repeatable")
+        ->allow_extra_args(false);
+    std::string list_what;
+    CLI::App* list = app.add_subcommand(
+        "list",
+        "List what scenario files can name: chips, kernels, ops (host operations), params\n"
+        "  npusim list kernels\n"
+        "  npusim list params");
+    list->add_option("what", list_what, "chips, kernels, ops or params")
+        ->required()
+        ->check(CLI::IsMember({"chips", "kernels", "ops", "params"}));
     npusim_cli::SweepCommands sweep;
     sweep.add_to(app);
-    app.add_subcommand("params", "List the chip configuration parameters");
-    app.add_subcommand("kernels", "List the built-in kernels and their parameters");
+    app.add_subcommand("params",
+                       "List the chip configuration parameters (= list params)\n"
+                       "  npusim params");
+    app.add_subcommand("kernels",
+                       "List the built-in kernels and their parameters (= list kernels)\n"
+                       "  npusim kernels");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -352,14 +460,27 @@ int run_cli(int argc, char** argv) {
         return code == 0 ? 0 : 2;
     }
     try {
-        if (app.got_subcommand("params")) {
+        if (app.got_subcommand("params")) list_what = "params";
+        if (app.got_subcommand("kernels")) list_what = "kernels";
+        if (list_what == "params") {
             print_parameters();
             return 0;
         }
-        if (app.got_subcommand("kernels")) {
+        if (list_what == "kernels") {
             print_kernels();
             return 0;
         }
+        if (list_what == "chips") {
+            print_chips();
+            return 0;
+        }
+        if (list_what == "ops") {
+            print_ops();
+            return 0;
+        }
+        for (const std::string& set : sets)
+            flags.overrides.push_back(npusim::parse_scenario_override(set));
+        if (validate->parsed()) return validate_command(validate_files, flags.overrides);
         if (sweep.selected()) {
             install_stop_handlers();
             bool interrupted = false;
@@ -383,7 +504,11 @@ int run_cli(int argc, char** argv) {
             }
             flags.max_memory = *bytes;
         }
+        flags.dump_format =
+            dump_format == "bin" ? npusim::BufferFileFormat::Raw : npusim::BufferFileFormat::Npy;
         flags.checker.deduplicate = !all_instances;
+        (void)run;
+        (void)list;
         return run_command(file, flags);
     } catch (const npusim::ConfigError& error) {
         for (const std::string& problem : error.problems())

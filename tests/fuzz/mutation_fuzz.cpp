@@ -4,14 +4,19 @@
 // or UsageError (exit 2), a KernelError or a wrong program (exit 1), or a clean run (exit 0).
 // Anything else (an InternalError, another exception, a run that does not end) is a failure
 // and the mutant is written out for replay. Crashes are caught by the sanitizer build.
+// --parse-only stops after parsing and validating (no estimate, no simulation): the scenario
+// parser alone, fast enough for 100,000 inputs in CI's sanitizer job.
 //
 //   npusim_fuzz --configs configs --seed 1 --mutants 20000 --seconds 300 --out DIR
+//   npusim_fuzz --configs configs --parse-only --mutants 100000 --min-mutants 100000
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <thread>
@@ -74,7 +79,7 @@ private:
     }
 
     json interesting_value() {
-        switch (pick(22)) {
+        switch (pick(23)) {
             case 0:
                 return 0;
             case 1:
@@ -117,6 +122,18 @@ private:
                 return 1 << 20;
             case 20:
                 return std::string("a\n\x1b[31mred\x01");
+            case 21:  // the newer keys' values: a buffer file, a host op, a version
+                switch (pick(4)) {
+                    case 0:
+                        return json{{"file", pick(2) == 0 ? "../scenario_data/ramp.npy"
+                                                          : "../scenario_data/ramp.bin"}};
+                    case 1:
+                        return json{{"op", "launch"}, {"kernel", "busy"}, {"blocks", 1}};
+                    case 2:
+                        return json{{"file", "/dev/zero.bin"}};
+                    default:
+                        return 2;
+                }
             default: {
                 json nested = 1;
                 for (int i = 0; i < 300; ++i) nested = json::array({nested});
@@ -169,8 +186,12 @@ private:
                 }
                 break;
             case 3:  // an unknown key, or a known key in the wrong place
-                if (node.is_object())
-                    node[pick(2) == 0 ? "unknwon" : "elements"] = interesting_value();
+                if (node.is_object()) {
+                    static const char* const kKeys[] = {
+                        "unknwon", "elements", "npusim_scenario", "file",     "init",  "op",
+                        "host",    "buffers",  "shape",           "$comment", "stream"};
+                    node[kKeys[pick(std::size(kKeys))]] = interesting_value();
+                }
                 break;
             case 4:  // a type confusion
                 node = node.is_number() ? json(node.dump()) : json(pick(1000));
@@ -224,11 +245,13 @@ constexpr std::uint64_t kMaxFuzzedInstructions = 300'000;  // bigger runs: valid
 constexpr std::uint64_t kMaxFuzzedMemory = 512ull << 20;
 constexpr int kRunSeconds = 30;  // a run still going after this is reported as a hang
 
-/// Parses, validates and (when small) runs one scenario text; `dir` holds its chip file.
-Outcome try_scenario(const std::string& text, const fs::path& dir, Counts& counts,
+/// Parses, validates and (when small and not `parse_only`) runs one scenario text; `dir`
+/// holds its chip file.
+Outcome try_scenario(const std::string& text, const fs::path& dir, bool parse_only, Counts& counts,
                      std::string& failure) {
     try {
         const npusim::Scenario scenario = npusim::parse_scenario(text, "mutant.json", dir);
+        if (parse_only) return Outcome::Completed;
         npusim::check_scenario_memory(scenario, true, kMaxFuzzedMemory);
         if (npusim::scenario_needs(scenario).instructions.amount > kMaxFuzzedInstructions)
             return Outcome::InputError;  // valid but too big to run here: validated only
@@ -289,6 +312,9 @@ int main(int argc, char** argv) {
     app.add_option("--min-mutants", min_mutants, "Fail if the time box ends before this many");
     app.add_option("--seconds", seconds, "Time box");
     app.add_option("--out", out_dir, "Where failing mutants are written");
+    bool parse_only = false;
+    app.add_flag("--parse-only", parse_only,
+                 "Parse and validate only (no memory estimate, no simulation)");
     CLI11_PARSE(app, argc, argv);
 
     std::vector<Seed> seeds;
@@ -308,6 +334,10 @@ int main(int argc, char** argv) {
     const fs::path work = fs::temp_directory_path() / ("npusim_fuzz_" + std::to_string(::getpid()));
     fs::create_directories(work / "scenarios");
     fs::copy(fs::path(configs) / "chips", work / "chips", fs::copy_options::recursive);
+    // Buffer files of the shipped scenarios ("init": {"file": "../scenario_data/..."}).
+    if (fs::is_directory(fs::path(configs) / "scenario_data"))
+        fs::copy(fs::path(configs) / "scenario_data", work / "scenario_data",
+                 fs::copy_options::recursive);
     const std::string chip_scenario =
         R"({"chip": "mutant_chip.json", "kernel": "vector_add", "blocks": 4,
             "params": {"elements": 4096, "tile": 256, "buffers": 2}})";
@@ -323,9 +353,9 @@ int main(int argc, char** argv) {
         Outcome outcome;
         if (base.chip) {
             std::ofstream(work / "scenarios" / "mutant_chip.json", std::ios::binary) << mutant;
-            outcome = try_scenario(chip_scenario, work / "scenarios", counts, failure);
+            outcome = try_scenario(chip_scenario, work / "scenarios", parse_only, counts, failure);
         } else {
-            outcome = try_scenario(mutant, work / "scenarios", counts, failure);
+            outcome = try_scenario(mutant, work / "scenarios", parse_only, counts, failure);
         }
         ++counts.mutants;
         switch (outcome) {
@@ -352,10 +382,11 @@ int main(int argc, char** argv) {
     }
     fs::remove_all(work);
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    std::cout << "mutation fuzz (seed " << seed << "): " << counts.mutants << " mutants in "
-              << elapsed << " s: " << counts.input_errors << " input errors, "
-              << counts.kernel_errors << " kernel errors, " << counts.completed << " clean runs ("
-              << counts.runs << " simulated), " << counts.failures << " failures\n";
+    std::cout << (parse_only ? "parser fuzz (seed " : "mutation fuzz (seed ") << seed
+              << "): " << counts.mutants << " mutants in " << elapsed
+              << " s: " << counts.input_errors << " input errors, " << counts.kernel_errors
+              << " kernel errors, " << counts.completed << " clean runs (" << counts.runs
+              << " simulated), " << counts.failures << " failures\n";
     if (counts.mutants < min_mutants) {
         std::cerr << "npusim_fuzz: only " << counts.mutants << " mutants in the time box (wanted "
                   << min_mutants << ")\n";
