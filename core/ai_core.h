@@ -177,6 +177,7 @@ private:
     std::uint64_t m_blocks_run = 0;
     std::uint64_t m_scalar_instructions = 0;
     std::optional<StuckInfo> m_stuck;
+    std::size_t m_stack_bytes = 0;  // the scalar thread's stack (ASan bookkeeping)
 };
 
 }  // namespace npusim

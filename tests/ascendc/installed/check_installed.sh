@@ -15,7 +15,8 @@ for header in kernel_operator.h acl/acl.h tikicpulib.h npusim_ascendc/context.h;
   }
 done
 cmake -S "$source/tests/ascendc/installed" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
-      -DCMAKE_BUILD_TYPE=Release -DSAMPLE_DIR="$source/tests/ascendc/sample_add" >/dev/null
+      -DCMAKE_BUILD_TYPE=Release -DSAMPLE_DIR="$source/tests/ascendc/sample_add" \
+      -DCMAKE_CXX_FLAGS="${3:-}" -DCMAKE_EXE_LINKER_FLAGS="${3:-}" >/dev/null
 cmake --build "$work/build" -j2 >/dev/null
 for form in acl cpu; do
   NPUSIM_CHIP=small bash "$source/tests/ascendc/sample_add/run_sample.sh" \
