@@ -75,16 +75,21 @@ void AiCore::assign(const BlockAssignment& work) {
     m_wake.notify(sc_core::SC_ZERO_TIME);
 }
 
-void AiCore::scalar_thread() {
+// SystemC's coroutine stacks are heap blocks, and SystemC does not tell ASan about its stack
+// switches: frames abandoned by an unwinding (a deadlock's, a stopped run's) or by an earlier
+// simulator leave their redzones poisoned, and the next unwinding on the stack trips over
+// them in ASan's own bookkeeping. Everything below the calling frame is unused: clear it.
+// Only in ASan builds.
+void AiCore::clear_stale_stack_poison() const {
 #if defined(__SANITIZE_ADDRESS__)
-    // SystemC's coroutine stacks are heap blocks that later simulators reuse, and SystemC does
-    // not tell ASan about its stack switches: frames a stopped run abandoned leave their
-    // redzones poisoned, and the next unwinding on this stack (a deadlock's) trips over them
-    // in ASan's own bookkeeping. The stack below this first frame is unused: clear it.
     char here = 0;
-    const std::size_t below = m_stack_bytes > 16384 ? m_stack_bytes - 16384 : 0;
+    const std::size_t below = m_stack_bytes > 32768 ? m_stack_bytes - 32768 : 0;
     __asan_unpoison_memory_region(&here - below, below);
 #endif
+}
+
+void AiCore::scalar_thread() {
+    clear_stale_stack_poison();
     for (;;) {
         while (!m_next) {
             if (m_chip.shutdown) return;
@@ -97,6 +102,7 @@ void AiCore::scalar_thread() {
 }
 
 void AiCore::run_block(const BlockAssignment& work) {
+    clear_stale_stack_poison();  // the previous block may have been unwound
     m_current = work;
     m_serial = 0;
     m_allocator.reset();

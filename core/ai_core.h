@@ -124,6 +124,7 @@ private:
     struct BlockAborted {};
 
     void scalar_thread();
+    void clear_stale_stack_poison() const;
     void run_block(const BlockAssignment& work);
     void finish_block();
 
