@@ -125,6 +125,7 @@ private:
 
     void scalar_thread();
     void clear_stale_stack_poison() const;
+    [[noreturn]] void abort_block();  // unwinds the blocked block (BlockAborted)
     void run_block(const BlockAssignment& work);
     void finish_block();
 
@@ -178,7 +179,8 @@ private:
     std::uint64_t m_blocks_run = 0;
     std::uint64_t m_scalar_instructions = 0;
     std::optional<StuckInfo> m_stuck;
-    std::size_t m_stack_bytes = 0;  // the scalar thread's stack (ASan bookkeeping)
+    std::size_t m_stack_bytes = 0;        // the scalar thread's stack (ASan bookkeeping)
+    const char* m_block_frame = nullptr;  // run_block's frame (ASan bookkeeping)
 };
 
 }  // namespace npusim
