@@ -95,7 +95,8 @@ void AiCore::clear_stale_stack_poison() const {
     char here = 0;
     if (m_block_frame != nullptr && m_block_frame > &here) {
         const std::size_t span = static_cast<std::size_t>(m_block_frame - &here);
-        __asan_unpoison_memory_region(&here - 16384, span + 16384);
+        const std::uintptr_t low = reinterpret_cast<std::uintptr_t>(&here) - 16384;
+        __asan_unpoison_memory_region(reinterpret_cast<void*>(low), span + 16384);
     }
 #endif
     throw BlockAborted{};
