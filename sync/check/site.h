@@ -20,6 +20,7 @@ struct Site {
     std::uint32_t block = 0;
     CoreType core_type = CoreType::Vector;
     Pipe pipe = Pipe::S;
+    bool atomic = false;       // a write in atomic mode (Transaction::atomic)
     std::uint32_t launch = 0;  // its host call in check::Launches (0: Simulator::launch/write)
     std::uint64_t serial = 0;
     std::source_location where;
