@@ -125,14 +125,8 @@ struct Checker::Impl {
     // A data instruction: the scalar unit's own loads and stores (stores go through its store
     // buffer), or an instruction issued to a pipe.
     void data_instruction(BlockState& b, const Transaction& tx) {
-        Site site;
-        site.kernel_id = tx.kernel_id;
-        site.block = tx.block;
-        site.core_type = tx.core_type;
-        site.pipe = tx.pipe;
+        Site site = check::site_of(tx);
         site.launch = b.launch;
-        site.serial = tx.serial;
-        site.where = tx.where;
         site.time = tx.start;
         if (tx.pipe == Pipe::S) {
             Agent& scalar = agents.agent(b, kScalarSlot);

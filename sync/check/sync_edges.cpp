@@ -33,17 +33,6 @@ std::string ordinal(std::uint64_t n) {
     return std::to_string(n) + suffix;
 }
 
-Site site_of(const Transaction& tx) {
-    Site site;
-    site.kernel_id = tx.kernel_id;
-    site.block = tx.block;
-    site.core_type = tx.core_type;
-    site.pipe = tx.pipe;
-    site.serial = tx.serial;
-    site.where = tx.where;
-    return site;
-}
-
 }  // namespace
 
 SyncEdges::SyncEdges(Agents& agents, FindingReporter& reporter, const CheckerOptions& options)
