@@ -65,7 +65,7 @@ private:
     HardBarrier m_barrier_vector;  // participants: AIV blocks
     CrossCoreFlags m_flags;
     std::optional<RuleCall> m_first_hard_sync_all;
-    std::optional<RuleCall> m_first_reserved_flag;  // the first set or wait of an id 11-14
+    std::optional<RuleCall> m_first_reserved_flag;  // the first set or wait of a reserved id
     std::set<std::uint64_t> m_soft_checked;
     std::map<std::pair<BlockKey, std::uint64_t>, std::int32_t> m_soft_epochs;
     std::map<std::pair<std::uint64_t, std::int32_t>, std::uint64_t> m_soft_instances;
