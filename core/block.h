@@ -270,7 +270,8 @@ public:
                   std::uint32_t used_cores, Loc loc = Loc::current());
     /// CrossCoreSetFlag<mode, pipe>(flag_id): issued into `pipe`, fires when it drained.
     /// Modes: 0 all AIVs or all AICs of the kernel, 1 the AIVs of one group, 2 between the AIC
-    /// and the AIV(s) of a group. flag_id 0-10; a block's counter holds at most 16 sets.
+    /// and the AIV(s) of a group. flag_id 0-15, but not 11-14 in a kernel that calls hard
+    /// SyncAll (it uses them); a block's counter holds at most 16 sets.
     void cross_core_set_flag(std::uint32_t mode, Pipe pipe, std::uint32_t flag_id,
                              Loc loc = Loc::current());
     /// CrossCoreWaitFlag(flag_id): the scalar unit waits until this block's counter is > 0.

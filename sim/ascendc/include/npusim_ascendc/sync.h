@@ -74,6 +74,9 @@ void SyncAll(const GlobalTensor<std::int32_t>& gmWorkspace,
     ctx.block().sync_all(gm, ubWorkspace.native(), cores, loc);
 }
 
+/// CrossCoreSetFlag<mode, pipe>(flagId) / CrossCoreWaitFlag(flagId): modes 0-2, ids 0-15
+/// (npusim::kCrossCoreFlagIds). A kernel that calls hard SyncAll must not use 11-14
+/// (npusim::kHardSyncAllFlagIds): the native engine raises a KernelError naming both lines.
 template <std::uint8_t modeId, pipe_t pipe>
 void CrossCoreSetFlag(std::uint16_t flagId, Loc loc = Loc::current()) {
     static_assert(modeId <= 2, "CrossCoreSetFlag: modes 0, 1 and 2 are supported");
