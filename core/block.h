@@ -84,6 +84,22 @@ public:
         issue_copy(local_operand(dst), local_operand(src), count, loc);
     }
 
+    // ---- atomic copy-out (SetAtomicAdd / SetAtomicMax / SetAtomicMin / SetAtomicNone) ----
+    /// From now on, this block's copies to GM (UB -> GM on MTE3, L0C -> GM on FIX) combine
+    /// element-wise with what GM holds when they land (GM = op(GM, data), in T) instead of
+    /// overwriting it; clear_atomic() ends it. Copies of another element type are rejected
+    /// while the mode is set. Two atomic copies to the same bytes never race (the vendor
+    /// sanitizer's rule); an atomic copy against any other access still does. A control
+    /// register write, hardware-ordered with the pipes: it takes no simulated time here.
+    template <Element T>
+    void set_atomic(AtomicOp op, Loc loc = Loc::current()) {
+        set_atomic_mode(op, dtype_of<T>, loc);
+    }
+    void clear_atomic(Loc loc = Loc::current()) {
+        set_atomic_mode(AtomicOp::None, DType::F32, loc);
+    }
+    AtomicOp atomic_mode() const { return m_atomic; }
+
     // ---- vector unit (PIPE_V, operands in UB) -------------------------------------------
     template <Element T>
     void add(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n,
@@ -310,6 +326,7 @@ private:
         issue(r, loc);
     }
     void issue_copy(const Operand& dst, const Operand& src, std::uint64_t count, Loc loc);
+    void set_atomic_mode(AtomicOp op, DType dtype, Loc loc);
     void issue(const Request& request, Loc loc);
     std::uint64_t allocate_local(MemSpace space, std::uint64_t bytes, Loc loc);
     void scalar_load(const Operand& where, void* value, Loc loc);
@@ -317,6 +334,9 @@ private:
 
     AiCore& m_core;
     const BlockAssignment& m_work;
+    AtomicOp m_atomic = AtomicOp::None;  // set_atomic: applies to later copies to GM
+    DType m_atomic_dtype = DType::F32;
+    Loc m_atomic_where;
 };
 
 }  // namespace npusim
