@@ -274,7 +274,7 @@ void cube_load(Block& b, const CubeTiles& c, GlobalTensor<half> ga, GlobalTensor
 }
 
 /// Line of the first occurrence of `needle` in a library source file (labels for the builtin
-/// kernels, so that an edit of builtin_kernels.cpp does not silently break them).
+/// kernels, so that an edit of builtin_kernel_bodies.cpp does not silently break them).
 unsigned source_line(const char* file, const std::string& needle) {
     std::ifstream in(std::string(NPUSIM_SOURCE_DIR) + "/" + file);
     std::string text;
@@ -506,9 +506,9 @@ void intra_pipe(std::vector<Entry>& v) {
                      r.run(aiv("vector_chain_no_barrier"),
                            [args](Block& b) { kernels::vector_chain(b, args); });
                      const unsigned add =
-                         source_line("sim/builtin_kernels.cpp", "b.add(tmp, in, in, n);");
+                         source_line("sim/builtin_kernel_bodies.cpp", "b.add(tmp, in, in, n);");
                      const unsigned muls =
-                         source_line("sim/builtin_kernels.cpp", "b.muls(tmp, tmp, 2.0F, n);");
+                         source_line("sim/builtin_kernel_bodies.cpp", "b.muls(tmp, tmp, 2.0F, n);");
                      return r.done({race(RAW, UB, Intra, Pipe::V, add, Pipe::V, muls),
                                     race(WAW, UB, Intra, Pipe::V, add, Pipe::V, muls)});
                  }});
@@ -1170,7 +1170,7 @@ void inter_core(std::vector<Entry>& v) {
              auto args = reduction_args(r, 4, 0);
              r.run(aiv("syncall_reduction_nosync", 4),
                    [args](Block& b) { kernels::syncall_reduction(b, args); });
-             const char* file = "sim/builtin_kernels.cpp";
+             const char* file = "sim/builtin_kernel_bodies.cpp";
              const unsigned store = source_line(file, "b.copy(args.work.sub(me * n, n), mine, n);");
              const unsigned load =
                  source_line(file, "b.copy(other, args.work.sub(from * n, n), n);");
