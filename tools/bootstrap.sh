@@ -6,8 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# python3: the data and verification scripts of the sample-shaped Ascend C project (as the
+# vendor's samples have them) and a few CLI tests that read JSON.
 packages=(g++ cmake make pkg-config ccache libsystemc-dev libboost-graph-dev catch2
-          nlohmann-json3-dev libcli11-dev libvalijson-dev slurm-wlm munge gnuplot-nox)
+          nlohmann-json3-dev libcli11-dev libvalijson-dev slurm-wlm munge gnuplot-nox python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,6 +4,7 @@
 // Environment:
 //   NPUSIM_CHIP=<preset name or chip JSON file>   default "a2"
 //   NPUSIM_TRACE=<file.json>                       write a Chrome trace of every run
+//   NPUSIM_REPORT=<file.json>                      write the report as JSON too (for tools)
 //   NPUSIM_AUTO_SYNC=0                             model code built with auto-sync off
 // The report (run summary, findings) goes to stderr; finish() returns a non-zero exit status
 // when a run did not complete or the checker found errors, so CI fails.
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -69,11 +71,32 @@ public:
                      static_cast<unsigned long long>(m_last_end));
         if (!findings.empty()) std::fprintf(stderr, "%s", format_findings(findings).c_str());
         std::fprintf(stderr, "npusim: %s\n", format_findings_summary(findings).c_str());
+        write_json_report(findings, program_status);
         if (program_status != 0) return program_status;
         return m_failed || m_checker->has_errors() ? 1 : 0;
     }
 
 private:
+    /// NPUSIM_REPORT: the same report as JSON, schema "npusim-process-report/1".
+    void write_json_report(const std::vector<Finding>& findings, int program_status) {
+        const char* path = std::getenv("NPUSIM_REPORT");
+        if (path == nullptr || *path == '\0') return;
+        nlohmann::json report;
+        report["schema"] = "npusim-process-report/1";
+        report["chip"] = m_sim->chip().name;
+        report["runs"] = m_runs;
+        report["last_end_cycle"] = m_last_end;
+        report["runs_completed"] = !m_failed;
+        report["program_status"] = program_status;
+        report["findings"] = findings_to_json(findings);
+        std::ofstream out(path, std::ios::binary);
+        out << report.dump(2) << "\n";
+        if (!out) {
+            m_failed = true;
+            std::fprintf(stderr, "npusim: cannot write the report to %s (NPUSIM_REPORT)\n", path);
+        }
+    }
+
     Process() {
         const char* chip = std::getenv("NPUSIM_CHIP");
         const std::string name = chip != nullptr && *chip != '\0' ? chip : "a2";
