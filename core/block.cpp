@@ -125,7 +125,7 @@ void Block::issue_copy(const Operand& dst, const Operand& src, std::uint64_t cou
     issue(r, loc);
 }
 
-void Block::set_atomic_mode(AtomicOp op, DType dtype, Loc loc) {
+void Block::set_atomic(AtomicOp op, DType dtype, Loc loc) {
     m_atomic = op;
     m_atomic_dtype = dtype;
     m_atomic_where = loc;

@@ -93,11 +93,11 @@ public:
     /// register write, hardware-ordered with the pipes: it takes no simulated time here.
     template <Element T>
     void set_atomic(AtomicOp op, Loc loc = Loc::current()) {
-        set_atomic_mode(op, dtype_of<T>, loc);
+        set_atomic(op, dtype_of<T>, loc);
     }
-    void clear_atomic(Loc loc = Loc::current()) {
-        set_atomic_mode(AtomicOp::None, DType::F32, loc);
-    }
+    /// The same with the element type as a value (front ends that read kernels from files).
+    void set_atomic(AtomicOp op, DType dtype, Loc loc = Loc::current());
+    void clear_atomic(Loc loc = Loc::current()) { set_atomic(AtomicOp::None, DType::F32, loc); }
     AtomicOp atomic_mode() const { return m_atomic; }
 
     // ---- vector unit (PIPE_V, operands in UB) -------------------------------------------
@@ -327,7 +327,6 @@ private:
         issue(r, loc);
     }
     void issue_copy(const Operand& dst, const Operand& src, std::uint64_t count, Loc loc);
-    void set_atomic_mode(AtomicOp op, DType dtype, Loc loc);
     void issue(const Request& request, Loc loc);
     std::uint64_t allocate_local(MemSpace space, std::uint64_t bytes, Loc loc);
     void scalar_load(const Operand& where, void* value, Loc loc);

@@ -218,6 +218,9 @@ private:
             case Kind::PipeBarrier:
                 m_block.pipe_barrier(n.pipe_a, n.where);
                 return;
+            case Kind::SetAtomic:
+                m_block.set_atomic(n.atomic, n.dtype, n.where);
+                return;
             case Kind::SyncAll:
                 m_block.sync_all(n.scope, n.where);
                 return;

@@ -47,9 +47,65 @@ enum class Kind : std::uint8_t {
     SoftSyncAll,
     CrossCoreSetFlag,
     CrossCoreWaitFlag,
+    SetAtomic,
     Loop,
     If,
 };
+
+// The "op" names: the Block API's spelling, then the op table's (vendor) spelling.
+inline constexpr std::pair<std::string_view, std::pair<Kind, Op>> kOpNames[] = {
+    {"copy", {Kind::Copy, Op::Copy}},
+    {"add", {Kind::Binary, Op::Add}},
+    {"sub", {Kind::Binary, Op::Sub}},
+    {"mul", {Kind::Binary, Op::Mul}},
+    {"max", {Kind::Binary, Op::Max}},
+    {"min", {Kind::Binary, Op::Min}},
+    {"adds", {Kind::WithScalar, Op::Adds}},
+    {"muls", {Kind::WithScalar, Op::Muls}},
+    {"exp", {Kind::Unary, Op::Exp}},
+    {"relu", {Kind::Unary, Op::Relu}},
+    {"reduce_sum", {Kind::Unary, Op::ReduceSum}},
+    {"fill", {Kind::Fill, Op::Fill}},
+    {"cast", {Kind::Cast, Op::Cast}},
+    {"mmad", {Kind::Mmad, Op::Mmad}},
+    {"load", {Kind::Load, Op::ScalarLoad}},
+    {"store", {Kind::Store, Op::ScalarStore}},
+    {"scalar", {Kind::ScalarWork, Op::ScalarLoad}},
+    {"set_flag", {Kind::SetFlag, Op::SetFlag}},
+    {"wait_flag", {Kind::WaitFlag, Op::WaitFlag}},
+    {"pipe_barrier", {Kind::PipeBarrier, Op::PipeBarrier}},
+    {"sync_all", {Kind::SyncAll, Op::SyncAll}},
+    {"cross_core_set_flag", {Kind::CrossCoreSetFlag, Op::CrossCoreSetFlag}},
+    {"cross_core_wait_flag", {Kind::CrossCoreWaitFlag, Op::CrossCoreWaitFlag}},
+    {"set_atomic", {Kind::SetAtomic, Op::Copy}},  // the copies after it
+    {"DataCopy", {Kind::Copy, Op::Copy}},
+    {"Add", {Kind::Binary, Op::Add}},
+    {"Sub", {Kind::Binary, Op::Sub}},
+    {"Mul", {Kind::Binary, Op::Mul}},
+    {"Max", {Kind::Binary, Op::Max}},
+    {"Min", {Kind::Binary, Op::Min}},
+    {"Adds", {Kind::WithScalar, Op::Adds}},
+    {"Muls", {Kind::WithScalar, Op::Muls}},
+    {"Exp", {Kind::Unary, Op::Exp}},
+    {"Relu", {Kind::Unary, Op::Relu}},
+    {"ReduceSum", {Kind::Unary, Op::ReduceSum}},
+    {"Duplicate", {Kind::Fill, Op::Fill}},
+    {"Cast", {Kind::Cast, Op::Cast}},
+    {"Mmad", {Kind::Mmad, Op::Mmad}},
+    {"ScalarLoad", {Kind::Load, Op::ScalarLoad}},
+    {"ScalarStore", {Kind::Store, Op::ScalarStore}},
+    {"SetFlag", {Kind::SetFlag, Op::SetFlag}},
+    {"WaitFlag", {Kind::WaitFlag, Op::WaitFlag}},
+    {"PipeBarrier", {Kind::PipeBarrier, Op::PipeBarrier}},
+    {"SyncAll", {Kind::SyncAll, Op::SyncAll}},
+    {"CrossCoreSetFlag", {Kind::CrossCoreSetFlag, Op::CrossCoreSetFlag}},
+    {"CrossCoreWaitFlag", {Kind::CrossCoreWaitFlag, Op::CrossCoreWaitFlag}},
+};
+
+inline constexpr std::pair<std::string_view, AtomicOp> kAtomicOps[] = {{"add", AtomicOp::Add},
+                                                                       {"max", AtomicOp::Max},
+                                                                       {"min", AtomicOp::Min},
+                                                                       {"none", AtomicOp::None}};
 
 // A buffer the body names: a GM argument or a local allocation.
 struct BufferDecl {
@@ -76,9 +132,11 @@ struct Node {
     Pipe pipe_a = Pipe::S;  // set/wait_flag src, pipe_barrier, cross-core set pipe
     Pipe pipe_b = Pipe::S;  // set/wait_flag dst
     SyncAllScope scope = SyncAllScope::All;
-    std::uint32_t target = 0;  // Alloc: its buffer; Loop: its variable's slot
-    std::vector<Node> body;    // Loop body, If then
-    std::vector<Node> other;   // If else
+    AtomicOp atomic = AtomicOp::None;  // set_atomic
+    DType dtype = DType::F32;          // set_atomic
+    std::uint32_t target = 0;          // Alloc: its buffer; Loop: its variable's slot
+    std::vector<Node> body;            // Loop body, If then
+    std::vector<Node> other;           // If else
 };
 
 struct Program {

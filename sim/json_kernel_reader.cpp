@@ -31,55 +31,6 @@ constexpr std::pair<std::string_view, Pipe> kPipes[] = {
 constexpr std::pair<std::string_view, SyncAllScope> kScopes[] = {{"all", SyncAllScope::All},
                                                                  {"vector", SyncAllScope::Vector}};
 
-// The "op" names: the Block API's spelling, then the op table's (vendor) spelling.
-constexpr std::pair<std::string_view, std::pair<Kind, Op>> kOpNames[] = {
-    {"copy", {Kind::Copy, Op::Copy}},
-    {"add", {Kind::Binary, Op::Add}},
-    {"sub", {Kind::Binary, Op::Sub}},
-    {"mul", {Kind::Binary, Op::Mul}},
-    {"max", {Kind::Binary, Op::Max}},
-    {"min", {Kind::Binary, Op::Min}},
-    {"adds", {Kind::WithScalar, Op::Adds}},
-    {"muls", {Kind::WithScalar, Op::Muls}},
-    {"exp", {Kind::Unary, Op::Exp}},
-    {"relu", {Kind::Unary, Op::Relu}},
-    {"reduce_sum", {Kind::Unary, Op::ReduceSum}},
-    {"fill", {Kind::Fill, Op::Fill}},
-    {"cast", {Kind::Cast, Op::Cast}},
-    {"mmad", {Kind::Mmad, Op::Mmad}},
-    {"load", {Kind::Load, Op::ScalarLoad}},
-    {"store", {Kind::Store, Op::ScalarStore}},
-    {"scalar", {Kind::ScalarWork, Op::ScalarLoad}},
-    {"set_flag", {Kind::SetFlag, Op::SetFlag}},
-    {"wait_flag", {Kind::WaitFlag, Op::WaitFlag}},
-    {"pipe_barrier", {Kind::PipeBarrier, Op::PipeBarrier}},
-    {"sync_all", {Kind::SyncAll, Op::SyncAll}},
-    {"cross_core_set_flag", {Kind::CrossCoreSetFlag, Op::CrossCoreSetFlag}},
-    {"cross_core_wait_flag", {Kind::CrossCoreWaitFlag, Op::CrossCoreWaitFlag}},
-    {"DataCopy", {Kind::Copy, Op::Copy}},
-    {"Add", {Kind::Binary, Op::Add}},
-    {"Sub", {Kind::Binary, Op::Sub}},
-    {"Mul", {Kind::Binary, Op::Mul}},
-    {"Max", {Kind::Binary, Op::Max}},
-    {"Min", {Kind::Binary, Op::Min}},
-    {"Adds", {Kind::WithScalar, Op::Adds}},
-    {"Muls", {Kind::WithScalar, Op::Muls}},
-    {"Exp", {Kind::Unary, Op::Exp}},
-    {"Relu", {Kind::Unary, Op::Relu}},
-    {"ReduceSum", {Kind::Unary, Op::ReduceSum}},
-    {"Duplicate", {Kind::Fill, Op::Fill}},
-    {"Cast", {Kind::Cast, Op::Cast}},
-    {"Mmad", {Kind::Mmad, Op::Mmad}},
-    {"ScalarLoad", {Kind::Load, Op::ScalarLoad}},
-    {"ScalarStore", {Kind::Store, Op::ScalarStore}},
-    {"SetFlag", {Kind::SetFlag, Op::SetFlag}},
-    {"WaitFlag", {Kind::WaitFlag, Op::WaitFlag}},
-    {"PipeBarrier", {Kind::PipeBarrier, Op::PipeBarrier}},
-    {"SyncAll", {Kind::SyncAll, Op::SyncAll}},
-    {"CrossCoreSetFlag", {Kind::CrossCoreSetFlag, Op::CrossCoreSetFlag}},
-    {"CrossCoreWaitFlag", {Kind::CrossCoreWaitFlag, Op::CrossCoreWaitFlag}},
-};
-
 class Reader {
 public:
     /// Expressions can read the fixed slots and the program's parameters; operands can name
@@ -506,6 +457,26 @@ private:
                 if (!read_exprs(op, pointer, n, {"id"}) || !src || !dst) return false;
                 n.pipe_a = *src;
                 n.pipe_b = *dst;
+                return true;
+            }
+            case Kind::SetAtomic: {
+                keys({"atomic", "dtype"});
+                if (!op.contains("atomic")) {
+                    m_diag.add(pointer + "/atomic", "missing: add, max, min or none");
+                    return false;
+                }
+                const auto a =
+                    read_choice(op.at("atomic"), pointer + "/atomic", kAtomicOps, m_diag);
+                if (!a) return false;
+                n.atomic = *a;
+                if (op.contains("dtype")) {
+                    const auto t = read_choice(op.at("dtype"), pointer + "/dtype", kDTypes, m_diag);
+                    if (!t) return false;
+                    n.dtype = *t;
+                } else if (n.atomic != AtomicOp::None) {
+                    m_diag.add(pointer + "/dtype", "missing: float16, float32, int32 or int8");
+                    return false;
+                }
                 return true;
             }
             case Kind::PipeBarrier: {

@@ -183,6 +183,44 @@ TEST_CASE("JSON kernel: expressions, loops and conditionals compute addresses pe
     CHECK_FALSE(wrong.passed());
 }
 
+TEST_CASE("JSON kernel: set_atomic makes the blocks' copies to one GM range accumulate",
+          "[json_kernel][sim][atomic]") {
+    // Both blocks write y[0, 256): with "add" the copies sum (y = 0 + 2 + 2) and do not race;
+    // with "none" the second overwrites the first and the checker reports the WAW.
+    nlohmann::json kernel = scale_kernel("0");
+    kernel["body"].insert(
+        kernel["body"].begin() + 7,
+        nlohmann::json::parse(R"({"op": "set_atomic", "atomic": "add", "dtype": "float32"})"));
+    nlohmann::json doc = json_kernel_scenario(kernel);
+    doc["buffers"]["y"]["init"] = "zeros";
+    std::vector<float> want(512, 0.0F);
+    std::fill(want.begin(), want.begin() + 256, 4.0F);
+    doc["expect"] = {{"buffers", {{"y", {{"equals", want}}}}},
+                     {"findings", nlohmann::json::array()}};
+    const ScenarioOutcome summed = run_scenario(parse_doc(doc));
+    CHECK(summed.findings.empty());
+    CHECK(summed.passed());
+
+    doc["kernels"]["k"]["body"][7] = {{"op", "set_atomic"}, {"atomic", "none"}};
+    const ScenarioOutcome plain = run_scenario(parse_doc(doc));
+    REQUIRE(plain.findings.size() == 1);
+    CHECK(plain.findings[0].kind == FindingKind::RaceWAW);
+    CHECK(plain.findings[0].scope == RaceScope::InterCore);
+}
+
+TEST_CASE("JSON kernel: set_atomic needs an operation and, unless none, an element type",
+          "[json_kernel][atomic]") {
+    nlohmann::json kernel = scale_kernel("0");
+    kernel["body"].insert(kernel["body"].begin() + 7,
+                          nlohmann::json::parse(R"({"op": "set_atomic", "atomic": "add"})"));
+    auto problems = problems_of(json_kernel_scenario(kernel));
+    CHECK(has_problem(problems, "kernels.json:/kernels/k/body/7/dtype", "missing"));
+    kernel["body"][7] = {{"op", "set_atomic"}, {"atomic", "sum"}, {"dtype", "float32"}};
+    problems = problems_of(json_kernel_scenario(kernel));
+    INFO(joined(problems));
+    CHECK(has_problem(problems, "kernels.json:/kernels/k/body/7/atomic", "sum"));
+}
+
 TEST_CASE("JSON kernel: problems in a kernel name their JSON pointers", "[json_kernel]") {
     nlohmann::json doc = json_kernel_scenario(scale_kernel("block_idx * nn"));
     auto problems = problems_of(doc);
