@@ -21,6 +21,9 @@
 //   i  the host runtime: 4 streams x 50 kernels of 8 blocks chained by events (i4) against
 //      the same 200 kernels on one stream (i1): host seconds per launch and instructions per
 //      host second; i4 keeps at least 80% of i1's rate.
+//   j  schedule exploration of the two-stream SyncAll trap, 100 schedules with one worker
+//      process (j1) and two (j2): j2 at least 1.8x faster. Each also reports its CPU time
+//      (its own and its workers'), so that the cost of the workers shows on a busy machine too.
 // `--quick` shrinks every case (a smoke run for CI); `--case X` runs one case in-process.
 #include <chrono>
 #include <cstdio>
@@ -59,6 +62,18 @@ using nlohmann::json;
 
 double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// User + system CPU time of this process and of its children that ended and were waited for.
+double cpu_seconds_with_children() {
+    double total = 0.0;
+    for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+        rusage usage{};
+        getrusage(who, &usage);
+        for (const timeval& t : {usage.ru_utime, usage.ru_stime})
+            total += static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+    }
+    return total;
 }
 
 std::uint64_t peak_rss_bytes() {
@@ -277,10 +292,12 @@ json run_exploration(std::uint32_t jobs, std::uint32_t schedules) {
         run.warnings = predictor.warnings();
         return run;
     };
+    const double cpu_before = cpu_seconds_with_children();
     const auto start = std::chrono::steady_clock::now();
     const npusim::ExplorationResult r =
         npusim::explore_schedules({schedules, 1, jobs}, chip, run_one);
     const double seconds = seconds_since(start);
+    const double cpu = cpu_seconds_with_children() - cpu_before;
     json j;
     j["jobs"] = jobs;
     j["schedules"] = r.schedules;
@@ -289,6 +306,7 @@ json run_exploration(std::uint32_t jobs, std::uint32_t schedules) {
     j["distinct_deadlocks"] = r.distinct.size();
     j["host_seconds"] = seconds;
     j["host_seconds_per_schedule"] = seconds / static_cast<double>(std::max(1u, r.schedules));
+    j["cpu_seconds"] = cpu;  // this process and its workers, user + system
     return j;
 }
 
@@ -537,6 +555,11 @@ int main(int argc, char** argv) {
             targets["explore_j2_vs_j1_speedup"] = speedup;
             targets["explore_target"] = kExploreParallelTarget;
             targets["explore_pass"] = speedup >= kExploreParallelTarget;
+            // Insensitive to other load: what the second worker costs in CPU time.
+            if (j1.contains("cpu_seconds") && j2.contains("cpu_seconds")) {
+                targets["explore_j2_vs_j1_cpu_seconds"] =
+                    j2["cpu_seconds"].get<double>() / j1["cpu_seconds"].get<double>();
+            }
         }
         const json& k1 = out["k1_study_1_worker"];
         const json& k2 = out["k2_study_2_workers"];
