@@ -152,18 +152,24 @@ public:
     SharedWork& operator=(const SharedWork&) = delete;
 
     /// In a worker: the next schedule index below `schedules` for `worker`, recorded as the
-    /// one it runs; nullopt when all are handed out or the parent asked to stop.
+    /// one it runs; nullopt (and no schedule recorded) when all are handed out or the parent
+    /// asked to stop.
     std::optional<std::uint32_t> take(std::uint32_t worker, std::uint32_t schedules) {
-        if (m_header->stop.load(std::memory_order_relaxed)) return std::nullopt;
-        const std::uint64_t index = m_header->next.fetch_add(1, std::memory_order_relaxed);
-        if (index >= schedules) return std::nullopt;
+        std::uint64_t index = schedules;
+        if (!m_header->stop.load(std::memory_order_relaxed)) {
+            index = m_header->next.fetch_add(1, std::memory_order_relaxed);
+        }
+        if (index >= schedules) {
+            m_running[worker].store(0, std::memory_order_relaxed);
+            return std::nullopt;
+        }
         m_running[worker].store(index + 1, std::memory_order_relaxed);
         return static_cast<std::uint32_t>(index);
     }
     /// In the parent: no schedule is handed out after this (the running ones finish).
     void request_stop() { m_header->stop.store(true, std::memory_order_relaxed); }
-    /// In the parent: the schedule `worker` took last, if any (after its death: the one it
-    /// was running, unless its outcome arrived).
+    /// In the parent: the schedule `worker` took last, unless it found none left since. After
+    /// its output ended: the schedule it died in, unless that schedule's outcome arrived.
     std::optional<std::uint32_t> last_taken(std::uint32_t worker) const {
         const std::uint64_t slot = m_running[worker].load(std::memory_order_relaxed);
         if (slot == 0) return std::nullopt;
@@ -289,7 +295,6 @@ std::vector<ScheduleOutcome> run_in_workers(const ExplorationOptions& options,
     }
     std::vector<ScheduleOutcome> outcomes;
     std::vector<bool> received(options.schedules, false);
-    std::string failure;
     // Parses each whole line as it arrives, so that the merge costs no time after the last
     // worker ends.
     const auto receive_lines = [&](Worker& w) {
@@ -343,22 +348,30 @@ std::vector<ScheduleOutcome> run_in_workers(const ExplorationOptions& options,
                 receive_lines(w);
                 continue;
             }
-            close(w.fd);  // end of its output: it exited or is exiting
+            // End of its output: it is exiting. Reaped after the loop, so that its exit (the
+            // kernel freeing its memory, about a millisecond) overlaps the other workers'
+            // last schedules; but a worker that died stops the hand-out at once.
+            close(w.fd);
             w.fd = -1;
             --running;
-            int status = 0;
-            while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
-            }
-            w.pid = -1;
-            if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && w.buffer.empty()) continue;
-            work.request_stop();  // the exploration fails: do not start more schedules
             const std::optional<std::uint32_t> last =
                 work.last_taken(static_cast<std::uint32_t>(i));
-            failure = "a schedule exploration worker " + describe_status(status);
-            if (last && !received[*last]) {
-                failure += " while running schedule " + std::to_string(*last) + " (seed " +
-                           std::to_string(options.seed + *last) + ")";
-            }
+            if ((last && !received[*last]) || !w.buffer.empty()) work.request_stop();
+        }
+    }
+    std::string failure;
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+        Worker& w = workers[i];
+        int status = 0;
+        while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        w.pid = -1;
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && w.buffer.empty()) continue;
+        failure = "a schedule exploration worker " + describe_status(status);
+        const std::optional<std::uint32_t> last = work.last_taken(static_cast<std::uint32_t>(i));
+        if (last && !received[*last]) {
+            failure += " while running schedule " + std::to_string(*last) + " (seed " +
+                       std::to_string(options.seed + *last) + ")";
         }
     }
     if (!failure.empty()) throw InternalError(failure);
