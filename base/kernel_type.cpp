@@ -49,4 +49,26 @@ std::uint32_t cube_cores_per_block(KernelType type) {
     return 0;
 }
 
+namespace {
+
+// "a-b", or "a" for a range of one id.
+std::string id_range(std::uint32_t first, std::uint32_t last) {
+    return first == last ? std::to_string(first)
+                         : std::to_string(first) + "-" + std::to_string(last);
+}
+
+}  // namespace
+
+std::string hard_sync_all_flag_id_rule() {
+    const CrossCoreFlagIdRange reserved = kHardSyncAllFlagIds;
+    std::string usable;
+    if (reserved.first > 0) usable = id_range(0, reserved.first - 1);
+    if (reserved.last + 1 < kCrossCoreFlagIds) {
+        usable +=
+            (usable.empty() ? "" : " or ") + id_range(reserved.last + 1, kCrossCoreFlagIds - 1);
+    }
+    return "use ids " + usable + " in kernels that call hard SyncAll; hard SyncAll uses " +
+           id_range(reserved.first, reserved.last) + " internally";
+}
+
 }  // namespace npusim

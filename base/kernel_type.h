@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
 
 #include "base/types.h"
@@ -52,10 +53,27 @@ enum class PlacementPolicy : std::uint8_t {
     Random,       // seeded pseudo-random interleaving (deterministic per seed)
 };
 
-/// Cross-core flags (CrossCoreSetFlag / CrossCoreWaitFlag): ids 0 to kCrossCoreFlagIds - 1;
-/// a block's counter for one id holds at most kCrossCoreMaxPending unconsumed sets.
-inline constexpr std::uint32_t kCrossCoreFlagIds = 11;
+/// Cross-core flags (CrossCoreSetFlag / CrossCoreWaitFlag, modes 0-2): ids 0 to
+/// kCrossCoreFlagIds - 1; a block's counter for one id holds at most kCrossCoreMaxPending
+/// unconsumed sets.
+inline constexpr std::uint32_t kCrossCoreFlagIds = 16;
 inline constexpr std::uint32_t kCrossCoreMaxPending = 16;
+
+/// An inclusive range of cross-core flag ids.
+struct CrossCoreFlagIdRange {
+    std::uint32_t first = 0;
+    std::uint32_t last = 0;
+    constexpr bool contains(std::uint32_t id) const { return id >= first && id <= last; }
+};
+/// The flag ids hard SyncAll uses internally. A kernel that calls hard SyncAll and sets or
+/// waits for one of them is a hardware-rule error (sync/kernel_sync.h); soft SyncAll uses no
+/// flags, so other kernels may use these ids freely.
+inline constexpr CrossCoreFlagIdRange kHardSyncAllFlagIds{11, 14};
+static_assert(kHardSyncAllFlagIds.first <= kHardSyncAllFlagIds.last &&
+              kHardSyncAllFlagIds.last < kCrossCoreFlagIds);
+/// The rule as a fix names it, from the constants above: "use ids 0-10 or 15 in kernels that
+/// call hard SyncAll; hard SyncAll uses 11-14 internally".
+std::string hard_sync_all_flag_id_rule();
 
 /// Vector cores one block (group) of this kernel type occupies: 0, 1 or 2.
 std::uint32_t vector_cores_per_block(KernelType type);

@@ -115,6 +115,9 @@ struct Transaction {
     double scalar = 0.0;      // Adds/Muls/Fill operand, ScalarLoad/Store value
     std::uint32_t m = 0, n = 0, k = 0;
     bool accumulate = false;
+    /// A copy to GM in atomic mode (Block::set_atomic): its write combines with GM's bytes
+    /// at commit. Checkers: two atomic writes never race each other.
+    AtomicOp atomic = AtomicOp::None;
 
     void add_access(MemSpace space, bool write, std::uint64_t address, std::uint64_t bytes) {
         NPUSIM_INVARIANT(access_count < accesses.size(), "Transaction", issue,

@@ -45,6 +45,20 @@ std::string_view to_string(DType dtype) {
     return "?";
 }
 
+std::string_view to_string(AtomicOp op) {
+    switch (op) {
+        case AtomicOp::None:
+            return "none";
+        case AtomicOp::Add:
+            return "add";
+        case AtomicOp::Max:
+            return "max";
+        case AtomicOp::Min:
+            return "min";
+    }
+    return "?";
+}
+
 std::size_t size_of(DType dtype) {
     switch (dtype) {
         case DType::F16:

@@ -31,10 +31,15 @@ inline constexpr int kMemSpaces = 6;
 
 enum class DType : std::uint8_t { F16, F32, I32, I8 };
 
+/// Atomic copy-out mode (the vendor's SetAtomicAdd / SetAtomicMax / SetAtomicMin): a copy
+/// to GM on MTE3 or FIX combines its data with what GM holds instead of overwriting it.
+enum class AtomicOp : std::uint8_t { None, Add, Max, Min };
+
 std::string_view to_string(Pipe pipe);
 std::string_view to_string(CoreType type);  // "aiv" / "aic"
 std::string_view to_string(MemSpace space);
 std::string_view to_string(DType dtype);
+std::string_view to_string(AtomicOp op);  // "none", "add", "max", "min"
 std::size_t size_of(DType dtype);
 /// "0x1f40": addresses in messages.
 std::string hex_string(std::uint64_t value);

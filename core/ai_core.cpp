@@ -9,6 +9,7 @@
 #include "base/errors.h"
 #include "base/invariant.h"
 #include "base/memory_spaces.h"
+#include "pipes/compute.h"
 #include "pipes/op_table.h"
 
 namespace npusim {
@@ -524,7 +525,15 @@ void AiCore::scalar_store(const Operand& where, const void* value, const Loc& lo
 void AiCore::apply_effect(InFlight& f, std::uint32_t phase) {
     const Transaction& tx = f.tx;
     if (phase == kPhaseCommit) {
-        m_memory.write(tx.accesses[static_cast<std::size_t>(f.write_access)], f.scratch.data());
+        const MemAccess& dst = tx.accesses[static_cast<std::size_t>(f.write_access)];
+        if (tx.atomic != AtomicOp::None) {  // read-combine-write, indivisible at tx.end
+            m_atomic_gm.resize(dst.bytes);
+            m_memory.read(dst, m_atomic_gm.data());
+            combine_atomic(tx, m_atomic_gm.data(), f.scratch.data());
+            m_memory.write(dst, m_atomic_gm.data());
+        } else {
+            m_memory.write(dst, f.scratch.data());
+        }
         release(&f);
         return;
     }

@@ -167,6 +167,7 @@ private:
     CorePipes m_pipes;
     std::vector<std::unique_ptr<InFlight>> m_pool;
     std::vector<InFlight*> m_free;
+    std::vector<std::byte> m_atomic_gm;  // GM's bytes under an atomic copy, at its commit
     sc_core::sc_event m_wake;
 
     BlockAssignment m_current;

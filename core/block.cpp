@@ -119,7 +119,16 @@ void Block::issue_copy(const Operand& dst, const Operand& src, std::uint64_t cou
     r.dst = dst;
     r.src0 = src;
     r.count = count;
+    r.atomic = m_atomic;
+    r.atomic_dtype = m_atomic_dtype;
+    r.atomic_where = m_atomic_where;
     issue(r, loc);
+}
+
+void Block::set_atomic_mode(AtomicOp op, DType dtype, Loc loc) {
+    m_atomic = op;
+    m_atomic_dtype = dtype;
+    m_atomic_where = loc;
 }
 
 void Block::issue(const Request& request, Loc loc) {

@@ -84,6 +84,22 @@ public:
         issue_copy(local_operand(dst), local_operand(src), count, loc);
     }
 
+    // ---- atomic copy-out (SetAtomicAdd / SetAtomicMax / SetAtomicMin / SetAtomicNone) ----
+    /// From now on, this block's copies to GM (UB -> GM on MTE3, L0C -> GM on FIX) combine
+    /// element-wise with what GM holds when they land (GM = op(GM, data), in T) instead of
+    /// overwriting it; clear_atomic() ends it. Copies of another element type are rejected
+    /// while the mode is set. Two atomic copies to the same bytes never race (the vendor
+    /// sanitizer's rule); an atomic copy against any other access still does. A control
+    /// register write, hardware-ordered with the pipes: it takes no simulated time here.
+    template <Element T>
+    void set_atomic(AtomicOp op, Loc loc = Loc::current()) {
+        set_atomic_mode(op, dtype_of<T>, loc);
+    }
+    void clear_atomic(Loc loc = Loc::current()) {
+        set_atomic_mode(AtomicOp::None, DType::F32, loc);
+    }
+    AtomicOp atomic_mode() const { return m_atomic; }
+
     // ---- vector unit (PIPE_V, operands in UB) -------------------------------------------
     template <Element T>
     void add(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n,
@@ -254,7 +270,8 @@ public:
                   std::uint32_t used_cores, Loc loc = Loc::current());
     /// CrossCoreSetFlag<mode, pipe>(flag_id): issued into `pipe`, fires when it drained.
     /// Modes: 0 all AIVs or all AICs of the kernel, 1 the AIVs of one group, 2 between the AIC
-    /// and the AIV(s) of a group. flag_id 0-10; a block's counter holds at most 16 sets.
+    /// and the AIV(s) of a group. flag_id 0-15, but not 11-14 in a kernel that calls hard
+    /// SyncAll (it uses them); a block's counter holds at most 16 sets.
     void cross_core_set_flag(std::uint32_t mode, Pipe pipe, std::uint32_t flag_id,
                              Loc loc = Loc::current());
     /// CrossCoreWaitFlag(flag_id): the scalar unit waits until this block's counter is > 0.
@@ -310,6 +327,7 @@ private:
         issue(r, loc);
     }
     void issue_copy(const Operand& dst, const Operand& src, std::uint64_t count, Loc loc);
+    void set_atomic_mode(AtomicOp op, DType dtype, Loc loc);
     void issue(const Request& request, Loc loc);
     std::uint64_t allocate_local(MemSpace space, std::uint64_t bytes, Loc loc);
     void scalar_load(const Operand& where, void* value, Loc loc);
@@ -317,6 +335,9 @@ private:
 
     AiCore& m_core;
     const BlockAssignment& m_work;
+    AtomicOp m_atomic = AtomicOp::None;  // set_atomic: applies to later copies to GM
+    DType m_atomic_dtype = DType::F32;
+    Loc m_atomic_where;
 };
 
 }  // namespace npusim

@@ -154,6 +154,18 @@ void InstructionDecoder::decode_copy(const Request& r, Transaction& tx,
     tx.add_access(r.src0.space, false, r.src0.address, bytes);
     tx.add_access(r.dst.space, true, r.dst.address, bytes);
     out.write_access = 1;
+    // The atomic mode applies to copy-out only: UB -> GM (MTE3) and L0C -> GM (FIX).
+    if (r.atomic != AtomicOp::None && r.dst.space == MemSpace::GM &&
+        (tx.pipe == Pipe::MTE3 || tx.pipe == Pipe::FIX)) {
+        if (r.atomic_dtype != r.src0.dtype) {
+            rule_error(tx, "DataCopy " + route + " of " + std::string(to_string(r.src0.dtype)) +
+                               " while atomic " + std::string(to_string(r.atomic)) + " of " +
+                               std::string(to_string(r.atomic_dtype)) + " is set (at " +
+                               format_location(r.atomic_where) +
+                               "): the atomic type must be the copied element type");
+        }
+        tx.atomic = r.atomic;
+    }
 }
 
 void InstructionDecoder::decode_vector(const Request& r, Transaction& tx,

@@ -34,6 +34,11 @@ struct Request {
     std::uint32_t event_id = 0;
     Pipe barrier_pipe = Pipe::ALL;
     bool inserted = false;  // Transaction::inserted: sync the Ascend C layer added
+    // The block's atomic mode when the call was made (Block::set_atomic); the decoder keeps
+    // it only for copies to GM on MTE3 or FIX.
+    AtomicOp atomic = AtomicOp::None;
+    DType atomic_dtype = DType::F32;
+    std::source_location atomic_where;  // the set_atomic call, for error messages
 };
 
 using Loc = std::source_location;

@@ -213,6 +213,23 @@ void compute_elementwise(const Transaction& tx, const std::byte* const* sources,
         elementwise<op, decltype(element)>(tx, sources[0], sources[1], out);
     });
 }
+void combine_atomic(const Transaction& tx, std::byte* gm, const std::byte* data) {
+    const std::byte* sources[3] = {gm, data, nullptr};
+    switch (tx.atomic) {
+        case AtomicOp::Add:
+            compute_elementwise<Op::Add>(tx, sources, gm);
+            return;
+        case AtomicOp::Max:
+            compute_elementwise<Op::Max>(tx, sources, gm);
+            return;
+        case AtomicOp::Min:
+            compute_elementwise<Op::Min>(tx, sources, gm);
+            return;
+        case AtomicOp::None:
+            return;
+    }
+}
+
 template void compute_elementwise<Op::Add>(const Transaction&, const std::byte* const*, std::byte*);
 template void compute_elementwise<Op::Sub>(const Transaction&, const std::byte* const*, std::byte*);
 template void compute_elementwise<Op::Mul>(const Transaction&, const std::byte* const*, std::byte*);

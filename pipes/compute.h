@@ -28,5 +28,8 @@ void compute_cast(const Transaction& tx, const std::byte* const* sources, std::b
 /// c[m x n] = (accumulate ? c : 0) + a[m x k] * b[k x n]; sources a, b (fp16, row-major),
 /// c_in (fp32, read only when tx.accumulate).
 void compute_mmad(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// Atomic copy-out (Transaction::atomic): gm[i] = op(gm[i], data[i]) for tx.count elements
+/// of tx.dtype, in place. Add rounds and wraps like the vector Add; Max/Min like Max/Min.
+void combine_atomic(const Transaction& tx, std::byte* gm, const std::byte* data);
 
 }  // namespace npusim

@@ -10,6 +10,184 @@
 
 namespace npusim {
 
+// ---- Runtime::Impl: what a capture permits, and recording into it ------------------------
+
+std::string Runtime::Impl::capture_text(const CaptureState& capture) const {
+    return "the capture of stream " + std::to_string(capture.stream) + " (" + capture.begun_at +
+           ")";
+}
+
+void Runtime::Impl::invalidate(CaptureState& capture, const std::string& why,
+                               const std::source_location& where) {
+    if (capture.invalidated.empty()) {
+        capture.invalidated = "invalidated by " + why + " at " + site_of(where);
+    }
+}
+
+std::vector<CaptureState*> Runtime::Impl::captures_refusing(bool every_mode) {
+    std::vector<CaptureState*> refusing;
+    for (const auto& [id, s] : streams) {
+        if (s->capture && (every_mode || s->capture->mode != CaptureMode::Relaxed)) {
+            refusing.push_back(s->capture.get());
+        }
+    }
+    return refusing;
+}
+
+void Runtime::Impl::refuse_in_capture(bool every_mode, const char* call, const std::string& rule,
+                                      const std::source_location& where) {
+    const std::vector<CaptureState*> refusing = captures_refusing(every_mode);
+    if (refusing.empty()) return;
+    for (CaptureState* c : refusing) invalidate(*c, call, where);
+    fail(Status::NotPermitted,
+         std::string(call) + " is not permitted while " + capture_text(*refusing.front()) +
+             " is active (" + rule + "); the capture is invalidated",
+         where);
+}
+
+void Runtime::Impl::refuse_capturing_stream(StreamState& stream, const char* call,
+                                            const std::source_location& where) {
+    if (!stream.capture) return;
+    invalidate(*stream.capture, call, where);
+    fail(Status::NotPermitted,
+         "operation not permitted on a capturing stream: " + std::string(call) + " on stream " +
+             std::to_string(stream.id) + " during " + capture_text(*stream.capture) +
+             "; the capture is invalidated",
+         where);
+}
+
+void Runtime::Impl::refuse_captured_event(EventState& event, Event handle, const char* call,
+                                          const std::source_location& where) {
+    if (!event.in_active_capture()) return;
+    invalidate(*event.captured_in, call, where);
+    fail(Status::NotPermitted,
+         "operation not permitted on an event last recorded in a capturing stream: " +
+             std::string(call) + " on event " + std::to_string(handle.id) + " during " +
+             capture_text(*event.captured_in) + "; the capture is invalidated",
+         where);
+}
+
+void Runtime::Impl::check_queue_allowed(StreamState& stream, const char* call,
+                                        const std::source_location& where) {
+    if (stream.id == 0) {
+        refuse_in_capture(true, call,
+                          "the default stream may not be used during a capture, "
+                          "ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT",
+                          where);
+    }
+    if (stream.capture && !stream.capture->invalidated.empty()) {
+        fail(Status::NotPermitted,
+             std::string(call) + " on stream " + std::to_string(stream.id) + ": " +
+                 capture_text(*stream.capture) + " was " + stream.capture->invalidated +
+                 "; end it first",
+             where);
+    }
+}
+
+std::size_t Runtime::Impl::capture_op(StreamState& stream, HostOp op) {
+    CapturedOp c;
+    c.kind = op.kind;
+    c.info = std::move(op.info);
+    if (op.kernel) c.kernel = std::make_shared<const KernelLaunch>(std::move(*op.kernel));
+    c.path = op.path;
+    c.path_bytes = op.path_bytes;
+    c.effect = std::move(op.effect);
+    c.device_buffers = std::move(op.device_buffers);
+    c.host_buffers = std::move(op.host_buffers);
+    const std::vector<std::uint32_t>& lanes = stream.capture->lanes;
+    c.lane =
+        static_cast<std::size_t>(std::find(lanes.begin(), lanes.end(), stream.id) - lanes.begin());
+    stream.capture->ops.push_back(std::move(c));
+    return stream.capture->ops.size() - 1;
+}
+
+void Runtime::Impl::join_capture(StreamState& stream, const EventState& event,
+                                 const std::source_location& where) {
+    if (!event.captured_in->invalidated.empty()) {
+        fail(Status::NotPermitted,
+             "stream_wait_event would join " + capture_text(*event.captured_in) + ", which was " +
+                 event.captured_in->invalidated,
+             where);
+    }
+    stream.capture = event.captured_in;
+    stream.capture->lanes.push_back(stream.id);
+}
+
+std::vector<std::uint32_t> Runtime::Impl::unjoined_lanes(const CaptureState& capture) {
+    const std::size_t n = capture.lanes.size();
+    std::vector<std::ptrdiff_t> last(n, -1);
+    for (std::size_t i = 0; i < capture.ops.size(); ++i) {
+        last[capture.ops[i].lane] = static_cast<std::ptrdiff_t>(i);
+    }
+    std::vector<bool> joined(n, false);
+    joined[0] = true;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const CapturedOp& op : capture.ops) {
+            if (op.kind != HostOp::Kind::Wait || !joined[op.lane]) continue;
+            const std::size_t lane = capture.ops[op.waits_for].lane;
+            if (!joined[lane] && last[lane] == static_cast<std::ptrdiff_t>(op.waits_for)) {
+                joined[lane] = true;
+                changed = true;
+            }
+        }
+    }
+    std::vector<std::uint32_t> unjoined;
+    for (std::size_t lane = 1; lane < n; ++lane) {
+        if (!joined[lane]) unjoined.push_back(capture.lanes[lane]);
+    }
+    return unjoined;
+}
+
+void Runtime::Impl::end_capture_of(CaptureState& capture) {
+    capture.active = false;  // its events count by their real snapshots again
+    for (std::uint32_t id : capture.lanes) streams.at(id)->capture.reset();
+}
+
+void Runtime::Impl::capture_wait(StreamState& stream, const EventState& event, Event handle,
+                                 const std::source_location& where) {
+    CaptureState& capture = *stream.capture;
+    if (event.captured_in.get() != &capture) {
+        invalidate(capture, "stream_wait_event", where);
+        fail(Status::NotPermitted,
+             "stream_wait_event during " + capture_text(capture) + " on event " +
+                 std::to_string(handle.id) +
+                 ", which has no record in this capture (a graph cannot wait for work "
+                 "outside it, ACL_ERROR_RT_CAPTURE_DEPENDENCY); the capture is invalidated",
+             where);
+    }
+    advance(config.runtime_call_cycles);
+    HostOp op;
+    op.kind = HostOp::Kind::Wait;
+    op.info.kind = HostOpKind::EventWait;
+    op.info.call = "stream_wait_event";
+    op.info.where = site_of(where);
+    op.info.event = handle.id;
+    const std::size_t index = capture_op(stream, std::move(op));
+    capture.ops[index].waits_for = event.captured_index;
+}
+
+void Runtime::Impl::warn_if_graph_uses(std::uint64_t address, std::uint32_t host_id,
+                                       const char* call, const std::source_location& where) {
+    for (const auto& [id, graph] : graphs) {
+        if (graph.destroyed) continue;
+        for (const CapturedOp& op : graph.ops) {
+            const bool uses = (address != 0 && std::count(op.device_buffers.begin(),
+                                                          op.device_buffers.end(), address) > 0) ||
+                              (host_id != 0 && std::count(op.host_buffers.begin(),
+                                                          op.host_buffers.end(), host_id) > 0);
+            if (!uses) continue;
+            warn(std::string(call) + " of memory that graph " + std::to_string(id) + " (" +
+                     graph.captured_at +
+                     ") uses: launching the graph afterwards fails (destroy it first)",
+                 where);
+            return;
+        }
+    }
+}
+
+// ---- the capture API ------------------------------------------------------------------------
+
 void Runtime::begin_capture(Stream stream, Where where) {
     begin_capture(stream, CaptureMode::Global, where);
 }

@@ -304,6 +304,11 @@ void ChromeTraceWriter::write_transaction(const Transaction& tx) {
     append_uint(tx.serial);
     // Synchronization the Ascend C layer inserted (its automatic synchronization).
     if (tx.inserted) m_buf += R"(,"inserted":true)";
+    if (tx.atomic != AtomicOp::None) {  // atomic copy-out: "atomic":"add"
+        m_buf += R"(,"atomic":")";
+        m_buf += to_string(tx.atomic);
+        m_buf += '"';
+    }
     std::uint64_t bytes = 0;
     for (std::size_t i = 0; i < std::min<std::size_t>(tx.access_count, tx.accesses.size()); ++i) {
         bytes += tx.accesses[i].bytes;

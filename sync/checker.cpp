@@ -125,9 +125,9 @@ struct Checker::Impl {
     // A data instruction: the scalar unit's own loads and stores (stores go through its store
     // buffer), or an instruction issued to a pipe.
     void data_instruction(BlockState& b, const Transaction& tx) {
-        Site site{
-            tx.kernel_id, tx.block, tx.core_type, tx.pipe, b.launch, tx.serial, tx.where, 0, 0,
-            tx.start};
+        Site site = check::site_of(tx);
+        site.launch = b.launch;
+        site.time = tx.start;
         if (tx.pipe == Pipe::S) {
             Agent& scalar = agents.agent(b, kScalarSlot);
             Agent& stores = agents.agent(b, kStoreSlot);
@@ -162,6 +162,7 @@ struct Checker::Impl {
                 const MemAccess& a = tx.accesses[i];
                 if (a.write != (pass == 1)) continue;
                 site.time = a.write ? tx.end : tx.start;
+                site.atomic = a.write && tx.atomic != AtomicOp::None;
                 memcheck.check_bounds(b, site, a);
                 shadows.access(a.space, shadow_for(a.space, b), site, view, a.address,
                                a.address + a.bytes, a.write);

@@ -1,7 +1,7 @@
 // Cross-core flags of one kernel: CrossCoreSetFlag<mode, pipe>(id) / CrossCoreWaitFlag(id).
 //
-// Each block has a counter per flag id (0-10) that a wait decrements; it holds at most 16
-// unconsumed sets. What a set adds depends on its mode:
+// Each block has a counter per flag id (0-15, kCrossCoreFlagIds) that a wait decrements; it
+// holds at most 16 unconsumed sets. What a set adds depends on its mode:
 //   mode 0: a round among all AIV blocks (or all AIC blocks) of the kernel; when every member
 //           has set, each member's counter gets one.
 //   mode 1: the same among the AIV blocks of one group (MIX_AIC_1_2).

@@ -22,6 +22,7 @@ KernelSync::KernelSync(const KernelLaunch& launch)
 void KernelSync::hard_sync_all(CorePort& core, SyncAllScope scope, const Loc& loc) {
     Transaction tx = core.begin_record(Pipe::S, Op::SyncAll, loc);
     core.decoder().decode_sync_all(scope, tx);
+    check_hard_sync_all_flag_ids(core, tx);
     core.scalar_issue(tx);
     core.drain_pipes(loc, "SyncAll");
     core.sync_to_local();  // arrivals reach the barrier in simulated-time order
@@ -108,6 +109,7 @@ SyncAllId KernelSync::soft_instance(std::uint64_t gm_workspace, std::int32_t epo
 // ---- cross-core flags -------------------------------------------------------------------
 
 void KernelSync::post_cross_core(CorePort& core, const Transaction& tx, Cycle at) {
+    check_hard_sync_all_flag_ids(core, tx);
     const Cycle latency = core.chip().config.cross_core_flag_latency;
     const CrossCoreRoute route =
         route_cross_core_set(m_kernel.type, m_kernel.blocks, tx.core_type, tx.block, tx.mode);
@@ -133,6 +135,7 @@ void KernelSync::post_cross_core(CorePort& core, const Transaction& tx, Cycle at
 Cycle KernelSync::take_cross_core(CorePort& core, Transaction& tx, const Loc& loc) {
     const BlockKey me{core.core_type(), tx.block};
     const std::uint32_t flag_id = tx.event_id;
+    check_hard_sync_all_flag_ids(core, tx);
     std::optional<CrossCoreSet> got;
     core.block_until([&] { return (got = m_flags.take(me, flag_id)).has_value(); }, loc,
                      [flag_id] {
@@ -149,6 +152,52 @@ Cycle KernelSync::take_cross_core(CorePort& core, Transaction& tx, const Loc& lo
     tx.partner_core_type = got->core_type;
     tx.partner_serial = got->serial;
     return got->visible;
+}
+
+// ---- the flag ids hard SyncAll reserves ---------------------------------------------------
+
+namespace {
+
+std::string rule_call_name(const Transaction& tx) {
+    switch (tx.op) {
+        case Op::CrossCoreSetFlag:
+            return "CrossCoreSetFlag<" + std::to_string(tx.mode) + ", " +
+                   std::string(to_string(tx.pipe)) + ">(" + std::to_string(tx.event_id) + ")";
+        case Op::CrossCoreWaitFlag:
+            return "CrossCoreWaitFlag(" + std::to_string(tx.event_id) + ")";
+        default:
+            return "hard SyncAll";
+    }
+}
+
+// "k.cpp:12:5 (block 3, aiv)"
+std::string place(const std::source_location& where, std::uint32_t block, CoreType type) {
+    return format_location(where) + " (block " + std::to_string(block) + ", " +
+           std::string(to_string(type)) + ")";
+}
+
+}  // namespace
+
+void KernelSync::check_hard_sync_all_flag_ids(CorePort& core, const Transaction& tx) {
+    const bool sync_all = tx.op == Op::SyncAll;
+    if (!sync_all && !kHardSyncAllFlagIds.contains(tx.event_id)) return;
+    const RuleCall call{rule_call_name(tx), tx.where, tx.block, core.core_type()};
+    std::optional<RuleCall>& mine = sync_all ? m_first_hard_sync_all : m_first_reserved_flag;
+    const std::optional<RuleCall>& other = sync_all ? m_first_reserved_flag : m_first_hard_sync_all;
+    if (!mine) mine = call;
+    if (!other) return;
+    const std::string fix = hard_sync_all_flag_id_rule();
+    if (sync_all) {
+        core.decoder().rule_error(
+            tx,
+            "hard SyncAll in a kernel that uses a cross-core flag id it reserves: " + other->name +
+                " at " + place(other->where, other->block, other->core_type) + "; " + fix);
+    }
+    core.decoder().rule_error(
+        tx, call.name +
+                " uses a flag id that hard SyncAll reserves, and this kernel calls hard "
+                "SyncAll at " +
+                place(other->where, other->block, other->core_type) + "; " + fix);
 }
 
 }  // namespace npusim

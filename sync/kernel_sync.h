@@ -6,7 +6,10 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
+#include <source_location>
+#include <string>
 #include <utility>
 
 #include "core/kernel_launch.h"
@@ -43,12 +46,26 @@ private:
         return type == CoreType::Vector ? block : m_vector_blocks + block;
     }
 
+    /// A call that takes part in the hard-SyncAll flag-id rule: its name, line and block.
+    struct RuleCall {
+        std::string name;  // "hard SyncAll", "CrossCoreSetFlag<0, PIPE_S>(12)"
+        std::source_location where;
+        std::uint32_t block = 0;
+        CoreType core_type = CoreType::Vector;
+    };
+    /// Hard SyncAll uses the flag ids kHardSyncAllFlagIds internally: a kernel that calls it
+    /// must not use them. Records the first hard SyncAll and the first cross-core flag call
+    /// with such an id; the second kind to arrive throws a KernelError naming both lines.
+    void check_hard_sync_all_flag_ids(CorePort& core, const Transaction& tx);
+
     const KernelLaunch& m_kernel;
     std::uint32_t m_vector_blocks;
     std::uint32_t m_cube_blocks;
     HardBarrier m_barrier_all;     // participants: AIV blocks, then AIC blocks
     HardBarrier m_barrier_vector;  // participants: AIV blocks
     CrossCoreFlags m_flags;
+    std::optional<RuleCall> m_first_hard_sync_all;
+    std::optional<RuleCall> m_first_reserved_flag;  // the first set or wait of a reserved id
     std::set<std::uint64_t> m_soft_checked;
     std::map<std::pair<BlockKey, std::uint64_t>, std::int32_t> m_soft_epochs;
     std::map<std::pair<std::uint64_t, std::int32_t>, std::uint64_t> m_soft_instances;

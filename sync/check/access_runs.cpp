@@ -26,7 +26,8 @@ bool RunPool::extend(std::uint32_t left, std::uint32_t right) {
     if (b.pieces != 1 || a.first.agent != b.first.agent || a.size != b.size ||
         a.origin + a.pieces * a.size != b.origin || b.first.epoch <= a.first.epoch ||
         b.first.serial < a.first.serial || a.first.kernel_id != b.first.kernel_id ||
-        a.first.launch != b.first.launch || !same_location(a.first.where, b.first.where))
+        a.first.launch != b.first.launch || a.first.atomic != b.first.atomic ||
+        !same_location(a.first.where, b.first.where))
         return false;
     if (a.pieces == 1) {
         a.epoch_step = b.first.epoch - a.first.epoch;

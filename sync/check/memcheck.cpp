@@ -55,6 +55,16 @@ void MemCheck::check_bounds(const BlockState& b, const Site& site, const MemAcce
 
 void MemCheck::report_uninitialized(ShadowMemory& shadows, std::uint32_t kernel_id) {
     for (const auto& [sequence, u] : shadows.take_uninitialized(kernel_id)) {
+        if (u.site.atomic) {  // an atomic copy-out combines with what GM holds
+            m_reporter.single(FindingKind::UninitializedRead, Severity::Error, u.space, u.site,
+                              true, u.lo, u.hi - u.lo,
+                              "atomic copy-out onto " + std::string(to_string(u.space)) +
+                                  " bytes that were never written (the atomic mode does not "
+                                  "clear GM)",
+                              "initialize the output first (host write or memset, or a "
+                              "DataCopy of zeros ordered before the atomic copies)");
+            continue;
+        }
         m_reporter.single(
             FindingKind::UninitializedRead, Severity::Error, u.space, u.site, false, u.lo,
             u.hi - u.lo,

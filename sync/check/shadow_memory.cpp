@@ -10,12 +10,12 @@ ShadowMemory::ShadowMemory(FindingReporter& reporter, const CheckerOptions& opti
 
 void ShadowMemory::retain(const Interval& iv) {
     m_runs.retain(iv.write);
-    for (std::size_t i = 0; i < iv.reads.size(); ++i) m_runs.retain(iv.reads[i]);
+    for (std::size_t i = 0; i < iv.reads.size(); ++i) m_runs.retain(run_of(iv.reads[i]));
 }
 
 void ShadowMemory::release(const Interval& iv) {
     m_runs.release(iv.write);
-    for (std::size_t i = 0; i < iv.reads.size(); ++i) m_runs.release(iv.reads[i]);
+    for (std::size_t i = 0; i < iv.reads.size(); ++i) m_runs.release(run_of(iv.reads[i]));
 }
 
 void ShadowMemory::clear(Shadow& shadow) {
@@ -52,6 +52,9 @@ ShadowMemory::Iterator ShadowMemory::split(Shadow& shadow, std::uint64_t at) {
 bool ShadowMemory::race_with(std::uint32_t id, bool run_write, const Site& site, bool write,
                              const View& view, MemSpace space, std::uint64_t lo, std::uint64_t hi,
                              Site* seen) {
+    // The vendor sanitizer's atomic exemption: two atomic writes never race each other
+    // (atomic writes are copies on MTE3 or FIX, never on PIPE_S).
+    if (run_write && write && site.atomic && m_runs[id].first.atomic) return false;
     const Uncovered u = m_runs.uncovered(id, lo, hi, view);
     if (u.count == 0) return false;
     const Run& r = m_runs[id];
@@ -104,11 +107,13 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
     std::uint64_t uninit_lo = 0;
     Cycle merged_first_landed = site.time;
     std::uint64_t cursor = lo;
-    Iterator first = shadow.end();  // the interval starting at lo, once made or found
+    Iterator first = shadow.end();    // the interval starting at lo, once made or found
+    bool kept_atomic_writes = false;  // some interval keeps earlier atomic writes standing
     while (cursor < hi) {
         if (it == shadow.end() || it->first > cursor) {
             const std::uint64_t gap_hi = it == shadow.end() ? hi : std::min(hi, it->first);
-            if (!write && !uninitialized) {
+            // An atomic write combines with GM's bytes: it reads them too.
+            if ((!write || site.atomic) && !uninitialized) {
                 uninitialized = true;
                 uninit_lo = cursor;
             }
@@ -147,11 +152,36 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
             }
         }
         if (write) {
-            for (std::size_t i = 0; i < iv.reads.size(); ++i)
-                race_with(iv.reads[i], false, site, true, view, space, ilo, iv.hi);
-            m_runs.release(iv.write);
-            for (std::size_t i = 0; i < iv.reads.size(); ++i) m_runs.release(iv.reads[i]);
-            iv.reads.clear();
+            for (std::size_t i = 0; i < iv.reads.size(); ++i) {
+                const std::uint32_t id = iv.reads[i];
+                race_with(run_of(id), (id & kAtomicTag) != 0, site, true, view, space, ilo, iv.hi);
+            }
+            if (site.atomic) {
+                if (iv.write == kNoRun && !uninitialized) {  // combines with never-written bytes
+                    uninitialized = true;
+                    uninit_lo = ilo;
+                }
+                // Atomic writes this one does not cover keep standing beside it.
+                iv.reads.filter([&](std::uint32_t id) {
+                    if ((id & kAtomicTag) != 0 &&
+                        m_runs.uncovered(run_of(id), ilo, iv.hi, view).count != 0)
+                        return true;
+                    m_runs.release(run_of(id));
+                    return false;
+                });
+                if (iv.write != kNoRun && m_runs[iv.write].first.atomic &&
+                    m_runs.uncovered(iv.write, ilo, iv.hi, view).count != 0) {
+                    iv.reads.push_back(iv.write | kAtomicTag);  // keeps its reference
+                } else {
+                    m_runs.release(iv.write);
+                }
+                iv.atomic_writes = !iv.reads.empty();
+                kept_atomic_writes = kept_atomic_writes || iv.atomic_writes;
+            } else {
+                release(iv);
+                iv.reads.clear();
+                iv.atomic_writes = false;
+            }
             iv.write = me;
             m_runs.retain(me);
             iv.first_landed = std::min(iv.first_landed, site.time);
@@ -159,6 +189,13 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
         } else {
             // Never written, or written only by an unordered write that landed after this
             // read began: the read saw uninitialized bytes.
+            if (iv.atomic_writes) {
+                for (std::size_t i = 0; i < iv.reads.size(); ++i) {
+                    const std::uint32_t id = iv.reads[i];
+                    if ((id & kAtomicTag) != 0)
+                        race_with(run_of(id), true, site, false, view, space, ilo, iv.hi);
+                }
+            }
             const bool unset =
                 iv.write == kNoRun || (!write_covered && site.time < iv.first_landed);
             if (unset && !explained && !uninitialized) {
@@ -171,6 +208,8 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
             const std::size_t n = iv.reads.size();
             if (n > 0 && (n <= 8 || (n & (n - 1)) == 0)) {
                 iv.reads.filter([&](std::uint32_t id) {
+                    // A read does not stand for an atomic write (a later read races with it).
+                    if ((id & kAtomicTag) != 0) return true;
                     if (m_runs.uncovered(id, ilo, iv.hi, view).count != 0) return true;
                     m_runs.release(id);
                     return false;
@@ -183,7 +222,7 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
         ++it;
     }
     // `it` is now the first interval at or after hi (the last one processed ends at hi).
-    if (write) {  // one interval for the whole written range keeps the map small
+    if (write && !kept_atomic_writes) {  // one interval for the written range: a small map
         const auto end = it;
         for (auto e = std::next(first); e != end; ++e) release(e->second);
         shadow.erase(std::next(first), end);
@@ -191,16 +230,10 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
         first->second.first_landed = merged_first_landed;
     }
     if (first->second.hi == hi) merge_left(sh, first, me, write);
-    // Only kernels' reads are initcheck candidates (decided at their kernel's end); a host
-    // call's read of never-written GM (a device-to-host copy) is not reported.
-    if (uninitialized && m_options.initcheck && site.kernel_id != kNoKernel &&
-        (space == MemSpace::GM || space == MemSpace::UB)) {
-        // Decided at kernel end: an unordered write published later may have come earlier in
-        // simulated time (that pair is a race, reported as such).
-        sh.uninit[uninit_lo].emplace_back(m_uninit_sequence++, Uninit{space, site, uninit_lo, hi});
-        sh.uninit_span = std::max(sh.uninit_span, hi - uninit_lo);
-        ++m_uninit_count;
-    } else if (write && !sh.uninit.empty()) {
+    // A plain write explains earlier candidates over its bytes that it landed before (an
+    // unordered write published later may have come earlier in simulated time). An atomic
+    // write defines nothing: it combines with what was there.
+    if (write && !site.atomic && !sh.uninit.empty()) {
         const std::uint64_t from = lo > sh.uninit_span ? lo - sh.uninit_span : 0;
         for (auto bucket = sh.uninit.lower_bound(from);
              bucket != sh.uninit.end() && bucket->first < hi;) {
@@ -210,6 +243,15 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
             });
             bucket = bucket->second.empty() ? sh.uninit.erase(bucket) : std::next(bucket);
         }
+    }
+    // Only kernels' reads (and atomic writes) are initcheck candidates, decided at their
+    // kernel's end; a host call's read of never-written GM (a device-to-host copy) is not
+    // reported.
+    if (uninitialized && m_options.initcheck && site.kernel_id != kNoKernel &&
+        (space == MemSpace::GM || space == MemSpace::UB)) {
+        sh.uninit[uninit_lo].emplace_back(m_uninit_sequence++, Uninit{space, site, uninit_lo, hi});
+        sh.uninit_span = std::max(sh.uninit_span, hi - uninit_lo);
+        ++m_uninit_count;
     }
 }
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <source_location>
 
+#include "base/transaction.h"
 #include "base/types.h"
 #include "sync/vector_clock.h"
 
@@ -20,6 +21,7 @@ struct Site {
     std::uint32_t block = 0;
     CoreType core_type = CoreType::Vector;
     Pipe pipe = Pipe::S;
+    bool atomic = false;       // a write in atomic mode (Transaction::atomic)
     std::uint32_t launch = 0;  // its host call in check::Launches (0: Simulator::launch/write)
     std::uint64_t serial = 0;
     std::source_location where;
@@ -28,6 +30,18 @@ struct Site {
     Cycle time = 0;  // when it took effect (read: start, write: end): names which of two
                      // unordered accesses came first, and whether a read saw a write land
 };
+
+/// The site of an instruction (no agent, epoch, launch or time yet).
+inline Site site_of(const Transaction& tx) {
+    Site site;
+    site.kernel_id = tx.kernel_id;
+    site.block = tx.block;
+    site.core_type = tx.core_type;
+    site.pipe = tx.pipe;
+    site.serial = tx.serial;
+    site.where = tx.where;
+    return site;
+}
 
 inline bool same_location(const std::source_location& a, const std::source_location& b) {
     return a.line() == b.line() && a.column() == b.column() &&

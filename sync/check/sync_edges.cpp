@@ -33,10 +33,6 @@ std::string ordinal(std::uint64_t n) {
     return std::to_string(n) + suffix;
 }
 
-Site site_of(const Transaction& tx) {
-    return Site{tx.kernel_id, tx.block, tx.core_type, tx.pipe, 0, tx.serial, tx.where, 0, 0};
-}
-
 }  // namespace
 
 SyncEdges::SyncEdges(Agents& agents, FindingReporter& reporter, const CheckerOptions& options)
@@ -184,7 +180,12 @@ void SyncEdges::report_unpaired(std::uint32_t kernel_id) {
             r.reported = true;
             const auto& [type, core, src, dst, id] = key;
             const std::string pair = short_pipe(src) + "_" + short_pipe(dst);
-            Site s{r.kernel_id, r.block, type, src, 0, r.serial, r.where, 0, 0};
+            Site s{.kernel_id = r.kernel_id,
+                   .block = r.block,
+                   .core_type = type,
+                   .pipe = src,
+                   .serial = r.serial,
+                   .where = r.where};
             m_reporter.single(FindingKind::UnpairedSetFlag, Severity::Error, MemSpace::GM, s, false,
                               0, 0,
                               "SetFlag<" + pair + ">(" + std::to_string(id) +

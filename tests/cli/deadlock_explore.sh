@@ -9,11 +9,7 @@ dir=$(realpath "$2")
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failed=0
-fail() {
-  echo "FAIL: $*"
-  failed=$((failed + 1))
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 two="$dir/deadlock_two_streams_syncall.json"
 "$npusim" run "$two" --schedules 50 >"$work/one" 2>&1

@@ -12,11 +12,7 @@ export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 set -m
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failed=0
-fail() {
-  echo "FAIL: $*"
-  failed=$((failed + 1))
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # About 9.4 million instructions: 3 s with the checker, 13 s and 1.4 GB with a trace.
 cat >"$work/long.json" <<'JSON'

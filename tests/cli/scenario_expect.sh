@@ -9,20 +9,14 @@ json_check=$(realpath "$2")
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failed=0
-fail() {
-  echo "FAIL: $*"
-  failed=$((failed + 1))
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 expect_run() {  # NAME EXPECTED_EXIT FRAGMENT...
   local name=$1 want=$2
   shift 2
-  "$npusim" run "$work/$name.json" --report "$work/$name.report.json" >"$work/$name.out" 2>&1
-  local code=$?
-  [[ $code == "$want" ]] || fail "$name: exit $code, expected $want"
+  expect_exit "$name" "$want" "$work/$name.out" \
+    "$npusim" run "$work/$name.json" --report "$work/$name.report.json"
   for fragment in "$@"; do
-    grep -qF -- "$fragment" "$work/$name.out" "$work/$name.report.json" 2>/dev/null ||
-      fail "$name: output lacks '$fragment'"
+    expect_text "$name" "$fragment" "$work/$name.out" "$work/$name.report.json"
   done
   if [[ -f "$work/$name.report.json" ]]; then
     "$json_check" "$work/$name.report.json" || fail "$name: the report is not valid JSON"

@@ -9,11 +9,7 @@ src=$(realpath "$2")
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failed=0
-fail() {
-  echo "FAIL: $*"
-  failed=$((failed + 1))
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # expect CODE FRAGMENT -- ARGS...: npusim ARGS exits CODE and prints FRAGMENT (stdout+stderr).
 expect() {
   local code=$1 fragment=$2

@@ -12,19 +12,13 @@ src=$(realpath "$3")
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failed=0
-fail() {
-  echo "FAIL: $*"
-  failed=$((failed + 1))
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 expect_run() {  # FILE EXPECTED_EXIT FRAGMENT...
   local file=$1 want=$2
   shift 2
-  "$npusim" run "$file" >"$work/out" 2>&1
-  local code=$?
-  [[ $code == "$want" ]] || { fail "$file: exit $code, expected $want"; cat "$work/out"; }
+  expect_exit "$file" "$want" "$work/out" "$npusim" run "$file"
   for fragment in "$@"; do
-    grep -qF -- "$fragment" "$work/out" || fail "$file: output lacks '$fragment'"
+    expect_text "$file" "$fragment" "$work/out"
   done
 }
 scenario() {  # NAME LIBRARY KERNEL [ARGS]

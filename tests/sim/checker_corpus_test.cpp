@@ -274,7 +274,7 @@ void cube_load(Block& b, const CubeTiles& c, GlobalTensor<half> ga, GlobalTensor
 }
 
 /// Line of the first occurrence of `needle` in a library source file (labels for the builtin
-/// kernels, so that an edit of builtin_kernels.cpp does not silently break them).
+/// kernels, so that an edit of builtin_kernel_bodies.cpp does not silently break them).
 unsigned source_line(const char* file, const std::string& needle) {
     std::ifstream in(std::string(NPUSIM_SOURCE_DIR) + "/" + file);
     std::string text;
@@ -506,9 +506,9 @@ void intra_pipe(std::vector<Entry>& v) {
                      r.run(aiv("vector_chain_no_barrier"),
                            [args](Block& b) { kernels::vector_chain(b, args); });
                      const unsigned add =
-                         source_line("sim/builtin_kernels.cpp", "b.add(tmp, in, in, n);");
+                         source_line("sim/builtin_kernel_bodies.cpp", "b.add(tmp, in, in, n);");
                      const unsigned muls =
-                         source_line("sim/builtin_kernels.cpp", "b.muls(tmp, tmp, 2.0F, n);");
+                         source_line("sim/builtin_kernel_bodies.cpp", "b.muls(tmp, tmp, 2.0F, n);");
                      return r.done({race(RAW, UB, Intra, Pipe::V, add, Pipe::V, muls),
                                     race(WAW, UB, Intra, Pipe::V, add, Pipe::V, muls)});
                  }});
@@ -1170,7 +1170,7 @@ void inter_core(std::vector<Entry>& v) {
              auto args = reduction_args(r, 4, 0);
              r.run(aiv("syncall_reduction_nosync", 4),
                    [args](Block& b) { kernels::syncall_reduction(b, args); });
-             const char* file = "sim/builtin_kernels.cpp";
+             const char* file = "sim/builtin_kernel_bodies.cpp";
              const unsigned store = source_line(file, "b.copy(args.work.sub(me * n, n), mine, n);");
              const unsigned load =
                  source_line(file, "b.copy(other, args.work.sub(from * n, n), n);");
@@ -1942,11 +1942,192 @@ void clean(std::vector<Entry>& v) {
                  }});
 }
 
+// ---- atomic copy-out (Block::set_atomic) -------------------------------------------------
+// The vendor sanitizer's rule: two atomic writes never race each other; an atomic write
+// against any other access (a plain store, a load) still does.
+
+/// "" if every element of `got` is `want`, else what differs first.
+std::string all_equal(const std::vector<float>& got, float want, const char* what) {
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        if (got[i] != want) {
+            return std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(got[i]) +
+                   ", expected " + std::to_string(want) + "; ";
+        }
+    }
+    return "";
+}
+
+void atomic_copy_out(std::vector<Entry>& v) {
+    v.push_back({"atomic add: four blocks accumulate into one GM range, no race", false, [] {
+                     Rig r;
+                     auto x = r.filled(4 * N, "x", 1.5F);
+                     auto z = r.filled(N, "z", 10.0F);
+                     r.run(aiv("atomic_sum", 4), [&](Block& b) {
+                         auto a = ub(b);
+                         b.copy(a, x.sub(b.block_idx() * N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         b.set_atomic<float>(AtomicOp::Add);
+                         b.copy(z, a, N);
+                         b.clear_atomic();
+                     });
+                     r.problem += all_equal(r.sim.read(z), 16.0F, "z");
+                     return r.done({});
+                 }});
+
+    v.push_back({"atomic add twice in one block on MTE3: no intra-pipe race", false, [] {
+                     Rig r;
+                     auto x = r.filled(N, "x", 2.0F);
+                     auto z = r.filled(N, "z", 0.0F);
+                     r.run(aiv("atomic_twice"), [&](Block& b) {
+                         auto a = ub(b);
+                         b.copy(a, x, N);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         b.set_atomic<float>(AtomicOp::Add);
+                         b.copy(z, a, N);
+                         b.copy(z, a, N);
+                         b.clear_atomic();
+                     });
+                     r.problem += all_equal(r.sim.read(z), 4.0F, "z");
+                     return r.done({});
+                 }});
+
+    v.push_back({"atomic max and min: blocks combine into GM, no race", false, [] {
+                     Rig r;
+                     auto x = r.input(4 * N, "x");
+                     auto hi = r.filled(N, "hi", -1000.0F);
+                     auto lo = r.filled(N, "lo", 1000.0F);
+                     r.run(aiv("atomic_max_min", 4), [&](Block& b) {
+                         auto a = ub(b);
+                         b.copy(a, x.sub(b.block_idx() * N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         b.set_atomic<float>(AtomicOp::Max);
+                         b.copy(hi, a, N);
+                         b.set_atomic<float>(AtomicOp::Min);
+                         b.copy(lo, a, N);
+                         b.clear_atomic();
+                     });
+                     const std::vector<float> xs = pattern(4 * N, 1);
+                     const std::vector<float> got_hi = r.sim.read(hi), got_lo = r.sim.read(lo);
+                     for (std::uint64_t i = 0; i < N; ++i) {
+                         float want_hi = xs[i], want_lo = xs[i];
+                         for (std::uint64_t k = 1; k < 4; ++k) {
+                             want_hi = std::max(want_hi, xs[k * N + i]);
+                             want_lo = std::min(want_lo, xs[k * N + i]);
+                         }
+                         if (got_hi[i] != want_hi || got_lo[i] != want_lo) {
+                             r.problem += "element " + std::to_string(i) + " wrong; ";
+                             break;
+                         }
+                     }
+                     return r.done({});
+                 }});
+
+    v.push_back({"atomic add, SyncAll, then block 0 reads the sum: no race", false, [] {
+                     Rig r;
+                     auto x = r.filled(4 * N, "x", 1.0F);
+                     auto z = r.filled(N, "z", 0.0F);
+                     auto out = r.output(N, "out");
+                     r.run(aiv("atomic_then_read", 4), [&](Block& b) {
+                         auto a = ub(b);
+                         b.copy(a, x.sub(b.block_idx() * N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         b.set_atomic<float>(AtomicOp::Add);
+                         b.copy(z, a, N);
+                         b.clear_atomic();
+                         b.sync_all();
+                         if (b.block_idx() != 0) return;
+                         auto s = ub(b);
+                         b.copy(s, z, N);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         b.copy(out, s, N);
+                     });
+                     r.problem += all_equal(r.sim.read(out), 4.0F, "out");
+                     return r.done({});
+                 }});
+
+    v.push_back({"initcheck GM: atomic add onto an output nobody initialized", false, [] {
+                     Rig r;
+                     auto x = r.filled(2 * N, "x", 1.0F);
+                     auto z = r.output(N, "z");  // never written: the mode does not clear GM
+                     unsigned L[1]{};
+                     r.run(aiv("atomic_uninit", 2), [&](Block& b) {
+                         auto a = ub(b);
+                         b.copy(a, x.sub(b.block_idx() * N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         b.set_atomic<float>(AtomicOp::Add);
+                         L[0] = __LINE__ + 1;
+                         b.copy(z, a, N);
+                         b.clear_atomic();
+                     });
+                     return r.done({single(FindingKind::UninitializedRead, GM, Pipe::MTE3, L[0])});
+                 }});
+
+    v.push_back({"inter-core WAW GM: an atomic add against another block's plain store", true, [] {
+                     Rig r;
+                     auto x = r.filled(2 * N, "x", 1.0F);
+                     auto z = r.filled(N, "z", 0.0F);
+                     unsigned L[2]{};
+                     r.run(aiv("atomic_vs_plain", 2, {0, 5000}), [&](Block& b) {
+                         auto a = ub(b);
+                         b.copy(a, x.sub(b.block_idx() * N, N), N);
+                         flag(b, Pipe::MTE2, Pipe::MTE3);
+                         if (b.block_idx() == 0) {
+                             b.set_atomic<float>(AtomicOp::Add);
+                             L[0] = __LINE__ + 1;
+                             b.copy(z, a, N);
+                             b.clear_atomic();
+                         } else {
+                             L[1] = __LINE__ + 1;
+                             b.copy(z, a, N);
+                         }
+                     });
+                     r.problem += r.log.before(L[0], L[1]);
+                     return r.done({race(WAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE3, L[1])});
+                 }});
+
+    v.push_back(
+        {"inter-core RAW GM: AIV 3 syncs with AIV 2's atomic add only, not with AIV 0's", true, [] {
+             Rig r;
+             auto x = r.filled(3 * N, "x", 1.0F);
+             auto z = r.filled(N, "z", 0.0F);
+             unsigned L[2]{};
+             LaunchSpec spec = mix("atomic_partial_order", KernelType::MIX_AIC_1_2);
+             spec.blocks = 2;  // AIV 0-3: 0 and 2 add, 3 meets 2 (mode 1) and then loads
+             r.run(spec, [&](Block& b) {
+                 const std::uint32_t me = b.block_idx();
+                 if (b.core_type() == CoreType::Cube || me == 1) return;
+                 auto a = ub(b);
+                 if (me == 3) {
+                     b.cross_core_set_flag(1, Pipe::MTE3, 3);
+                     b.cross_core_wait_flag(3);
+                     L[1] = __LINE__ + 1;
+                     b.copy(a, z, N);
+                     return;
+                 }
+                 if (me == 2) delay_loads(b, 20);  // AIV 2 adds last
+                 b.copy(a, x.sub(me * N, N), N);
+                 flag(b, Pipe::MTE2, Pipe::MTE3);
+                 b.set_atomic<float>(AtomicOp::Add);
+                 L[0] = __LINE__ + 1;
+                 b.copy(z, a, N);
+                 b.clear_atomic();
+                 if (me == 2) {
+                     b.cross_core_set_flag(1, Pipe::MTE3, 3);
+                     b.cross_core_wait_flag(3);
+                 }
+             });
+             r.problem += r.log.before(L[0], L[1]);
+             r.problem += all_equal(r.sim.read(z), 2.0F, "z");
+             return r.done({race(RAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE2, L[1])});
+         }});
+}
+
 std::vector<Entry> corpus() {
     std::vector<Entry> v;
     intra_pipe(v);
     inter_pipe(v);
     inter_core(v);
+    atomic_copy_out(v);
     sync_mem_init(v);
     clean(v);
     return v;

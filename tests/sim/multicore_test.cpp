@@ -234,7 +234,7 @@ TEST_CASE("SyncAll with 50 blocks on 48 cores stops with the stuck report",
                 CHECK_THAT(s.reason, Catch::Contains("never started"));
             } else {
                 ++waiting;
-                CHECK_THAT(s.where, Catch::Contains("builtin_kernels.cpp:"));
+                CHECK_THAT(s.where, Catch::Contains("builtin_kernel_bodies.cpp:"));
                 CHECK_THAT(s.reason, Catch::Contains("48"));
                 CHECK_THAT(s.reason, Catch::Contains("49"));
             }
@@ -325,8 +325,11 @@ TEST_CASE("cross-core flags: mode 0 round, counter overflow, misuse", "[multicor
     SECTION("flag id and mode checks") {
         Simulator sim(builtin_chip_config("small"));
         CHECK_THROWS_WITH(sim.run({.name = "id", .blocks = 1},
-                                  [](Block& b) { b.cross_core_set_flag(0, Pipe::S, 11); }),
-                          Catch::Contains("flag id must be 0-10"));
+                                  [](Block& b) { b.cross_core_set_flag(0, Pipe::S, 16); }),
+                          Catch::Contains("flag id must be 0-15"));
+        CHECK_THROWS_WITH(
+            sim.run({.name = "id", .blocks = 1}, [](Block& b) { b.cross_core_wait_flag(16); }),
+            Catch::Contains("CrossCoreWaitFlag(16): flag id must be 0-15"));
         CHECK_THROWS_WITH(sim.run({.name = "m1", .blocks = 1},
                                   [](Block& b) { b.cross_core_set_flag(1, Pipe::S, 0); }),
                           Catch::Contains("mode 1"));
@@ -347,6 +350,107 @@ TEST_CASE("cross-core flags: mode 0 round, counter overflow, misuse", "[multicor
         CHECK_THAT(r.stuck[0].where,
                    Catch::StartsWith("multicore_test.cpp:" + std::to_string(line) + ":"));
         CHECK_THAT(r.stuck[0].reason, Catch::Contains("CrossCoreWaitFlag(4)"));
+    }
+}
+
+TEST_CASE("cross-core flag ids 0-15, and the ids 11-14 that hard SyncAll reserves",
+          "[multicore][xflag]") {
+    // Block 0 sends a value to block 1 through GM, ordered by a cross-core flag `id`
+    // (mode 2 between the AIC and the AIV of a MIX_AIC_1_1 group: AIC stores, AIV loads).
+    // `sync`: 0 none, 1 hard SyncAll first, 2 soft SyncAll first (AIV only).
+    struct Lines {
+        int set = 0;
+        int wait = 0;
+        int sync_all = 0;
+    };
+    auto run = [](std::uint32_t id, int sync, bool sync_after, Lines& lines) {
+        Simulator sim(builtin_chip_config("small"));
+        Checker checker(sim.global_memory());
+        sim.attach(checker);
+        auto data = sim.allocate<std::int32_t>(8, "data");
+        auto ws = sim.allocate<std::int32_t>(8 * 8, "ws");
+        sim.write(data, std::vector<std::int32_t>(8, 0));
+        sim.write(ws, std::vector<std::int32_t>(8 * 8, 0));
+        auto sync_all = [&](Block& b) {
+            if (sync == 1) {
+                lines.sync_all = __LINE__ + 1;
+                b.sync_all(SyncAllScope::All);
+            } else if (sync == 2 && b.core_type() == CoreType::Vector) {
+                auto ub = b.alloc<std::int32_t>(MemSpace::UB, 8 * 8);
+                b.sync_all(ws, ub, 1);
+            }
+        };
+        auto kernel = [&](Block& b) {
+            if (!sync_after) sync_all(b);
+            if (b.core_type() == CoreType::Cube) {
+                b.store(data, 0, 42);
+                lines.set = __LINE__ + 1;
+                b.cross_core_set_flag(2, Pipe::S, id);
+            } else {
+                lines.wait = __LINE__ + 1;
+                b.cross_core_wait_flag(id);
+                const std::int32_t got = b.load(data, 0);
+                b.store(data, 1, got + 1);
+            }
+            if (sync_after) sync_all(b);
+        };
+        const RunResult r =
+            sim.run({.name = "xflag", .blocks = 1, .type = KernelType::MIX_AIC_1_1}, kernel);
+        CHECK(r.completed());
+        CHECK_THAT(checker.findings(), NoFindings());
+        return sim.read(data)[1];
+    };
+    Lines lines;
+    SECTION("id 15 orders two blocks") {
+        CHECK(run(15, 0, false, lines) == 43);
+    }
+    SECTION("id 15 with hard SyncAll") {
+        CHECK(run(15, 1, false, lines) == 43);
+    }
+    SECTION("id 12 in a kernel without SyncAll") {
+        CHECK(run(12, 0, false, lines) == 43);
+    }
+    SECTION("id 12 with soft SyncAll, which uses no flags") {
+        CHECK(run(12, 2, false, lines) == 43);
+    }
+    SECTION("id 12 with hard SyncAll is a hardware-rule error naming both lines") {
+        for (const bool sync_after : {false, true}) {
+            INFO((sync_after ? "flag first" : "SyncAll first"));
+            std::string message;
+            try {
+                run(12, 1, sync_after, lines);
+            } catch (const KernelError& error) {
+                message = error.what();
+            }
+            // Whichever flag call met the rule first: the AIC's set or the AIV's wait.
+            const auto at = [](int line) {
+                return Catch::Contains("multicore_test.cpp:" + std::to_string(line) + ":");
+            };
+            CHECK_THAT(message, at(lines.set) || at(lines.wait));
+            CHECK_THAT(message, at(lines.sync_all));
+            CHECK_THAT(message, Catch::Contains("use ids 0-10 or 15 in kernels that call hard "
+                                                "SyncAll; hard SyncAll uses 11-14 internally"));
+        }
+    }
+    SECTION("a wait for id 13 meets the rule too") {
+        Simulator sim(builtin_chip_config("small"));
+        int wait_line = 0, sync_line = 0;
+        auto kernel = [&](Block& b) {
+            sync_line = __LINE__ + 1;
+            b.sync_all(SyncAllScope::All);
+            wait_line = __LINE__ + 1;
+            b.cross_core_wait_flag(13);
+        };
+        std::string message;
+        try {
+            sim.run({.name = "xwait", .blocks = 2}, kernel);
+        } catch (const KernelError& error) {
+            message = error.what();
+        }
+        CHECK_THAT(message, Catch::Contains("CrossCoreWaitFlag(13) uses a flag id that hard "
+                                            "SyncAll reserves"));
+        CHECK_THAT(message, Catch::Contains(":" + std::to_string(wait_line) + ":"));
+        CHECK_THAT(message, Catch::Contains(":" + std::to_string(sync_line) + ":"));
     }
 }
 

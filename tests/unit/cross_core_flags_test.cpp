@@ -116,3 +116,21 @@ TEST_CASE("cross-core flags: a completed round reports a full member counter", "
     CHECK(flags.pending(kAiv1, 2) == kCrossCoreMaxPending);
     CHECK(flags.round_count(3, 2) == 0);
 }
+
+TEST_CASE("cross-core flags: ids 0-15, of which hard SyncAll reserves 11-14", "[unit]") {
+    STATIC_REQUIRE(kCrossCoreFlagIds == 16);
+    STATIC_REQUIRE(CrossCoreFlags::kFlagIds == kCrossCoreFlagIds);
+    CHECK_FALSE(kHardSyncAllFlagIds.contains(10));
+    CHECK(kHardSyncAllFlagIds.contains(11));
+    CHECK(kHardSyncAllFlagIds.contains(14));
+    CHECK_FALSE(kHardSyncAllFlagIds.contains(15));
+    CHECK(hard_sync_all_flag_id_rule() ==
+          "use ids 0-10 or 15 in kernels that call hard SyncAll; hard SyncAll uses 11-14 "
+          "internally");
+    // Counters exist for every id, including the reserved ones and 15.
+    CrossCoreFlags flags;
+    for (std::uint32_t id : {0U, 12U, 15U}) {
+        CHECK(flags.post(kAiv0, id, set_at(5, 1)));
+        CHECK(flags.take(kAiv0, id).has_value());
+    }
+}

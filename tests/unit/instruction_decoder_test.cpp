@@ -318,9 +318,18 @@ TEST_CASE("decoder: cross-core flag ids, modes and pipes", "[unit]") {
             [&](Transaction& tx) { decoder.decode_cross_core_set(mode, pipe, id, tx); });
     };
     const Decoders mix12(KernelType::MIX_AIC_1_2);
-    CHECK(set_error(mix12.aiv, 0, Pipe::MTE3, 10).empty());
-    CHECK_THAT(set_error(mix12.aiv, 0, Pipe::MTE3, 11),
-               Contains("CrossCoreSetFlag<0, PIPE_MTE3>(11): flag id must be 0-10"));
+    // Ids 0-15 for modes 0-2; the ids hard SyncAll reserves (11-14) are valid instructions
+    // (only a kernel that also calls hard SyncAll may not use them: sync/kernel_sync.h).
+    for (std::uint32_t mode : {0U, 1U}) {
+        for (std::uint32_t id : {0U, 10U, 11U, 14U, 15U}) {
+            INFO("mode " << mode << " id " << id);
+            CHECK(set_error(mix12.aiv, mode, Pipe::MTE3, id).empty());
+        }
+    }
+    CHECK(set_error(mix12.aic, 2, Pipe::FIX, 15).empty());
+    CHECK_THAT(set_error(mix12.aiv, 0, Pipe::MTE3, 16),
+               Contains("CrossCoreSetFlag<0, PIPE_MTE3>(16): flag id must be 0-15"));
+    CHECK_THAT(set_error(mix12.aic, 2, Pipe::FIX, 16), Contains("flag id must be 0-15"));
     CHECK_THAT(set_error(mix12.aiv, 3, Pipe::V, 0), Contains("mode must be 0, 1 or 2"));
     CHECK_THAT(set_error(mix12.aic, 2, Pipe::V, 0),
                Contains("PIPE_V is not a pipe of an aic core"));
@@ -351,7 +360,9 @@ TEST_CASE("decoder: cross-core wait ids", "[unit]") {
     };
     CHECK(wait_error(0).empty());
     CHECK(wait_error(10).empty());
-    CHECK_THAT(wait_error(11), Contains("CrossCoreWaitFlag(11): flag id must be 0-10"));
+    CHECK(wait_error(12).empty());
+    CHECK(wait_error(15).empty());
+    CHECK_THAT(wait_error(16), Contains("CrossCoreWaitFlag(16): flag id must be 0-15"));
 }
 
 TEST_CASE("decoder: SyncAll over vector cores is refused on a cube core", "[unit]") {

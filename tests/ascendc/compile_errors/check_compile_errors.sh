@@ -28,12 +28,8 @@ expect_error() {  # name, expected text, kernel body
 }
 
 expect_error pipe_barrier_s "PipeBarrier<PIPE_S> is not allowed" 'PipeBarrier<PIPE_S>();'
-expect_error set_atomic_add "SetAtomicAdd (atomic copy-out) is not supported yet" \
-  'SetAtomicAdd<float>();'
-expect_error set_atomic_none "SetAtomicNone (atomic copy-out) is not supported yet" \
-  'SetAtomicNone();'
-expect_error disable_dma_atomic "DisableDmaAtomic (atomic copy-out) is not supported yet" \
-  'DisableDmaAtomic();'
+expect_error set_atomic_int16 "the atomic type must be float, half, int32_t or int8_t" \
+  'SetAtomicAdd<int16_t>();'
 expect_error compare "Compare is not supported yet" \
   'LocalTensor<float> a; Compare(a, a, a, 0, 8);'
 expect_error select "Select is not supported yet" 'LocalTensor<float> a; Select(a, a, a, 8);'

@@ -1,11 +1,24 @@
 // Explicit synchronization: SetFlag / WaitFlag<HardEvent>, PipeBarrier<pipe_t>, SyncAll,
 // CrossCoreSetFlag / CrossCoreWaitFlag, SetScheduleMode, event ids of the TPipe, and the
-// atomic copy-out controls (not supported yet: a compile-time error).
+// atomic copy-out controls.
 #pragma once
 
 #include <cstdint>
 
 #include "npusim_ascendc/pipe.h"
+
+namespace npusim::ascendc {
+/// SetAtomicAdd / Max / Min / Type: the block's atomic mode for later copies to GM.
+template <class T>
+void set_atomic(AtomicOp op, Loc loc) {
+    static_assert(Element<T>,
+                  "npusim Ascend C: the atomic type must be float, half, int32_t or int8_t "
+                  "(int16_t and bfloat16_t are not element types of npusim yet)");
+    KernelContext& ctx = context(loc);
+    Resume resume(ctx);
+    ctx.block().set_atomic<T>(op, loc);
+}
+}  // namespace npusim::ascendc
 
 namespace AscendC {
 
@@ -61,6 +74,9 @@ void SyncAll(const GlobalTensor<std::int32_t>& gmWorkspace,
     ctx.block().sync_all(gm, ubWorkspace.native(), cores, loc);
 }
 
+/// CrossCoreSetFlag<mode, pipe>(flagId) / CrossCoreWaitFlag(flagId): modes 0-2, ids 0-15
+/// (npusim::kCrossCoreFlagIds). A kernel that calls hard SyncAll must not use 11-14
+/// (npusim::kHardSyncAllFlagIds): the native engine raises a KernelError naming both lines.
 template <std::uint8_t modeId, pipe_t pipe>
 void CrossCoreSetFlag(std::uint16_t flagId, Loc loc = Loc::current()) {
     static_assert(modeId <= 2, "CrossCoreSetFlag: modes 0, 1 and 2 are supported");
@@ -118,38 +134,34 @@ inline std::int32_t TPipe::FetchEventID(HardEvent event, Loc loc) {
     return id;
 }
 
-// ---- atomic copy-out: not supported yet ----------------------------------------------------
-// Atomic accumulation into GM needs atomic copy modes in the native API and the sanitizer's
-// atomic exemption in the checker; until then these are compile errors, never silent no-ops.
+// ---- atomic copy-out --------------------------------------------------------------------
+// Later DataCopy / DataCopyPad / Fixpipe transfers to GM (from UB or L0C) combine with what GM
+// holds (Block::set_atomic). GM is not cleared first: zero it yourself when you accumulate.
 template <class T>
-void SetAtomicAdd() {
-    static_assert(npusim::ascendc::kAlwaysFalse<T>,
-                  "npusim Ascend C: SetAtomicAdd (atomic copy-out) is not supported yet");
-}
-template <class T>
-void SetAtomicMax() {
-    static_assert(npusim::ascendc::kAlwaysFalse<T>,
-                  "npusim Ascend C: SetAtomicMax (atomic copy-out) is not supported yet");
+void SetAtomicAdd(Loc loc = Loc::current()) {
+    npusim::ascendc::set_atomic<T>(npusim::AtomicOp::Add, loc);
 }
 template <class T>
-void SetAtomicMin() {
-    static_assert(npusim::ascendc::kAlwaysFalse<T>,
-                  "npusim Ascend C: SetAtomicMin (atomic copy-out) is not supported yet");
-}
-template <class Unsupported = void>
-void SetAtomicNone() {
-    static_assert(npusim::ascendc::kAlwaysFalse<Unsupported>,
-                  "npusim Ascend C: SetAtomicNone (atomic copy-out) is not supported yet");
-}
-template <class Unsupported = void>
-void DisableDmaAtomic() {
-    static_assert(npusim::ascendc::kAlwaysFalse<Unsupported>,
-                  "npusim Ascend C: DisableDmaAtomic (atomic copy-out) is not supported yet");
+void SetAtomicMax(Loc loc = Loc::current()) {
+    npusim::ascendc::set_atomic<T>(npusim::AtomicOp::Max, loc);
 }
 template <class T>
-void SetAtomicType() {
-    static_assert(npusim::ascendc::kAlwaysFalse<T>,
-                  "npusim Ascend C: SetAtomicType (atomic copy-out) is not supported yet");
+void SetAtomicMin(Loc loc = Loc::current()) {
+    npusim::ascendc::set_atomic<T>(npusim::AtomicOp::Min, loc);
+}
+/// Changes the element type of the atomic mode, keeping its operation.
+template <class T>
+void SetAtomicType(Loc loc = Loc::current()) {
+    npusim::ascendc::set_atomic<T>(npusim::ascendc::context(loc).block().atomic_mode(), loc);
+}
+inline void DisableDmaAtomic(Loc loc = Loc::current()) {
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    npusim::ascendc::Resume resume(ctx);
+    ctx.block().clear_atomic(loc);
+}
+/// The older spelling of DisableDmaAtomic.
+inline void SetAtomicNone(Loc loc = Loc::current()) {
+    DisableDmaAtomic(loc);
 }
 
 }  // namespace AscendC

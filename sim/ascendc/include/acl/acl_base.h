@@ -1,0 +1,214 @@
+// ACL (acl/acl.h) types, status codes and flags, npusim's host-side state behind the API
+// (the runtime of the running host program, the pointers it handed out), and the calls that
+// set up a device: aclInit, aclrtSetDevice, contexts, aclGetRecentErrMsg. Status codes are
+// the documented numeric values (docs/ascendc.md lists the mapping).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <source_location>
+#include <string>
+
+#include "sim/runtime.h"
+
+using aclError = int;
+using aclrtStream = void*;
+using aclrtEvent = void*;
+using aclrtContext = void*;
+
+// ---- status codes (numeric values as documented) ---------------------------------------------
+constexpr aclError ACL_SUCCESS = 0;
+constexpr aclError ACL_ERROR_NONE = 0;
+constexpr aclError ACL_ERROR_INVALID_PARAM = 100000;
+constexpr aclError ACL_ERROR_UNINITIALIZE = 100001;
+constexpr aclError ACL_ERROR_REPEAT_INITIALIZE = 100002;
+constexpr aclError ACL_ERROR_REPEAT_FINALIZE = 100037;
+constexpr aclError ACL_ERROR_BAD_ALLOC = 200000;
+constexpr aclError ACL_ERROR_API_NOT_SUPPORT = 200001;
+constexpr aclError ACL_ERROR_INVALID_DEVICE = 200002;
+constexpr aclError ACL_ERROR_INVALID_RESOURCE_HANDLE = 200005;
+constexpr aclError ACL_ERROR_FEATURE_UNSUPPORTED = 200006;
+constexpr aclError ACL_ERROR_INTERNAL_ERROR = 500000;
+constexpr aclError ACL_ERROR_FAILURE = 500001;
+constexpr aclError ACL_ERROR_RT_FAILURE = 500003;
+constexpr aclError ACL_ERROR_RT_PARAM_INVALID = 107000;
+constexpr aclError ACL_ERROR_RT_INVALID_DEVICEID = 107001;
+constexpr aclError ACL_ERROR_RT_CONTEXT_NULL = 107002;
+constexpr aclError ACL_ERROR_RT_STREAM_CONTEXT = 107003;
+constexpr aclError ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID = 107006;
+constexpr aclError ACL_ERROR_RT_INVALID_MEMORY_TYPE = 107016;
+constexpr aclError ACL_ERROR_RT_INVALID_HANDLE = 107017;
+constexpr aclError ACL_ERROR_RT_FEATURE_NOT_SUPPORT = 207000;
+constexpr aclError ACL_ERROR_RT_MEMORY_ALLOCATION = 207001;
+constexpr aclError ACL_ERROR_RT_STREAM_NOT_COMPLETE = 507004;
+constexpr aclError ACL_ERROR_RT_EVENT_NOT_COMPLETE = 507006;
+constexpr aclError ACL_ERROR_RT_AICORE_EXCEPTION = 507015;
+
+enum aclrtMemMallocPolicy {
+    ACL_MEM_MALLOC_HUGE_FIRST = 0,
+    ACL_MEM_MALLOC_HUGE_ONLY = 1,
+    ACL_MEM_MALLOC_NORMAL_ONLY = 2,
+};
+enum aclrtMemcpyKind {
+    ACL_MEMCPY_HOST_TO_HOST = 0,
+    ACL_MEMCPY_HOST_TO_DEVICE = 1,
+    ACL_MEMCPY_DEVICE_TO_HOST = 2,
+    ACL_MEMCPY_DEVICE_TO_DEVICE = 3,
+    ACL_MEMCPY_DEFAULT = 4,
+};
+enum aclrtStreamStatus {
+    ACL_STREAM_STATUS_COMPLETE = 0,
+    ACL_STREAM_STATUS_NOT_READY = 1,
+    ACL_STREAM_STATUS_RESERVED = 0xFFFF,
+};
+enum aclrtEventRecordedStatus {
+    ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
+    ACL_EVENT_RECORDED_STATUS_COMPLETE = 1,
+};
+enum aclrtEventStatus {
+    ACL_EVENT_STATUS_COMPLETE = 0,
+    ACL_EVENT_STATUS_NOT_READY = 1,
+    ACL_EVENT_STATUS_RESERVED = 2,
+};
+constexpr std::uint32_t ACL_EVENT_SYNC = 0x1;
+constexpr std::uint32_t ACL_EVENT_CAPTURE_STREAM_PROGRESS = 0x2;
+constexpr std::uint32_t ACL_EVENT_TIME_LINE = 0x8;
+constexpr std::uint32_t ACL_EVENT_DEVICE_USE_ONLY = 0x10;
+constexpr std::uint32_t ACL_EVENT_EXTERNAL = 0x20;
+constexpr std::uint32_t ACL_EVENT_IPC = 0x40;
+
+namespace npusim::acl {
+
+using Where = std::source_location;
+
+/// The host side's state: the runtime of the host program that is running, and which
+/// pointers it handed out.
+struct HostState {
+    Runtime* runtime = nullptr;
+    bool initialised = false;
+    std::map<std::uint64_t, DeviceBuffer> device;  // by GM address
+    std::map<const std::byte*, HostBuffer> host;   // aclrtMallocHost, by start
+    std::map<const void*, KernelType> kernel_types;
+    std::map<const void*, ScheduleMode> schedule_modes;
+    std::string last_error;  // aclGetRecentErrMsg
+};
+inline HostState g_host;
+
+inline aclError to_acl(Status status) {
+    switch (status) {
+        case Status::Success:
+            return ACL_SUCCESS;
+        case Status::InvalidValue:
+            return ACL_ERROR_RT_PARAM_INVALID;
+        case Status::InvalidHandle:
+            return ACL_ERROR_RT_INVALID_HANDLE;
+        case Status::NotReady:
+            return ACL_ERROR_RT_EVENT_NOT_COMPLETE;
+        case Status::NotPermitted:
+            return ACL_ERROR_RT_PARAM_INVALID;
+        case Status::NotSupported:
+            return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+        case Status::OutOfMemory:
+            return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    return ACL_ERROR_FAILURE;
+}
+
+/// Runs one runtime call: ACL_ERROR_UNINITIALIZE outside a host program, the status of a
+/// RuntimeError otherwise. KernelError and the other npusim errors propagate.
+template <class F>
+aclError call(F&& f) {
+    if (g_host.runtime == nullptr) return ACL_ERROR_UNINITIALIZE;
+    try {
+        f(*g_host.runtime);
+    } catch (const RuntimeError& error) {
+        g_host.last_error = error.what();
+        return to_acl(error.status());
+    }
+    return ACL_SUCCESS;
+}
+
+inline Stream stream_of(aclrtStream stream) {
+    return Stream{static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(stream))};
+}
+inline aclrtStream handle_of(Stream stream) {
+    return reinterpret_cast<aclrtStream>(static_cast<std::uintptr_t>(stream.id));
+}
+// Event and model handles are id + 1, so that no valid handle is null.
+inline Event event_of(aclrtEvent event) {
+    return Event{static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(event) - 1)};
+}
+inline aclrtEvent handle_of(Event event) {
+    return reinterpret_cast<aclrtEvent>(static_cast<std::uintptr_t>(event.id) + 1);
+}
+inline Graph graph_of(void* model) {
+    return Graph{static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(model) - 1)};
+}
+inline void* handle_of(Graph graph) {
+    return reinterpret_cast<void*>(static_cast<std::uintptr_t>(graph.id) + 1);
+}
+
+/// The device buffer a pointer falls in, as a view from that pointer; nullopt-like
+/// (bytes 0) when it is no device pointer.
+inline DeviceBuffer device_at(const void* pointer) {
+    const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(pointer));
+    auto it = g_host.device.upper_bound(address);
+    if (it == g_host.device.begin()) return {};
+    --it;
+    const DeviceBuffer& buffer = it->second;
+    if (address >= buffer.address + buffer.bytes) return {};
+    return DeviceBuffer{address, buffer.address + buffer.bytes - address};
+}
+/// The aclrtMallocHost buffer that holds [pointer, pointer + bytes) starting at its start.
+inline const HostBuffer* host_at(const void* pointer) {
+    const auto it = g_host.host.find(static_cast<const std::byte*>(pointer));
+    return it == g_host.host.end() ? nullptr : &it->second;
+}
+
+}  // namespace npusim::acl
+
+inline aclError aclInit(const char* config = nullptr) {
+    (void)config;
+    if (npusim::acl::g_host.runtime == nullptr) return ACL_ERROR_UNINITIALIZE;
+    if (npusim::acl::g_host.initialised) return ACL_ERROR_REPEAT_INITIALIZE;
+    npusim::acl::g_host.initialised = true;
+    return ACL_SUCCESS;
+}
+inline aclError aclFinalize() {
+    if (npusim::acl::g_host.runtime == nullptr) return ACL_ERROR_UNINITIALIZE;
+    if (!npusim::acl::g_host.initialised) return ACL_ERROR_REPEAT_FINALIZE;
+    npusim::acl::g_host.initialised = false;
+    return ACL_SUCCESS;
+}
+/// One simulated device: id 0.
+inline aclError aclrtSetDevice(std::int32_t deviceId) {
+    if (npusim::acl::g_host.runtime == nullptr) return ACL_ERROR_UNINITIALIZE;
+    return deviceId == 0 ? ACL_SUCCESS : ACL_ERROR_RT_INVALID_DEVICEID;
+}
+inline aclError aclrtResetDevice(std::int32_t deviceId) {
+    return aclrtSetDevice(deviceId);
+}
+inline aclError aclrtGetDevice(std::int32_t* deviceId) {
+    if (deviceId == nullptr) return ACL_ERROR_INVALID_PARAM;
+    *deviceId = 0;
+    return ACL_SUCCESS;
+}
+/// One context per device; the handle is a token.
+inline aclError aclrtCreateContext(aclrtContext* context, std::int32_t deviceId) {
+    if (context == nullptr) return ACL_ERROR_INVALID_PARAM;
+    *context = reinterpret_cast<aclrtContext>(std::uintptr_t{1});
+    return aclrtSetDevice(deviceId);
+}
+inline aclError aclrtDestroyContext(aclrtContext context) {
+    return context != nullptr ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+}
+inline aclError aclrtSetCurrentContext(aclrtContext context) {
+    return context != nullptr ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+}
+
+/// The message of the last failed call (it names the call site), or null.
+inline const char* aclGetRecentErrMsg() {
+    return npusim::acl::g_host.last_error.empty() ? nullptr
+                                                  : npusim::acl::g_host.last_error.c_str();
+}
