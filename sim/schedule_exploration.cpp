@@ -1,15 +1,24 @@
 #include "sim/schedule_exploration.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <map>
+#include <new>
+#include <optional>
 #include <poll.h>
 #include <sstream>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "base/errors.h"
 #include "sim/report.h"
@@ -119,89 +128,250 @@ bool stop_requested(const SimOptions& base) {
     return base.stop_flag != nullptr && base.stop_flag->load(std::memory_order_relaxed);
 }
 
-/// Runs schedules index % jobs == worker in a child; returns its outcomes via the pipe.
+/// The memory the workers share with the parent (an anonymous MAP_SHARED mapping, made before
+/// the fork): the next schedule to hand out, the parent's stop request and each worker's
+/// current schedule. Workers take schedules one at a time as they become free, so that cheap
+/// and costly schedules (a deadlock found at once, a long run) even out between them; which
+/// worker ran which schedule does not matter, the merge is by schedule index.
+class SharedWork final {
+public:
+    explicit SharedWork(std::uint32_t workers) {
+        m_bytes = sizeof(Header) + sizeof(std::atomic<std::uint64_t>) * workers;
+        void* memory =
+            mmap(nullptr, m_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (memory == MAP_FAILED) {
+            throw UsageError("schedule exploration: cannot map memory shared with the workers");
+        }
+        m_header = new (memory) Header{};
+        m_running = reinterpret_cast<std::atomic<std::uint64_t>*>(m_header + 1);
+        for (std::uint32_t w = 0; w < workers; ++w)
+            new (&m_running[w]) std::atomic<std::uint64_t>(0);
+    }
+    ~SharedWork() { munmap(m_header, m_bytes); }
+    SharedWork(const SharedWork&) = delete;
+    SharedWork& operator=(const SharedWork&) = delete;
+
+    /// In a worker: the next schedule index below `schedules` for `worker`, recorded as the
+    /// one it runs; nullopt (and no schedule recorded) when all are handed out or the parent
+    /// asked to stop.
+    std::optional<std::uint32_t> take(std::uint32_t worker, std::uint32_t schedules) {
+        std::uint64_t index = schedules;
+        if (!m_header->stop.load(std::memory_order_relaxed)) {
+            index = m_header->next.fetch_add(1, std::memory_order_relaxed);
+        }
+        if (index >= schedules) {
+            m_running[worker].store(0, std::memory_order_relaxed);
+            return std::nullopt;
+        }
+        m_running[worker].store(index + 1, std::memory_order_relaxed);
+        return static_cast<std::uint32_t>(index);
+    }
+    /// In the parent: no schedule is handed out after this (the running ones finish).
+    void request_stop() { m_header->stop.store(true, std::memory_order_relaxed); }
+    /// In the parent: the schedule `worker` took last, unless it found none left since. After
+    /// its output ended: the schedule it died in, unless that schedule's outcome arrived.
+    std::optional<std::uint32_t> last_taken(std::uint32_t worker) const {
+        const std::uint64_t slot = m_running[worker].load(std::memory_order_relaxed);
+        if (slot == 0) return std::nullopt;
+        return static_cast<std::uint32_t>(slot - 1);
+    }
+
+private:
+    // Atomics in memory shared between processes must be lock-free (address-free).
+    static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
+    static_assert(std::atomic<bool>::is_always_lock_free);
+    struct Header {
+        std::atomic<std::uint64_t> next{0};  // 64 bits: workers overshoot the count by one each
+        std::atomic<bool> stop{false};
+    };
+    std::size_t m_bytes = 0;
+    Header* m_header = nullptr;
+    std::atomic<std::uint64_t>* m_running = nullptr;  // per worker: schedule index + 1, 0: none
+};
+
+void write_all(int fd, const std::string& text) {
+    std::size_t written = 0;
+    while (written < text.size()) {
+        const ssize_t n = write(fd, text.data() + written, text.size() - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) _exit(3);  // the parent is gone
+        written += static_cast<std::size_t>(n);
+    }
+}
+
+/// A worker process: takes schedules until none is left, writes one JSON line per outcome to
+/// `fd`, and exits without running the parent's destructors or atexit handlers.
+[[noreturn]] void run_worker(std::uint32_t worker, int fd, SharedWork& work,
+                             const ExplorationOptions& options, const ChipConfig& chip,
+                             const ScheduleFunction& run, const SimOptions& base) {
+    // A crash ends the worker; the parent's handlers (a test framework's, say) must not run
+    // in it. SIGINT and SIGTERM keep the parent's disposition: with npusim's handlers they
+    // stop the running schedule at a safe point (outcome interrupted).
+    for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) std::signal(sig, SIG_DFL);
+#ifdef __GLIBC__
+    // Every schedule builds and frees a whole simulator (each core's 256 KiB coroutine stack,
+    // ...). With glibc's default, adaptive thresholds, some sequences of schedules give the
+    // top of the heap back to the kernel after one schedule and page-fault it in again in
+    // the next: a worker of the 100-schedule benchmark took 30,000 page faults and 25% more
+    // CPU time than its twin. A worker lives for one exploration: keep the memory.
+    mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);  // glibc's largest
+    mallopt(M_TRIM_THRESHOLD, 1024 * 1024 * 1024);
+#endif
+    int code = 0;
+    try {
+        while (!stop_requested(base)) {
+            const std::optional<std::uint32_t> index = work.take(worker, options.schedules);
+            if (!index) break;
+            write_all(fd,
+                      outcome_to_json(run_schedule(*index, options.seed + *index, chip, run, base))
+                              .dump() +
+                          "\n");
+        }
+    } catch (...) {
+        code = 3;
+    }
+    close(fd);
+    _exit(code);
+}
+
+std::string describe_status(int status) {
+    if (WIFSIGNALED(status)) {
+        const int sig = WTERMSIG(status);
+        const char* name = strsignal(sig);
+        return "was killed by signal " + std::to_string(sig) +
+               (name != nullptr ? std::string(" (") + name + ")" : "");
+    }
+    if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+    return "ended (status " + std::to_string(status) + ")";
+}
+
+/// Runs the schedules in `jobs` forked workers (SharedWork hands them out) and collects
+/// their outcomes, in any order. A stop request stops the hand-out; a worker that dies stops
+/// it too, and the exploration then fails with an InternalError naming its schedule.
 std::vector<ScheduleOutcome> run_in_workers(const ExplorationOptions& options,
                                             const ChipConfig& chip, const ScheduleFunction& run,
                                             const SimOptions& base) {
     struct Worker {
         pid_t pid = -1;
-        int fd = -1;
+        int fd = -1;         // the read end of its pipe, -1 once it ended
+        std::string buffer;  // received, not yet a whole line
     };
-    std::vector<Worker> workers;
     const std::uint32_t jobs = std::min(options.jobs, options.schedules);
+    SharedWork work(jobs);
+    std::vector<Worker> workers;
+    // On the way out, by an exception too: no worker is left running or unreaped.
+    struct Reaper {
+        std::vector<Worker>& workers;
+        SharedWork& work;
+        ~Reaper() {
+            work.request_stop();
+            for (Worker& w : workers) {
+                if (w.fd >= 0) close(w.fd);  // a worker still writing gets EPIPE and exits
+                w.fd = -1;
+                int status = 0;
+                while (w.pid > 0 && waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
+                }
+                w.pid = -1;
+            }
+        }
+    } reaper{workers, work};
     std::fflush(nullptr);  // children must not repeat buffered output
     for (std::uint32_t w = 0; w < jobs; ++w) {
         int fds[2];
         if (pipe(fds) != 0) throw UsageError("schedule exploration: cannot create a pipe");
         const pid_t pid = fork();
-        if (pid < 0) throw UsageError("schedule exploration: cannot fork a worker");
+        if (pid < 0) {
+            close(fds[0]);
+            close(fds[1]);
+            throw UsageError("schedule exploration: cannot fork a worker");
+        }
         if (pid == 0) {
             close(fds[0]);
-            int code = 0;
-            try {
-                for (std::uint32_t i = w; i < options.schedules; i += jobs) {
-                    if (stop_requested(base)) break;
-                    const std::string line =
-                        outcome_to_json(run_schedule(i, options.seed + i, chip, run, base)).dump() +
-                        "\n";
-                    std::size_t written = 0;
-                    while (written < line.size()) {
-                        const ssize_t n =
-                            write(fds[1], line.data() + written, line.size() - written);
-                        if (n < 0 && errno == EINTR) continue;
-                        if (n <= 0) _exit(3);
-                        written += static_cast<std::size_t>(n);
-                    }
-                }
-            } catch (...) {
-                code = 3;
-            }
-            close(fds[1]);
-            _exit(code);
+            for (const Worker& other : workers) close(other.fd);
+            run_worker(w, fds[1], work, options, chip, run, base);
         }
         close(fds[1]);
-        workers.push_back({pid, fds[0]});
+        workers.push_back({pid, fds[0], {}});
     }
-    // Read all workers at once: a worker whose pipe is full would otherwise wait for us.
-    std::vector<std::string> texts(workers.size());
-    std::vector<pollfd> open;
-    for (const Worker& w : workers) open.push_back({w.fd, POLLIN, 0});
-    std::size_t remaining = open.size();
-    char buffer[65536];
-    while (remaining > 0) {
-        if (poll(open.data(), open.size(), -1) < 0) {
+    std::vector<ScheduleOutcome> outcomes;
+    std::vector<bool> received(options.schedules, false);
+    // Parses each whole line as it arrives, so that the merge costs no time after the last
+    // worker ends.
+    const auto receive_lines = [&](Worker& w) {
+        std::size_t begin = 0;
+        for (std::size_t end; (end = w.buffer.find('\n', begin)) != std::string::npos;
+             begin = end + 1) {
+            ScheduleOutcome o;
+            try {
+                o = outcome_from_json(
+                    nlohmann::json::parse(w.buffer.begin() + begin, w.buffer.begin() + end));
+            } catch (const std::exception& error) {
+                throw InternalError(
+                    std::string("schedule exploration: a worker sent an unreadable outcome: ") +
+                    error.what());
+            }
+            if (o.index >= options.schedules || received[o.index]) {
+                throw InternalError("schedule exploration: a worker sent schedule " +
+                                    std::to_string(o.index) + " unexpectedly");
+            }
+            received[o.index] = true;
+            outcomes.push_back(std::move(o));
+        }
+        w.buffer.erase(0, begin);
+    };
+    // Read all workers at once: a worker whose pipe is full would otherwise wait for us. The
+    // timeout lets a stop request reach the workers while their schedules run.
+    constexpr int kStopCheckMilliseconds = 100;
+    std::size_t running = workers.size();
+    char chunk[65536];
+    while (running > 0) {
+        if (stop_requested(base)) work.request_stop();
+        std::vector<pollfd> polls;
+        std::vector<std::size_t> polled;  // index in `workers` of each entry of `polls`
+        for (std::size_t i = 0; i < workers.size(); ++i) {
+            if (workers[i].fd < 0) continue;
+            polls.push_back({workers[i].fd, POLLIN, 0});
+            polled.push_back(i);
+        }
+        if (poll(polls.data(), polls.size(), kStopCheckMilliseconds) < 0) {
             if (errno == EINTR) continue;
             throw InternalError("schedule exploration: poll() on the worker pipes failed");
         }
-        for (std::size_t i = 0; i < open.size(); ++i) {
-            if (open[i].fd < 0 || open[i].revents == 0) continue;
-            const ssize_t n = read(open[i].fd, buffer, sizeof buffer);
+        for (std::size_t p = 0; p < polls.size(); ++p) {
+            if (polls[p].revents == 0) continue;
+            const std::size_t i = polled[p];
+            Worker& w = workers[i];
+            const ssize_t n = read(w.fd, chunk, sizeof chunk);
             if (n < 0 && errno == EINTR) continue;
             if (n > 0) {
-                texts[i].append(buffer, static_cast<std::size_t>(n));
+                w.buffer.append(chunk, static_cast<std::size_t>(n));
+                receive_lines(w);
                 continue;
             }
-            close(open[i].fd);
-            open[i].fd = -1;  // poll ignores negative descriptors
-            --remaining;
+            // End of its output: it is exiting. Reaped after the loop, so that its exit (the
+            // kernel freeing its memory, about a millisecond) overlaps the other workers'
+            // last schedules; but a worker that died stops the hand-out at once.
+            close(w.fd);
+            w.fd = -1;
+            --running;
+            const std::optional<std::uint32_t> last =
+                work.last_taken(static_cast<std::uint32_t>(i));
+            if ((last && !received[*last]) || !w.buffer.empty()) work.request_stop();
         }
     }
-    std::vector<ScheduleOutcome> outcomes;
     std::string failure;
     for (std::size_t i = 0; i < workers.size(); ++i) {
-        const Worker& w = workers[i];
-        const std::string& text = texts[i];
+        Worker& w = workers[i];
         int status = 0;
         while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
         }
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            failure =
-                "a schedule exploration worker failed (status " + std::to_string(status) + ")";
-        }
-        std::istringstream lines(text);
-        std::string line;
-        while (std::getline(lines, line)) {
-            if (!line.empty()) outcomes.push_back(outcome_from_json(nlohmann::json::parse(line)));
+        w.pid = -1;
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && w.buffer.empty()) continue;
+        failure = "a schedule exploration worker " + describe_status(status);
+        const std::optional<std::uint32_t> last = work.last_taken(static_cast<std::uint32_t>(i));
+        if (last && !received[*last]) {
+            failure += " while running schedule " + std::to_string(*last) + " (seed " +
+                       std::to_string(options.seed + *last) + ")";
         }
     }
     if (!failure.empty()) throw InternalError(failure);

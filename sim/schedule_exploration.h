@@ -6,9 +6,9 @@
 // seed drawn from it, launch-queue ticks (SimOptions::dispatch_period and phase, up to four
 // launch costs, so kernels of several streams launched within one tick are placed together)
 // and a block start jitter. Exploring N schedules from seed S runs seeds S .. S + N - 1.
-// With jobs > 1, schedules run in forked worker processes (schedule i on worker i % jobs),
-// each sending its outcomes through a pipe; the merge is by schedule index, so the result is
-// the same for every jobs value.
+// With jobs > 1, schedules run in forked worker processes that take the next schedule when
+// they are free (lowest index first) and send each outcome through a pipe; the merge is by
+// schedule index, so the result is the same for every jobs value.
 //
 //   ExplorationResult r = explore_schedules({.schedules = 50, .seed = 1, .jobs = 2}, chip,
 //       [&](const SimOptions& options) { return run_my_program(options); });
@@ -79,7 +79,9 @@ struct ExplorationResult {
 
 /// Runs the schedules. With jobs > 1 `run` executes in forked children (it must not rely on
 /// state it changes in this process). A stop request (stop_flag) ends the exploration after
-/// the schedules that are running.
+/// the schedules that are running; those that ran are the first ones, seeds without a gap.
+/// A worker that dies (a crash in `run`) fails the exploration with an InternalError naming
+/// the schedule it was running, after the other workers' running schedules.
 ExplorationResult explore_schedules(const ExplorationOptions& options, const ChipConfig& chip,
                                     const ScheduleFunction& run, const SimOptions& base = {});
 

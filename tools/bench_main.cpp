@@ -21,7 +21,12 @@
 //   i  the host runtime: 4 streams x 50 kernels of 8 blocks chained by events (i4) against
 //      the same 200 kernels on one stream (i1): host seconds per launch and instructions per
 //      host second; i4 keeps at least 80% of i1's rate.
-// `--quick` shrinks every case (a smoke run for CI); `--case X` runs one case in-process.
+//   j  schedule exploration of the two-stream SyncAll trap, 100 schedules with one worker
+//      process (j1) and two (j2): j2 at least 1.8x faster. Three runs of each, alternately,
+//      the fastest kept. Each also reports its CPU time (its own and its workers'), so that
+//      the cost of the workers shows on a busy machine too.
+// `--quick` shrinks every case (a smoke run for CI); `--case X` runs one case in-process;
+// `--case j` runs the j1/j2 rounds (each run in its own process) and their target alone.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -30,6 +35,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -59,6 +65,18 @@ using nlohmann::json;
 
 double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// User + system CPU time of this process and of its children that ended and were waited for.
+double cpu_seconds_with_children() {
+    double total = 0.0;
+    for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+        rusage usage{};
+        getrusage(who, &usage);
+        for (const timeval& t : {usage.ru_utime, usage.ru_stime})
+            total += static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+    }
+    return total;
 }
 
 std::uint64_t peak_rss_bytes() {
@@ -277,10 +295,12 @@ json run_exploration(std::uint32_t jobs, std::uint32_t schedules) {
         run.warnings = predictor.warnings();
         return run;
     };
+    const double cpu_before = cpu_seconds_with_children();
     const auto start = std::chrono::steady_clock::now();
     const npusim::ExplorationResult r =
         npusim::explore_schedules({schedules, 1, jobs}, chip, run_one);
     const double seconds = seconds_since(start);
+    const double cpu = cpu_seconds_with_children() - cpu_before;
     json j;
     j["jobs"] = jobs;
     j["schedules"] = r.schedules;
@@ -289,6 +309,7 @@ json run_exploration(std::uint32_t jobs, std::uint32_t schedules) {
     j["distinct_deadlocks"] = r.distinct.size();
     j["host_seconds"] = seconds;
     j["host_seconds_per_schedule"] = seconds / static_cast<double>(std::max(1u, r.schedules));
+    j["cpu_seconds"] = cpu;  // this process and its workers, user + system
     return j;
 }
 
@@ -402,6 +423,49 @@ json run_isolated(const std::string& name, bool quick, std::uint64_t floor_activ
     return json::parse(text);
 }
 
+// The exploration cases last a third of a second each: on a shared machine a single run can
+// land in a busy moment (a neighbour's compile), which then decides the speed-up. Runs j1 and
+// j2 alternately `rounds` times, each in a fresh process, and keeps each case's fastest run
+// (other load only ever adds time), with the host seconds of every run.
+void run_exploration_cases(bool quick, int rounds, json& out) {
+    const std::pair<const char*, const char*> cases[] = {{"j1", "j1_explore_1_worker"},
+                                                         {"j2", "j2_explore_2_workers"}};
+    for (int round = 0; round < rounds; ++round) {
+        for (const auto& [name, key] : cases) {
+            json run = run_isolated(name, quick, 0);
+            json runs = out.contains(key) ? out[key]["host_seconds_runs"] : json::array();
+            if (!run.contains("host_seconds")) {
+                out[key] = run;  // an error: shown as it is
+                return;
+            }
+            runs.push_back(run["host_seconds"]);
+            if (!out[key].contains("host_seconds") ||
+                run["host_seconds"].get<double>() < out[key]["host_seconds"].get<double>()) {
+                out[key] = std::move(run);
+            }
+            out[key]["host_seconds_runs"] = std::move(runs);
+        }
+    }
+}
+
+/// The j targets from the j1 and j2 entries of `out` (run_exploration_cases), if both ran.
+void add_exploration_targets(const json& out, json& targets) {
+    if (!out.contains("j1_explore_1_worker") || !out.contains("j2_explore_2_workers")) return;
+    const json& j1 = out["j1_explore_1_worker"];
+    const json& j2 = out["j2_explore_2_workers"];
+    if (!j1.contains("host_seconds") || !j2.contains("host_seconds")) return;
+    const double speedup = j1["host_seconds"].get<double>() / j2["host_seconds"].get<double>();
+    targets["explore_seconds_per_schedule"] = j1["host_seconds_per_schedule"];
+    targets["explore_j2_vs_j1_speedup"] = speedup;
+    targets["explore_target"] = kExploreParallelTarget;
+    targets["explore_pass"] = speedup >= kExploreParallelTarget;
+    // Insensitive to other load: what the second worker costs in CPU time.
+    if (j1.contains("cpu_seconds") && j2.contains("cpu_seconds")) {
+        targets["explore_j2_vs_j1_cpu_seconds"] =
+            j2["cpu_seconds"].get<double>() / j1["cpu_seconds"].get<double>();
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -411,7 +475,8 @@ int main(int argc, char** argv) {
     app.add_flag("--quick", quick, "Small sizes (smoke test)");
     app.add_option("--case", only,
                    "Run one case (a, b, c, d, e, f0, f1, g512_0, g512_1, g1024_0, g1024_1, h1, "
-                   "h48) in-process");
+                   "h48, i1, i4, j1, j2, k1, k2) in-process, or j: j1 and j2 three times each "
+                   "with the speed-up");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -419,6 +484,14 @@ int main(int argc, char** argv) {
     }
     try {
         json out;
+        if (only == "j") {  // the exploration pair alone, with its target
+            run_exploration_cases(quick, 3, out);
+            json targets;
+            add_exploration_targets(out, targets);
+            out["targets"] = targets;
+            std::cout << out.dump(2) << "\n";
+            return 0;
+        }
         if (!only.empty()) {
             out[only] = run_case(only, quick, quick ? 1'000'000 : 10'000'000);
             std::cout << out.dump(2) << "\n";
@@ -441,8 +514,7 @@ int main(int argc, char** argv) {
         out["h48_tile8_48blocks"] = run_isolated("h48", quick, 0);
         out["i1_single_stream"] = run_isolated("i1", quick, 0);
         out["i4_four_streams"] = run_isolated("i4", quick, 0);
-        out["j1_explore_1_worker"] = run_isolated("j1", quick, 0);
-        out["j2_explore_2_workers"] = run_isolated("j2", quick, 0);
+        run_exploration_cases(quick, 3, out);
         out["k1_study_1_worker"] = run_isolated("k1", quick, 0);
         out["k2_study_2_workers"] = run_isolated("k2", quick, 0);
 
@@ -528,16 +600,7 @@ int main(int argc, char** argv) {
             targets["multistream_pass"] = ratio >= kMultiStreamTarget;
             targets["multistream_seconds_per_launch"] = i4["host_seconds_per_kernel_launch"];
         }
-        const json& j1 = out["j1_explore_1_worker"];
-        const json& j2 = out["j2_explore_2_workers"];
-        if (j1.contains("host_seconds") && j2.contains("host_seconds")) {
-            const double speedup =
-                j1["host_seconds"].get<double>() / j2["host_seconds"].get<double>();
-            targets["explore_seconds_per_schedule"] = j1["host_seconds_per_schedule"];
-            targets["explore_j2_vs_j1_speedup"] = speedup;
-            targets["explore_target"] = kExploreParallelTarget;
-            targets["explore_pass"] = speedup >= kExploreParallelTarget;
-        }
+        add_exploration_targets(out, targets);
         const json& k1 = out["k1_study_1_worker"];
         const json& k2 = out["k2_study_2_workers"];
         if (k1.contains("runs_per_host_second") && k2.contains("runs_per_host_second")) {

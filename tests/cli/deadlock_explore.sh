@@ -27,6 +27,18 @@ without_asan_notes() { grep -v -e '^==[0-9]*==WARNING: ASan' -e '^False positive
 cmp -s <(without_asan_notes "$work/one") <(without_asan_notes "$work/two") ||
   fail "-j 2 output differs from -j 1"
 
+# SIGTERM to npusim alone: its workers take no further schedule, the report covers the first
+# seeds without a gap, exit 143 (128 + SIGTERM), long before the 100000 schedules.
+"$npusim" run "$two" --schedules 100000 -j 2 >"$work/term" 2>&1 &
+explorer=$!
+sleep 2
+kill -TERM "$explorer"
+wait "$explorer"
+code=$?
+[ "$code" -eq 143 ] || fail "SIGTERM during -j 2 exploration: exit $code, want 143"
+grep -Eq '^schedules ([1-9][0-9]*) \(seeds 1-\1\)' "$work/term" ||
+  fail "SIGTERM during -j 2 exploration: no report of the first seeds: $(head -3 "$work/term")"
+
 if [ -n "$seed" ]; then
   "$npusim" run "$two" --seed "$seed" --no-check --report "$work/replay.json" >"$work/replay" 2>&1
   code=$?
