@@ -161,16 +161,21 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
                     uninitialized = true;
                     uninit_lo = ilo;
                 }
-                // Atomic writes this one does not cover keep standing beside it.
+                // The writes before it keep standing beside it: a later access must be
+                // ordered after each. An atomic write that this one covers can go (whatever
+                // races with it races with this one, and atomic against atomic is exempt
+                // for both); a plain write stays even when covered, because a later atomic
+                // write is exempt against this one but not against it.
+                const auto stands = [&](std::uint32_t run) {
+                    return !m_runs[run].first.atomic ||
+                           m_runs.uncovered(run, ilo, iv.hi, view).count != 0;
+                };
                 iv.reads.filter([&](std::uint32_t id) {
-                    if ((id & kAtomicTag) != 0 &&
-                        m_runs.uncovered(run_of(id), ilo, iv.hi, view).count != 0)
-                        return true;
+                    if ((id & kAtomicTag) != 0 && stands(run_of(id))) return true;
                     m_runs.release(run_of(id));
                     return false;
                 });
-                if (iv.write != kNoRun && m_runs[iv.write].first.atomic &&
-                    m_runs.uncovered(iv.write, ilo, iv.hi, view).count != 0) {
+                if (iv.write != kNoRun && stands(iv.write)) {
                     iv.reads.push_back(iv.write | kAtomicTag);  // keeps its reference
                 } else {
                     m_runs.release(iv.write);

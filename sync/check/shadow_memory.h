@@ -19,9 +19,10 @@
 
 namespace npusim::check {
 
-// Atomic copy-out: several unordered atomic writes to the same bytes all stand (none
-// overwrites another's data, and a later access must be ordered after each). The latest is
-// the interval's `write`; the others sit in `reads` with this tag on their run ids.
+// Atomic copy-out: an atomic write does not replace the unordered writes before it (none
+// overwrites another's data, and a later access must be ordered after each). The latest
+// write is the interval's `write`; the others still standing sit in `reads` with this tag
+// on their run ids (atomic ones, or the plain write an atomic one followed).
 inline constexpr std::uint32_t kAtomicTag = 0x80000000U;
 inline std::uint32_t run_of(std::uint32_t id) {
     return id & ~kAtomicTag;
@@ -30,9 +31,9 @@ inline std::uint32_t run_of(std::uint32_t id) {
 struct Interval {
     std::uint64_t hi = 0;
     std::uint32_t write = kNoRun;    // the last write, if any
-    bool atomic_writes = false;      // reads holds tagged atomic writes
+    bool atomic_writes = false;      // reads holds tagged writes (after an atomic write)
     Cycle first_landed = ~Cycle{0};  // when the earliest write to these bytes landed
-    IdList reads;                    // reads since the last write (and tagged atomic writes)
+    IdList reads;                    // reads since the last write (and tagged writes)
 };
 
 /// An initcheck candidate: a read of bytes no write (yet) explains.

@@ -2062,6 +2062,33 @@ void atomic_copy_out(std::vector<Entry>& v) {
                      return r.done({single(FindingKind::UninitializedRead, GM, Pipe::MTE3, L[0])});
                  }});
 
+    v.push_back(
+        {"inter-core WAW GM: an atomic add against a plain store that another "
+         "block's own atomic add follows",
+         true, [] {
+             Rig r;
+             auto x = r.filled(2 * N, "x", 1.0F);
+             auto z = r.filled(N, "z", 0.0F);
+             unsigned L[2]{};
+             r.run(aiv("atomic_after_plain", 2, {0, 5000}), [&](Block& b) {
+                 auto a = ub(b);
+                 b.copy(a, x.sub(b.block_idx() * N, N), N);
+                 flag(b, Pipe::MTE2, Pipe::MTE3);
+                 if (b.block_idx() == 0) {
+                     L[0] = __LINE__ + 1;
+                     b.copy(z, a, N);
+                     b.pipe_barrier(Pipe::MTE3);
+                 }
+                 b.set_atomic<float>(AtomicOp::Add);
+                 L[1] = __LINE__ + 1;
+                 b.copy(z, a, N);
+                 b.clear_atomic();
+             });
+             r.problem += r.log.before(L[0], L[1]);
+             r.problem += all_equal(r.sim.read(z), 3.0F, "z");
+             return r.done({race(WAW, GM, Cores, Pipe::MTE3, L[0], Pipe::MTE3, L[1])});
+         }});
+
     v.push_back({"inter-core WAW GM: an atomic add against another block's plain store", true, [] {
                      Rig r;
                      auto x = r.filled(2 * N, "x", 1.0F);

@@ -1,17 +1,12 @@
 // Ascend C APIs that npusim does not model yet: each fails to compile with a message that
-// names it (never a silent no-op). The atomic copy-out controls are in sync.h, the vector
-// APIs (Compare, Select, Sort32, GatherMask, mask registers) in vector.h.
+// names it (never a silent no-op). The vector APIs (Compare, Select, Sort32, GatherMask, mask
+// registers) in vector.h.
 #pragma once
 
 #include "npusim_ascendc/context.h"
 
 namespace AscendC {
 
-template <class... Args>
-void InitGlobalMemory(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: InitGlobalMemory is not supported yet");
-}
 template <class T = void>
 void InitSocState() {
     static_assert(npusim::ascendc::kAlwaysFalse<T>,
