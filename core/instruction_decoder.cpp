@@ -305,8 +305,7 @@ void InstructionDecoder::decode_cross_core_set(std::uint32_t mode, Pipe pipe, st
     tx.mode = mode;
     tx.event_id = flag_id;
     const KernelType type = m_kernel_type;
-    const std::string name = "CrossCoreSetFlag<" + std::to_string(mode) + ", " + name_of(pipe) +
-                             ">(" + std::to_string(flag_id) + ")";
+    const std::string name = cross_core_call_name(tx);
     if (flag_id >= kCrossCoreFlagIds) {
         rule_error(tx, name + ": flag id must be 0-" + std::to_string(kCrossCoreFlagIds - 1));
     }
@@ -335,9 +334,16 @@ void InstructionDecoder::decode_cross_core_wait(std::uint32_t flag_id, Transacti
     tx.op = Op::CrossCoreWaitFlag;
     tx.event_id = flag_id;
     if (flag_id >= kCrossCoreFlagIds) {
-        rule_error(tx, "CrossCoreWaitFlag(" + std::to_string(flag_id) + "): flag id must be 0-" +
+        rule_error(tx, cross_core_call_name(tx) + ": flag id must be 0-" +
                            std::to_string(kCrossCoreFlagIds - 1));
     }
+}
+
+std::string InstructionDecoder::cross_core_call_name(const Transaction& tx) {
+    if (tx.op == Op::CrossCoreWaitFlag)
+        return "CrossCoreWaitFlag(" + std::to_string(tx.event_id) + ")";
+    return "CrossCoreSetFlag<" + std::to_string(tx.mode) + ", " + name_of(tx.pipe) + ">(" +
+           std::to_string(tx.event_id) + ")";
 }
 
 void InstructionDecoder::decode_sync_all(SyncAllScope scope, Transaction& tx) const {

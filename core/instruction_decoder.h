@@ -50,6 +50,9 @@ public:
     void decode_cross_core_set(std::uint32_t mode, Pipe pipe, std::uint32_t flag_id,
                                Transaction& tx) const;
     void decode_cross_core_wait(std::uint32_t flag_id, Transaction& tx) const;
+    /// "CrossCoreSetFlag<0, PIPE_S>(12)" / "CrossCoreWaitFlag(12)" for a decoded cross-core
+    /// call, as rule errors name it.
+    static std::string cross_core_call_name(const Transaction& tx);
     void decode_sync_all(SyncAllScope scope, Transaction& tx) const;
 
     /// Operand checks shared with the synchronization library (soft SyncAll workspaces).

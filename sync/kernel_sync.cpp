@@ -158,18 +158,6 @@ Cycle KernelSync::take_cross_core(CorePort& core, Transaction& tx, const Loc& lo
 
 namespace {
 
-std::string rule_call_name(const Transaction& tx) {
-    switch (tx.op) {
-        case Op::CrossCoreSetFlag:
-            return "CrossCoreSetFlag<" + std::to_string(tx.mode) + ", " +
-                   std::string(to_string(tx.pipe)) + ">(" + std::to_string(tx.event_id) + ")";
-        case Op::CrossCoreWaitFlag:
-            return "CrossCoreWaitFlag(" + std::to_string(tx.event_id) + ")";
-        default:
-            return "hard SyncAll";
-    }
-}
-
 // "k.cpp:12:5 (block 3, aiv)"
 std::string place(const std::source_location& where, std::uint32_t block, CoreType type) {
     return format_location(where) + " (block " + std::to_string(block) + ", " +
@@ -181,10 +169,13 @@ std::string place(const std::source_location& where, std::uint32_t block, CoreTy
 void KernelSync::check_hard_sync_all_flag_ids(CorePort& core, const Transaction& tx) {
     const bool sync_all = tx.op == Op::SyncAll;
     if (!sync_all && !kHardSyncAllFlagIds.contains(tx.event_id)) return;
-    const RuleCall call{rule_call_name(tx), tx.where, tx.block, core.core_type()};
+    const auto name = [&] {
+        return sync_all ? std::string("hard SyncAll")
+                        : InstructionDecoder::cross_core_call_name(tx);
+    };
     std::optional<RuleCall>& mine = sync_all ? m_first_hard_sync_all : m_first_reserved_flag;
     const std::optional<RuleCall>& other = sync_all ? m_first_reserved_flag : m_first_hard_sync_all;
-    if (!mine) mine = call;
+    if (!mine) mine = RuleCall{name(), tx.where, tx.block, core.core_type()};
     if (!other) return;
     const std::string fix = hard_sync_all_flag_id_rule();
     if (sync_all) {
@@ -194,7 +185,7 @@ void KernelSync::check_hard_sync_all_flag_ids(CorePort& core, const Transaction&
                 " at " + place(other->where, other->block, other->core_type) + "; " + fix);
     }
     core.decoder().rule_error(
-        tx, call.name +
+        tx, name() +
                 " uses a flag id that hard SyncAll reserves, and this kernel calls hard "
                 "SyncAll at " +
                 place(other->where, other->block, other->core_type) + "; " + fix);

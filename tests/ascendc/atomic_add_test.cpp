@@ -101,7 +101,10 @@ struct Result {
     std::vector<npusim::Finding> findings;
 };
 
-Result run_init_then_accumulate(uint32_t mode, uint32_t blocks) {
+/// Runs `kernel(input, output, mode)` on `blocks` blocks of the small chip with the checker:
+/// block b's input slice holds b + 1, the output starts as `initial`.
+Result run_kernel(const char* name, void (*kernel)(GM_ADDR, GM_ADDR, uint32_t), uint32_t mode,
+                  uint32_t blocks, float initial) {
     npusim::Simulator sim(npusim::builtin_chip_config("small"));
     npusim::Checker checker(sim.global_memory());
     sim.attach(checker);
@@ -110,11 +113,10 @@ Result run_init_then_accumulate(uint32_t mode, uint32_t blocks) {
     std::vector<float> values(blocks * kElements);
     for (uint32_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i / kElements + 1);
     sim.write(input, values);
-    sim.write(output, std::vector<float>(kElements, 99.0F));  // InitGlobalMemory replaces it
+    sim.write(output, std::vector<float>(kElements, initial));
     using npusim::ascendc::gm_addr;
-    sim.launch(
-        {.name = "init_then_accumulate", .blocks = blocks},
-        npusim::ascendc::bind_kernel(init_then_accumulate, gm_addr(input), gm_addr(output), mode));
+    sim.launch({.name = name, .blocks = blocks},
+               npusim::ascendc::bind_kernel(kernel, gm_addr(input), gm_addr(output), mode));
     Result r;
     r.run = sim.run();
     r.output = sim.read(output);
@@ -123,24 +125,13 @@ Result run_init_then_accumulate(uint32_t mode, uint32_t blocks) {
 }
 
 Result run_accumulate(uint32_t spelling) {
-    npusim::Simulator sim(npusim::builtin_chip_config("small"));
-    npusim::Checker checker(sim.global_memory());
-    sim.attach(checker);
-    auto input = sim.allocate<float>(kBlocks * kElements, "input");
-    auto output = sim.allocate<float>(kElements, "output");
-    std::vector<float> values(kBlocks * kElements);
-    for (uint32_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i / kElements + 1);
-    sim.write(input, values);
-    sim.write(output, std::vector<float>(kElements, 0.5F));  // GM is not cleared by the mode
-    using npusim::ascendc::gm_addr;
-    sim.launch(
-        {.name = "accumulate_rows", .blocks = kBlocks},
-        npusim::ascendc::bind_kernel(accumulate_rows, gm_addr(input), gm_addr(output), spelling));
-    Result r;
-    r.run = sim.run();
-    r.output = sim.read(output);
-    r.findings = checker.findings();
-    return r;
+    // 0.5: the atomic mode does not clear GM, the sum lands on top of it.
+    return run_kernel("accumulate_rows", accumulate_rows, spelling, kBlocks, 0.5F);
+}
+
+Result run_init_then_accumulate(uint32_t mode, uint32_t blocks) {
+    // 99: InitGlobalMemory replaces it.
+    return run_kernel("init_then_accumulate", init_then_accumulate, mode, blocks, 99.0F);
 }
 
 }  // namespace
