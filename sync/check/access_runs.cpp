@@ -23,7 +23,10 @@ std::uint32_t RunPool::make(const Site& site, std::uint64_t lo, std::uint64_t by
 bool RunPool::extend(std::uint32_t left, std::uint32_t right) {
     Run& a = m_runs[left];
     const Run& b = m_runs[right];
-    if (b.pieces != 1 || a.first.agent != b.first.agent || a.size != b.size ||
+    // Same agent is not enough: successive blocks on a core may share agents
+    // (sync/check/agents.h), and a run names one block.
+    if (b.pieces != 1 || a.first.agent != b.first.agent || a.first.block != b.first.block ||
+        a.first.core_type != b.first.core_type || a.size != b.size ||
         a.origin + a.pieces * a.size != b.origin || b.first.epoch <= a.first.epoch ||
         b.first.serial < a.first.serial || a.first.kernel_id != b.first.kernel_id ||
         a.first.launch != b.first.launch || a.first.atomic != b.first.atomic ||
