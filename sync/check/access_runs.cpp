@@ -20,27 +20,26 @@ std::uint32_t RunPool::make(const Site& site, std::uint64_t lo, std::uint64_t by
     return id;
 }
 
-bool RunPool::extend(std::uint32_t left, std::uint32_t right) {
+bool RunPool::extend(std::uint32_t left, const Site& b, std::uint64_t lo, std::uint64_t bytes,
+                     std::uint32_t pieces) {
     Run& a = m_runs[left];
-    const Run& b = m_runs[right];
     // Same agent is not enough: successive blocks on a core may share agents
     // (sync/check/agents.h), and a run names one block.
-    if (b.pieces != 1 || a.first.agent != b.first.agent || a.first.block != b.first.block ||
-        a.first.core_type != b.first.core_type || a.size != b.size ||
-        a.origin + a.pieces * a.size != b.origin || b.first.epoch <= a.first.epoch ||
-        b.first.serial < a.first.serial || a.first.kernel_id != b.first.kernel_id ||
-        a.first.launch != b.first.launch || a.first.atomic != b.first.atomic ||
-        !same_location(a.first.where, b.first.where))
+    if (pieces != 1 || a.first.agent != b.agent || a.first.block != b.block ||
+        a.first.core_type != b.core_type || a.size != bytes || a.origin + a.pieces * a.size != lo ||
+        b.epoch <= a.first.epoch || b.serial < a.first.serial || a.first.kernel_id != b.kernel_id ||
+        a.first.launch != b.launch || a.first.atomic != b.atomic ||
+        !same_location(a.first.where, b.where))
         return false;
     if (a.pieces == 1) {
-        a.epoch_step = b.first.epoch - a.first.epoch;
-        a.serial_step = b.first.serial - a.first.serial;
-    } else if (b.first.epoch != a.first.epoch + a.pieces * a.epoch_step ||
-               b.first.serial != a.first.serial + a.pieces * a.serial_step) {
+        a.epoch_step = b.epoch - a.first.epoch;
+        a.serial_step = b.serial - a.first.serial;
+    } else if (b.epoch != a.first.epoch + a.pieces * a.epoch_step ||
+               b.serial != a.first.serial + a.pieces * a.serial_step) {
         return false;
     }
     ++a.pieces;
-    a.last_time = b.first.time;
+    a.last_time = b.time;
     return true;
 }
 

@@ -118,17 +118,33 @@ public:
     }
 
     /// Extends run `left` by run `right` (one piece, just after it) if they are one pattern.
-    bool extend(std::uint32_t left, std::uint32_t right);
+    bool extend(std::uint32_t left, std::uint32_t right) {
+        return extend(left, m_runs[right].first, m_runs[right].origin, m_runs[right].size,
+                      m_runs[right].pieces);
+    }
+    /// Extends run `left` by the access of `site` over [lo, lo + bytes) (just after it) if
+    /// they are one pattern; otherwise changes nothing. Lets the shadow memory grow a
+    /// streaming loop's run without making a run for each access.
+    bool extend(std::uint32_t left, const Site& site, std::uint64_t lo, std::uint64_t bytes,
+                std::uint32_t pieces = 1);
 
     /// The pieces of run `id` inside [lo, hi) that `view` does not cover.
     Uncovered uncovered(std::uint32_t id, std::uint64_t lo, std::uint64_t hi,
                         const View& view) const {
         const Run& r = m_runs[id];
-        const std::uint32_t k0 = r.piece_of(lo);
-        const std::uint32_t k1 = r.piece_of(hi - 1);
         EpochCount known = view.clock.get(r.first.agent);
         if (r.first.agent == view.extra_agent) known = std::max(known, view.extra);
-        // Pieces k with epoch(k) <= known are covered; epochs grow with k.
+        // Fast answers without dividing: a run whose last piece is covered is covered
+        // everywhere (epochs grow with k), and a one-piece run is one question.
+        const EpochCount last = r.first.epoch + (r.pieces - 1) * r.epoch_step;
+        if (known >= last) return {};
+        if (r.pieces == 1) {
+            if (r.first.agent == view.self_agent && view.self_epoch == r.first.epoch) return {};
+            return {1, 0};
+        }
+        const std::uint32_t k0 = r.piece_of(lo);
+        const std::uint32_t k1 = r.piece_of(hi - 1);
+        // Pieces k with epoch(k) <= known are covered.
         std::uint64_t first_open = k0;
         if (known >= r.first.epoch) {
             if (r.epoch_step == 0) return {};

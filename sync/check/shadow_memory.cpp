@@ -86,7 +86,7 @@ void ShadowMemory::merge_left(Shadow& shadow, Iterator it, std::uint32_t me, boo
     } else {
         const std::size_t n = r.reads.size();
         if (l.first_landed != r.first_landed || l.write != r.write || l.reads.size() != n ||
-            r.reads[n - 1] != me)
+            r.reads[n - 1] != me || (l.reads[n - 1] & kAtomicTag) != 0)
             return;
         for (std::size_t i = 0; i + 1 < n; ++i)
             if (l.reads[i] != r.reads[i]) return;
@@ -97,9 +97,58 @@ void ShadowMemory::merge_left(Shadow& shadow, Iterator it, std::uint32_t me, boo
     shadow.map.erase(it);
 }
 
+// A streaming loop's access: [lo, hi) continues the run of the interval that ends at lo,
+// and the bytes hold nothing to report: untouched (a write), or only a write this access is
+// ordered after that the left neighbour holds too. What the general path would do (a new
+// interval, then merged into the neighbour) in place: the neighbour grows, the interval
+// after it shrinks, and no run is made. Returns false, having changed nothing, otherwise.
+bool ShadowMemory::continue_run(Shadow& sh, const Site& site, const View& view, std::uint64_t lo,
+                                std::uint64_t hi, bool write) {
+    auto& shadow = sh.map;
+    const auto next = shadow.lower_bound(lo);  // the first interval starting at or after lo
+    if (next == shadow.begin()) return false;
+    const auto left = std::prev(next);
+    Interval& l = left->second;
+    if (l.hi != lo || l.atomic_writes) return false;
+    const bool gap = next == shadow.end() || next->first >= hi;
+    Interval* c = nullptr;  // the interval [lo, ...) the access starts, if not a gap
+    if (!gap) {
+        c = &next->second;
+        if (next->first != lo || c->hi < hi || c->write == kNoRun || !c->reads.empty() ||
+            c->atomic_writes || m_runs.uncovered(c->write, lo, hi, view).count != 0)
+            return false;
+    }
+    if (write) {
+        if (l.write == kNoRun || !l.reads.empty() || !m_runs.extend(l.write, site, lo, hi - lo))
+            return false;
+        l.first_landed = std::min(l.first_landed, site.time);
+        if (c) l.first_landed = std::min(l.first_landed, c->first_landed);
+    } else {
+        // A read of never-written bytes is an initcheck candidate: the general path's.
+        if (gap || l.write != c->write || l.first_landed != c->first_landed ||
+            l.reads.size() != 1 || (l.reads[0] & kAtomicTag) != 0 ||
+            !m_runs.extend(l.reads[0], site, lo, hi - lo))
+            return false;
+    }
+    l.hi = hi;
+    if (c && c->hi == hi) {
+        release(*c);
+        shadow.erase(next);
+    } else if (c) {  // the rest of it now starts at hi: the same node, re-keyed
+        auto node = shadow.extract(next);
+        node.key() = hi;
+        shadow.insert(std::next(left), std::move(node));
+    }
+    return true;
+}
+
 void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const View& view,
                           std::uint64_t lo, std::uint64_t hi, bool write) {
     if (lo >= hi) return;
+    if (!site.atomic && continue_run(sh, site, view, lo, hi, write)) {
+        if (write) explain_uninitialized(sh, site, lo, hi);
+        return;
+    }
     auto& shadow = sh.map;
     auto it = split(sh, lo);
     const std::uint32_t me = m_runs.make(site, lo, hi - lo);
@@ -235,20 +284,8 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
         first->second.first_landed = merged_first_landed;
     }
     if (first->second.hi == hi) merge_left(sh, first, me, write);
-    // A plain write explains earlier candidates over its bytes that it landed before (an
-    // unordered write published later may have come earlier in simulated time). An atomic
-    // write defines nothing: it combines with what was there.
-    if (write && !site.atomic && !sh.uninit.empty()) {
-        const std::uint64_t from = lo > sh.uninit_span ? lo - sh.uninit_span : 0;
-        for (auto bucket = sh.uninit.lower_bound(from);
-             bucket != sh.uninit.end() && bucket->first < hi;) {
-            m_uninit_count -= std::erase_if(bucket->second, [&](const auto& candidate) {
-                const Uninit& u = candidate.second;
-                return lo < u.hi && site.time <= u.site.time;
-            });
-            bucket = bucket->second.empty() ? sh.uninit.erase(bucket) : std::next(bucket);
-        }
-    }
+    // An atomic write defines nothing: it combines with what was there.
+    if (write && !site.atomic) explain_uninitialized(sh, site, lo, hi);
     // Only kernels' reads (and atomic writes) are initcheck candidates, decided at their
     // kernel's end; a host call's read of never-written GM (a device-to-host copy) is not
     // reported.
@@ -257,6 +294,22 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
         sh.uninit[uninit_lo].emplace_back(m_uninit_sequence++, Uninit{space, site, uninit_lo, hi});
         sh.uninit_span = std::max(sh.uninit_span, hi - uninit_lo);
         ++m_uninit_count;
+    }
+}
+
+// A plain write explains earlier candidates over its bytes that it landed before (an
+// unordered write published later may have come earlier in simulated time).
+void ShadowMemory::explain_uninitialized(Shadow& sh, const Site& site, std::uint64_t lo,
+                                         std::uint64_t hi) {
+    if (sh.uninit.empty()) return;
+    const std::uint64_t from = lo > sh.uninit_span ? lo - sh.uninit_span : 0;
+    for (auto bucket = sh.uninit.lower_bound(from);
+         bucket != sh.uninit.end() && bucket->first < hi;) {
+        m_uninit_count -= std::erase_if(bucket->second, [&](const auto& candidate) {
+            const Uninit& u = candidate.second;
+            return lo < u.hi && site.time <= u.site.time;
+        });
+        bucket = bucket->second.empty() ? sh.uninit.erase(bucket) : std::next(bucket);
     }
 }
 

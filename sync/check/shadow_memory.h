@@ -84,6 +84,9 @@ private:
     bool race_with(std::uint32_t id, bool run_write, const Site& site, bool write, const View& view,
                    MemSpace space, std::uint64_t lo, std::uint64_t hi, Site* seen = nullptr);
     void merge_left(Shadow& shadow, Iterator it, std::uint32_t me, bool write);
+    bool continue_run(Shadow& sh, const Site& site, const View& view, std::uint64_t lo,
+                      std::uint64_t hi, bool write);
+    void explain_uninitialized(Shadow& sh, const Site& site, std::uint64_t lo, std::uint64_t hi);
 
     FindingReporter& m_reporter;
     const CheckerOptions& m_options;
