@@ -154,7 +154,9 @@ struct Checker::Impl {
         run_accesses(b, tx, site, view);
     }
 
-    void run_accesses(BlockState& b, const Transaction& tx, Site site, const View& view) {
+    // `site` is the instruction's, adjusted per access in place (no copy: this is per
+    // instruction of every kernel).
+    void run_accesses(BlockState& b, const Transaction& tx, Site& site, const View& view) {
         // Reads first: an instruction reads its sources before it writes its destination.
         // A read takes effect at the instruction's start, a write when its data lands (end).
         for (int pass = 0; pass < 2; ++pass) {

@@ -31,13 +31,12 @@ void ShadowMemory::reset_local(CoreType type, std::uint32_t core) {
     }
 }
 
-// Splits the interval holding `at` there; returns the first interval starting at or after
-// `at`.
-ShadowMemory::Iterator ShadowMemory::split(Shadow& shadow, std::uint64_t at) {
-    auto it = shadow.map.upper_bound(at);
+// Splits the interval holding `at` there, given the first interval starting at or after `at`
+// (map.lower_bound(at)); returns the first interval starting at or after `at`.
+ShadowMemory::Iterator ShadowMemory::split(Shadow& shadow, std::uint64_t at, Iterator it) {
+    if (it != shadow.map.end() && it->first == at) return it;
     if (it == shadow.map.begin()) return it;
     const auto before = std::prev(it);
-    if (before->first == at) return before;
     if (at < before->second.hi) {
         Interval right = before->second;
         retain(right);
@@ -103,9 +102,8 @@ void ShadowMemory::merge_left(Shadow& shadow, Iterator it, std::uint32_t me, boo
 // interval, then merged into the neighbour) in place: the neighbour grows, the interval
 // after it shrinks, and no run is made. Returns false, having changed nothing, otherwise.
 bool ShadowMemory::continue_run(Shadow& sh, const Site& site, const View& view, std::uint64_t lo,
-                                std::uint64_t hi, bool write) {
+                                std::uint64_t hi, bool write, Iterator next) {
     auto& shadow = sh.map;
-    const auto next = shadow.lower_bound(lo);  // the first interval starting at or after lo
     if (next == shadow.begin()) return false;
     const auto left = std::prev(next);
     Interval& l = left->second;
@@ -145,12 +143,13 @@ bool ShadowMemory::continue_run(Shadow& sh, const Site& site, const View& view, 
 void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const View& view,
                           std::uint64_t lo, std::uint64_t hi, bool write) {
     if (lo >= hi) return;
-    if (!site.atomic && continue_run(sh, site, view, lo, hi, write)) {
+    auto& shadow = sh.map;
+    const auto at_lo = shadow.lower_bound(lo);  // the first interval starting at or after lo
+    if (!site.atomic && continue_run(sh, site, view, lo, hi, write, at_lo)) {
         if (write) explain_uninitialized(sh, site, lo, hi);
         return;
     }
-    auto& shadow = sh.map;
-    auto it = split(sh, lo);
+    auto it = split(sh, lo, at_lo);
     const std::uint32_t me = m_runs.make(site, lo, hi - lo);
     bool uninitialized = false;
     std::uint64_t uninit_lo = 0;

@@ -80,12 +80,12 @@ private:
     void retain(const Interval& iv);
     void release(const Interval& iv);
     void clear(Shadow& shadow);
-    Iterator split(Shadow& shadow, std::uint64_t at);
+    Iterator split(Shadow& shadow, std::uint64_t at, Iterator at_or_after);
     bool race_with(std::uint32_t id, bool run_write, const Site& site, bool write, const View& view,
                    MemSpace space, std::uint64_t lo, std::uint64_t hi, Site* seen = nullptr);
     void merge_left(Shadow& shadow, Iterator it, std::uint32_t me, bool write);
     bool continue_run(Shadow& sh, const Site& site, const View& view, std::uint64_t lo,
-                      std::uint64_t hi, bool write);
+                      std::uint64_t hi, bool write, Iterator next);
     void explain_uninitialized(Shadow& sh, const Site& site, std::uint64_t lo, std::uint64_t hi);
 
     FindingReporter& m_reporter;
