@@ -10,6 +10,7 @@ std::uint32_t RunPool::make(const Site& site, std::uint64_t lo, std::uint64_t by
     } else {
         id = static_cast<std::uint32_t>(m_runs.size());
         m_runs.emplace_back();
+        m_refs.push_back(0);
     }
     Run& r = m_runs[id];
     r = Run{};

@@ -16,12 +16,13 @@
 
 namespace npusim::check {
 
+inline constexpr std::uint32_t kNoRun = ~std::uint32_t{0};
+
 struct Run {
     Site first;
     std::uint64_t origin = 0;
     std::uint64_t size = 0;
     std::uint32_t pieces = 1;
-    std::uint32_t refs = 0;
     EpochCount epoch_step = 0;
     std::uint64_t serial_step = 0;
     Cycle last_time = 0;
@@ -38,21 +39,30 @@ struct Run {
     }
 };
 
-inline constexpr std::uint32_t kNoRun = ~std::uint32_t{0};
+// An interval's reference to a run, with what a coverage question needs inline, so that
+// scanning many references touches no run: the run's agent and an upper bound of the epoch
+// of its last piece inside the interval (exact unless the interval was split off the run's
+// start). `id` may carry a tag (sync/check/shadow_memory.h kAtomicTag).
+struct RunRef {
+    std::uint32_t id = kNoRun;
+    AgentId agent = 0;
+    EpochCount last = 0;
+};
 
-// Run ids of an interval's reads: up to three inline, the rest on the heap.
-class IdList {
+// The run references of an interval's reads: up to three inline, the rest on the heap.
+class RunRefList {
 public:
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
-    std::uint32_t operator[](std::size_t i) const {
+    const RunRef& operator[](std::size_t i) const {
         return i < kInline ? m_inline[i] : m_more[i - kInline];
     }
-    void push_back(std::uint32_t id) {
+    RunRef& operator[](std::size_t i) { return i < kInline ? m_inline[i] : m_more[i - kInline]; }
+    void push_back(const RunRef& ref) {
         if (m_size < kInline) {
-            m_inline[m_size] = id;
+            m_inline[m_size] = ref;
         } else {
-            m_more.push_back(id);
+            m_more.push_back(ref);
         }
         ++m_size;
     }
@@ -60,20 +70,14 @@ public:
         m_size = 0;
         m_more.clear();
     }
-    bool operator==(const IdList& other) const {
-        if (m_size != other.m_size) return false;
-        for (std::size_t i = 0; i < m_size; ++i)
-            if ((*this)[i] != other[i]) return false;
-        return true;
-    }
-    /// Keeps the ids for which keep(id) is true, in order.
+    /// Keeps the references for which keep(ref) is true, in order.
     template <class Keep>
     void filter(Keep keep) {
         std::size_t out = 0;
         for (std::size_t i = 0; i < m_size; ++i) {
-            const std::uint32_t id = (*this)[i];
-            if (!keep(id)) continue;
-            set(out++, id);
+            const RunRef ref = (*this)[i];
+            if (!keep(ref)) continue;
+            (*this)[out++] = ref;
         }
         m_size = static_cast<std::uint32_t>(out);
         if (out <= kInline) {
@@ -85,16 +89,9 @@ public:
 
 private:
     static constexpr std::size_t kInline = 3;
-    void set(std::size_t i, std::uint32_t id) {
-        if (i < kInline) {
-            m_inline[i] = id;
-        } else {
-            m_more[i - kInline] = id;
-        }
-    }
     std::uint32_t m_size = 0;
-    std::uint32_t m_inline[kInline]{};
-    std::vector<std::uint32_t> m_more;
+    RunRef m_inline[kInline]{};
+    std::vector<RunRef> m_more;
 };
 
 // The pieces of a run inside a range that a view does not cover: how many, and the first.
@@ -110,11 +107,29 @@ public:
     std::uint32_t make(const Site& site, std::uint64_t lo, std::uint64_t bytes);
     const Run& operator[](std::uint32_t id) const { return m_runs[id]; }
 
+    /// A reference to run `id` (its current last piece).
+    RunRef ref(std::uint32_t id) const {
+        const Run& r = m_runs[id];
+        return {id, r.first.agent, r.first.epoch + (r.pieces - 1) * r.epoch_step};
+    }
+    /// Whether `view` surely covers every piece of the referenced run inside [lo, hi), its
+    /// interval: from the reference alone (no run lookup), except where the accessing
+    /// instruction is the run's agent (then the run decides). False is exact whenever the
+    /// reference's `last` is; otherwise it may keep a covered read, never drop an open one.
+    bool covers(const RunRef& ref, std::uint32_t id, std::uint64_t lo, std::uint64_t hi,
+                const View& view) const {
+        EpochCount known = view.clock.get(ref.agent);
+        if (ref.agent == view.extra_agent) known = std::max(known, view.extra);
+        if (known >= ref.last) return true;
+        if (ref.agent != view.self_agent) return false;
+        return uncovered(id, lo, hi, view).count == 0;
+    }
+
     void retain(std::uint32_t id) {
-        if (id != kNoRun) ++m_runs[id].refs;
+        if (id != kNoRun) ++m_refs[id];
     }
     void release(std::uint32_t id) {
-        if (id != kNoRun && --m_runs[id].refs == 0) m_free.push_back(id);
+        if (id != kNoRun && --m_refs[id] == 0) m_free.push_back(id);
     }
 
     /// Extends run `left` by run `right` (one piece, just after it) if they are one pattern.
@@ -169,6 +184,9 @@ public:
 
 private:
     std::vector<Run> m_runs;
+    // Reference counts beside the runs, not in them: dropping a reference (many per access
+    // when an interval's reads are filtered) then touches 4 bytes, not the run's lines.
+    std::vector<std::uint32_t> m_refs;
     std::vector<std::uint32_t> m_free;
 };
 

@@ -10,12 +10,12 @@ ShadowMemory::ShadowMemory(FindingReporter& reporter, const CheckerOptions& opti
 
 void ShadowMemory::retain(const Interval& iv) {
     m_runs.retain(iv.write);
-    for (std::size_t i = 0; i < iv.reads.size(); ++i) m_runs.retain(run_of(iv.reads[i]));
+    for (std::size_t i = 0; i < iv.reads.size(); ++i) m_runs.retain(run_of(iv.reads[i].id));
 }
 
 void ShadowMemory::release(const Interval& iv) {
     m_runs.release(iv.write);
-    for (std::size_t i = 0; i < iv.reads.size(); ++i) m_runs.release(run_of(iv.reads[i]));
+    for (std::size_t i = 0; i < iv.reads.size(); ++i) m_runs.release(run_of(iv.reads[i].id));
 }
 
 void ShadowMemory::clear(Shadow& shadow) {
@@ -85,11 +85,12 @@ void ShadowMemory::merge_left(Shadow& shadow, Iterator it, std::uint32_t me, boo
     } else {
         const std::size_t n = r.reads.size();
         if (l.first_landed != r.first_landed || l.write != r.write || l.reads.size() != n ||
-            r.reads[n - 1] != me || (l.reads[n - 1] & kAtomicTag) != 0)
+            r.reads[n - 1].id != me || (l.reads[n - 1].id & kAtomicTag) != 0)
             return;
         for (std::size_t i = 0; i + 1 < n; ++i)
-            if (l.reads[i] != r.reads[i]) return;
-        if (!m_runs.extend(l.reads[n - 1], me)) return;
+            if (l.reads[i].id != r.reads[i].id) return;
+        if (!m_runs.extend(l.reads[n - 1].id, me)) return;
+        l.reads[n - 1].last = m_runs.ref(me).last;
     }
     l.hi = r.hi;
     release(r);
@@ -124,9 +125,10 @@ bool ShadowMemory::continue_run(Shadow& sh, const Site& site, const View& view, 
     } else {
         // A read of never-written bytes is an initcheck candidate: the general path's.
         if (gap || l.write != c->write || l.first_landed != c->first_landed ||
-            l.reads.size() != 1 || (l.reads[0] & kAtomicTag) != 0 ||
-            !m_runs.extend(l.reads[0], site, lo, hi - lo))
+            l.reads.size() != 1 || (l.reads[0].id & kAtomicTag) != 0 ||
+            !m_runs.extend(l.reads[0].id, site, lo, hi - lo))
             return false;
+        l.reads[0].last = site.epoch;
     }
     l.hi = hi;
     if (c && c->hi == hi) {
@@ -171,7 +173,7 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
                 fresh.write = me;
                 fresh.first_landed = site.time;
             } else {
-                fresh.reads.push_back(me);
+                fresh.reads.push_back(m_runs.ref(me));
             }
             m_runs.retain(me);
             const Iterator made = shadow.emplace_hint(it, cursor, std::move(fresh));
@@ -201,8 +203,10 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
         }
         if (write) {
             for (std::size_t i = 0; i < iv.reads.size(); ++i) {
-                const std::uint32_t id = iv.reads[i];
-                race_with(run_of(id), (id & kAtomicTag) != 0, site, true, view, space, ilo, iv.hi);
+                const RunRef& ref = iv.reads[i];
+                if (m_runs.covers(ref, run_of(ref.id), ilo, iv.hi, view)) continue;
+                race_with(run_of(ref.id), (ref.id & kAtomicTag) != 0, site, true, view, space, ilo,
+                          iv.hi);
             }
             if (site.atomic) {
                 if (iv.write == kNoRun && !uninitialized) {  // combines with never-written bytes
@@ -218,13 +222,15 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
                     return !m_runs[run].first.atomic ||
                            m_runs.uncovered(run, ilo, iv.hi, view).count != 0;
                 };
-                iv.reads.filter([&](std::uint32_t id) {
-                    if ((id & kAtomicTag) != 0 && stands(run_of(id))) return true;
-                    m_runs.release(run_of(id));
+                iv.reads.filter([&](const RunRef& ref) {
+                    if ((ref.id & kAtomicTag) != 0 && stands(run_of(ref.id))) return true;
+                    m_runs.release(run_of(ref.id));
                     return false;
                 });
                 if (iv.write != kNoRun && stands(iv.write)) {
-                    iv.reads.push_back(iv.write | kAtomicTag);  // keeps its reference
+                    RunRef tagged = m_runs.ref(iv.write);
+                    tagged.id |= kAtomicTag;
+                    iv.reads.push_back(tagged);  // keeps its reference
                 } else {
                     m_runs.release(iv.write);
                 }
@@ -244,7 +250,7 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
             // read began: the read saw uninitialized bytes.
             if (iv.atomic_writes) {
                 for (std::size_t i = 0; i < iv.reads.size(); ++i) {
-                    const std::uint32_t id = iv.reads[i];
+                    const std::uint32_t id = iv.reads[i].id;
                     if ((id & kAtomicTag) != 0)
                         race_with(run_of(id), true, site, false, view, space, ilo, iv.hi);
                 }
@@ -260,15 +266,15 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
             // cost each read O(1) amortized.
             const std::size_t n = iv.reads.size();
             if (n > 0 && (n <= 8 || (n & (n - 1)) == 0)) {
-                iv.reads.filter([&](std::uint32_t id) {
+                iv.reads.filter([&](const RunRef& ref) {
                     // A read does not stand for an atomic write (a later read races with it).
-                    if ((id & kAtomicTag) != 0) return true;
-                    if (m_runs.uncovered(id, ilo, iv.hi, view).count != 0) return true;
-                    m_runs.release(id);
+                    if ((ref.id & kAtomicTag) != 0) return true;
+                    if (!m_runs.covers(ref, ref.id, ilo, iv.hi, view)) return true;
+                    m_runs.release(ref.id);
                     return false;
                 });
             }
-            iv.reads.push_back(me);
+            iv.reads.push_back(m_runs.ref(me));
             m_runs.retain(me);
         }
         cursor = iv.hi;

@@ -33,7 +33,7 @@ struct Interval {
     std::uint32_t write = kNoRun;    // the last write, if any
     bool atomic_writes = false;      // reads holds tagged writes (after an atomic write)
     Cycle first_landed = ~Cycle{0};  // when the earliest write to these bytes landed
-    IdList reads;                    // reads since the last write (and tagged writes)
+    RunRefList reads;                // reads since the last write (and tagged writes)
 };
 
 /// An initcheck candidate: a read of bytes no write (yet) explains.
