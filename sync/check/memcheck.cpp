@@ -1,5 +1,6 @@
 #include "sync/check/memcheck.h"
 
+#include <algorithm>
 #include <string>
 
 namespace npusim::check {
@@ -10,14 +11,27 @@ MemCheck::MemCheck(const GlobalMemory& gm, FindingReporter& reporter, const Chec
 void MemCheck::check_bounds(const BlockState& b, const Site& site, const MemAccess& a) {
     if (!m_options.memcheck) return;
     if (a.space == MemSpace::GM) {
-        if (m_last_buffer != nullptr && !m_last_buffer->freed &&
-            a.address >= m_last_buffer->address &&
-            a.address + a.bytes <= m_last_buffer->address + m_last_buffer->bytes &&
-            m_gm_buffers_seen == m_gm.buffers().size())
-            return;
+        if (m_gm_buffers_seen == m_gm.buffers().size()) {
+            for (std::size_t i = 0; i < m_recent_buffers.size(); ++i) {
+                const GmBuffer* recent = m_recent_buffers[i];
+                if (recent == nullptr) break;
+                if (recent->freed || a.address < recent->address ||
+                    a.address + a.bytes > recent->address + recent->bytes)
+                    continue;
+                std::rotate(m_recent_buffers.begin(), m_recent_buffers.begin() + i,
+                            m_recent_buffers.begin() + i + 1);
+                return;
+            }
+        } else {
+            m_recent_buffers.fill(nullptr);
+            m_gm_buffers_seen = m_gm.buffers().size();
+        }
         const GmBuffer* buffer = m_gm.find_buffer(a.address);
-        m_last_buffer = buffer;
-        m_gm_buffers_seen = m_gm.buffers().size();
+        if (buffer != nullptr) {  // most recent first
+            std::copy_backward(m_recent_buffers.begin(), m_recent_buffers.end() - 1,
+                               m_recent_buffers.end());
+            m_recent_buffers[0] = buffer;
+        }
         if (buffer == nullptr || a.address + a.bytes > buffer->address + buffer->bytes) {
             std::string what =
                 buffer == nullptr

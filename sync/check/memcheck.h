@@ -3,6 +3,7 @@
 // the shadow memory collected, decided at kernel end).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -34,8 +35,9 @@ private:
     const GlobalMemory& m_gm;
     FindingReporter& m_reporter;
     const CheckerOptions& m_options;
-    // Most accesses fall in the buffer the previous one did.
-    const GmBuffer* m_last_buffer = nullptr;
+    // Most accesses fall in one of the few buffers the latest ones did (a kernel's operands):
+    // the most recent first. Valid while the buffer list has not changed size.
+    std::array<const GmBuffer*, 4> m_recent_buffers{};
     std::size_t m_gm_buffers_seen = 0;
 };
 
