@@ -21,6 +21,7 @@ void ShadowMemory::release(const Interval& iv) {
 void ShadowMemory::clear(Shadow& shadow) {
     for (const auto& [lo, iv] : shadow.map) release(iv);
     shadow.map.clear();
+    shadow.erased();
 }
 
 void ShadowMemory::reset_local(CoreType type, std::uint32_t core) {
@@ -95,6 +96,7 @@ void ShadowMemory::merge_left(Shadow& shadow, Iterator it, std::uint32_t me, boo
     l.hi = r.hi;
     release(r);
     shadow.map.erase(it);
+    shadow.erased();
 }
 
 // A streaming loop's access: [lo, hi) continues the run of the interval that ends at lo,
@@ -134,8 +136,10 @@ bool ShadowMemory::continue_run(Shadow& sh, const Site& site, const View& view, 
     if (c && c->hi == hi) {
         release(*c);
         shadow.erase(next);
+        sh.erased();
     } else if (c) {  // the rest of it now starts at hi: the same node, re-keyed
         auto node = shadow.extract(next);
+        sh.erased();
         node.key() = hi;
         shadow.insert(std::next(left), std::move(node));
     }
@@ -146,7 +150,7 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
                           std::uint64_t lo, std::uint64_t hi, bool write) {
     if (lo >= hi) return;
     auto& shadow = sh.map;
-    const auto at_lo = shadow.lower_bound(lo);  // the first interval starting at or after lo
+    const auto at_lo = sh.lower_bound(lo);  // the first interval starting at or after lo
     if (!site.atomic && continue_run(sh, site, view, lo, hi, write, at_lo)) {
         if (write) explain_uninitialized(sh, site, lo, hi);
         return;
@@ -284,7 +288,10 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
     if (write && !kept_atomic_writes) {  // one interval for the written range: a small map
         const auto end = it;
         for (auto e = std::next(first); e != end; ++e) release(e->second);
-        shadow.erase(std::next(first), end);
+        if (std::next(first) != end) {
+            shadow.erase(std::next(first), end);
+            sh.erased();
+        }
         first->second.hi = hi;  // already holds this write and no reads
         first->second.first_landed = merged_first_landed;
     }

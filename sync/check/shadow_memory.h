@@ -6,6 +6,7 @@
 // at kernel end (take_uninitialized).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <tuple>
@@ -45,12 +46,37 @@ struct Uninit {
 
 /// One memory space of one core (or GM).
 struct Shadow {
-    std::map<std::uint64_t, Interval> map;  // keyed by interval start
+    using Map = std::map<std::uint64_t, Interval>;
+    Map map;  // keyed by interval start
+
+    /// map.lower_bound(lo), from a small cache of intervals found by their start when it
+    /// can be: a kernel's loop comes back to the same few local buffers, and a tree walk is
+    /// cache misses. Call erased() after erasing or extracting any node.
+    Map::iterator lower_bound(std::uint64_t lo) {
+        Found& slot = m_found[(lo >> 5) % kFoundSlots];
+        if (slot.generation == m_generation && slot.lo == lo) return slot.it;
+        const auto it = map.lower_bound(lo);
+        if (it != map.end() && it->first == lo) slot = {lo, m_generation, it};
+        return it;
+    }
+    /// Nodes were erased: every cached iterator may be stale.
+    void erased() { ++m_generation; }
+
     // Reads of never-written bytes, decided at kernel end: by start, each start's candidates
     // with their sequence numbers in the order recorded. Many blocks reading the same
     // never-written slice cost one node, not one each.
     std::map<std::uint64_t, std::vector<std::pair<std::uint64_t, Uninit>>> uninit;
     std::uint64_t uninit_span = 0;  // the longest candidate, to bound the overlap search
+
+private:
+    static constexpr std::size_t kFoundSlots = 16;
+    struct Found {
+        std::uint64_t lo = 0;
+        std::uint64_t generation = 0;  // valid while equal to m_generation
+        Map::iterator it;
+    };
+    std::array<Found, kFoundSlots> m_found{};
+    std::uint64_t m_generation = 1;
 };
 
 class ShadowMemory final {
@@ -76,7 +102,7 @@ public:
     std::vector<std::pair<std::uint64_t, Uninit>> take_uninitialized(std::uint32_t kernel_id);
 
 private:
-    using Iterator = std::map<std::uint64_t, Interval>::iterator;
+    using Iterator = Shadow::Map::iterator;
     void retain(const Interval& iv);
     void release(const Interval& iv);
     void clear(Shadow& shadow);
