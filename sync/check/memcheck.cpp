@@ -22,34 +22,8 @@ void MemCheck::check_bounds(const BlockState& b, const Site& site, const MemAcce
                             m_recent_buffers.begin() + i + 1);
                 return;
             }
-        } else {
-            m_recent_buffers.fill(nullptr);
-            m_gm_buffers_seen = m_gm.buffers().size();
         }
-        const GmBuffer* buffer = m_gm.find_buffer(a.address);
-        if (buffer != nullptr) {  // most recent first
-            std::copy_backward(m_recent_buffers.begin(), m_recent_buffers.end() - 1,
-                               m_recent_buffers.end());
-            m_recent_buffers[0] = buffer;
-        }
-        if (buffer == nullptr || a.address + a.bytes > buffer->address + buffer->bytes) {
-            std::string what =
-                buffer == nullptr
-                    ? "outside every allocated GM buffer"
-                    : std::to_string(a.address + a.bytes - buffer->address - buffer->bytes) +
-                          " bytes past the end of buffer '" + buffer->name + "' (" +
-                          std::to_string(buffer->bytes) + " bytes)";
-            m_reporter.single(FindingKind::OutOfBounds, Severity::Error, a.space, site, a.write,
-                              a.address, a.bytes,
-                              std::string(a.write ? "write" : "read") + " of " +
-                                  std::to_string(a.bytes) + " bytes " + what,
-                              "shrink the access or allocate a larger buffer");
-        } else if (buffer->freed) {
-            m_reporter.single(FindingKind::UseAfterFree, Severity::Error, a.space, site, a.write,
-                              a.address, a.bytes,
-                              "access to GM buffer '" + buffer->name + "' after it was freed",
-                              "free the buffer only after the last kernel that uses it");
-        }
+        check_gm(site, a);
         return;
     }
     bool any = false;
@@ -58,7 +32,42 @@ void MemCheck::check_bounds(const BlockState& b, const Site& site, const MemAcce
         any = true;
         if (a.address >= range.first && a.address + a.bytes <= range.first + range.second) return;
     }
-    if (!any) return;  // the block lays this space out by hand: only capacity applies
+    if (any) report_outside_local(site, a);  // none: the block lays the space out by hand
+}
+
+// Out of line, so that check_bounds (every access) stays small.
+void MemCheck::check_gm(const Site& site, const MemAccess& a) {
+    if (m_gm_buffers_seen != m_gm.buffers().size()) {
+        m_recent_buffers.fill(nullptr);
+        m_gm_buffers_seen = m_gm.buffers().size();
+    }
+    const GmBuffer* buffer = m_gm.find_buffer(a.address);
+    if (buffer != nullptr) {  // most recent first
+        std::copy_backward(m_recent_buffers.begin(), m_recent_buffers.end() - 1,
+                           m_recent_buffers.end());
+        m_recent_buffers[0] = buffer;
+    }
+    if (buffer == nullptr || a.address + a.bytes > buffer->address + buffer->bytes) {
+        std::string what =
+            buffer == nullptr
+                ? "outside every allocated GM buffer"
+                : std::to_string(a.address + a.bytes - buffer->address - buffer->bytes) +
+                      " bytes past the end of buffer '" + buffer->name + "' (" +
+                      std::to_string(buffer->bytes) + " bytes)";
+        m_reporter.single(FindingKind::OutOfBounds, Severity::Error, a.space, site, a.write,
+                          a.address, a.bytes,
+                          std::string(a.write ? "write" : "read") + " of " +
+                              std::to_string(a.bytes) + " bytes " + what,
+                          "shrink the access or allocate a larger buffer");
+    } else if (buffer->freed) {
+        m_reporter.single(FindingKind::UseAfterFree, Severity::Error, a.space, site, a.write,
+                          a.address, a.bytes,
+                          "access to GM buffer '" + buffer->name + "' after it was freed",
+                          "free the buffer only after the last kernel that uses it");
+    }
+}
+
+void MemCheck::report_outside_local(const Site& site, const MemAccess& a) {
     m_reporter.single(
         FindingKind::OutOfBounds, Severity::Error, a.space, site, a.write, a.address, a.bytes,
         std::string(a.write ? "write" : "read") + " of " + std::to_string(a.bytes) + " bytes at " +

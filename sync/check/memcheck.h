@@ -32,6 +32,9 @@ public:
     void report_leaks(std::vector<Finding>& out) const;
 
 private:
+    [[gnu::noinline]] void check_gm(const Site& site, const MemAccess& a);
+    [[gnu::noinline]] void report_outside_local(const Site& site, const MemAccess& a);
+
     const GlobalMemory& m_gm;
     FindingReporter& m_reporter;
     const CheckerOptions& m_options;
