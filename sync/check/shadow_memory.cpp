@@ -86,7 +86,8 @@ void ShadowMemory::merge_left(Shadow& shadow, Iterator it, std::uint32_t me, boo
     } else {
         const std::size_t n = r.reads.size();
         if (l.first_landed != r.first_landed || l.write != r.write || l.reads.size() != n ||
-            r.reads[n - 1].id != me || (l.reads[n - 1].id & kAtomicTag) != 0)
+            r.reads[n - 1].id != me || (l.reads[n - 1].id & kAtomicTag) != 0 ||
+            l.reads[n - 1].agent != r.reads[n - 1].agent)  // answered without the runs
             return;
         for (std::size_t i = 0; i + 1 < n; ++i)
             if (l.reads[i].id != r.reads[i].id) return;
