@@ -95,6 +95,20 @@ struct HostState {
 };
 inline HostState g_host;
 
+/// Kernel types the kernels' sources declare (`__mix__(1, 2)`, `__cube__`, or
+/// KERNEL_TASK_TYPE_DEFAULT in the body), registered at static initialization by the source
+/// npusim_add_ascendc_kernel generates: in a host build the qualifiers carry nothing, and the
+/// host program never names a type. Outlives host programs; npusim::acl::set_kernel_type
+/// overrides it.
+inline std::map<const void*, KernelType>& declared_kernel_types() {
+    static std::map<const void*, KernelType> types;
+    return types;
+}
+inline bool declare_kernel_type(const void* kernel, KernelType type) {
+    declared_kernel_types()[kernel] = type;
+    return true;
+}
+
 inline aclError to_acl(Status status) {
     switch (status) {
         case Status::Success:

@@ -30,8 +30,8 @@ inline RunResult run_host(Simulator& sim, const std::function<int()>& program, i
         options);
 }
 
-/// The kernel type a kernel is launched with (default AIV_ONLY; the qualifiers
-/// __mix__(1, 2) etc. carry no information in a host build).
+/// The kernel type a kernel is launched with. Without it: the type its source declares
+/// (declared_kernel_types(), filled by npusim_add_ascendc_kernel), else AIV_ONLY.
 inline void set_kernel_type(const void* kernel, KernelType type) {
     g_host.kernel_types[kernel] = type;
 }
@@ -39,6 +39,15 @@ inline void set_kernel_type(const void* kernel, KernelType type) {
 /// op project's SetScheduleMode carry no information in a host build).
 inline void set_schedule_mode(const void* kernel, ScheduleMode mode) {
     g_host.schedule_modes[kernel] = mode;
+}
+
+/// The type a launch of `kernel` gets: set_kernel_type's, else the declared one, else AIV_ONLY.
+inline KernelType launch_type(const void* kernel) {
+    if (const auto set = g_host.kernel_types.find(kernel); set != g_host.kernel_types.end())
+        return set->second;
+    const auto& declared = declared_kernel_types();
+    const auto found = declared.find(kernel);
+    return found != declared.end() ? found->second : KernelType::AIV_ONLY;
 }
 
 template <class To, class From>
@@ -61,11 +70,10 @@ struct Launcher {
     aclError operator()(std::uint32_t block_dim, aclrtStream stream, Args... args) const {
         static_assert(sizeof...(Args) == sizeof...(Params),
                       "ACLRT_LAUNCH_KERNEL: the argument count differs from the kernel's");
-        const auto found = g_host.kernel_types.find(reinterpret_cast<const void*>(kernel));
         LaunchSpec spec;
         spec.name = name;
         spec.blocks = block_dim;
-        spec.type = found == g_host.kernel_types.end() ? KernelType::AIV_ONLY : found->second;
+        spec.type = launch_type(reinterpret_cast<const void*>(kernel));
         const auto mode = g_host.schedule_modes.find(reinterpret_cast<const void*>(kernel));
         if (mode != g_host.schedule_modes.end()) spec.schedule_mode = mode->second;
         const Where at = where;
