@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "npusim_ascendc/context.h"
 
@@ -107,7 +108,22 @@ inline void declare_kernel_type(KernelMetaType type, const Loc& loc = Loc::curre
     }
 }
 
+/// ASSERT(expr) in a kernel: when it does not hold, the run stops with a KernelError naming
+/// the line and the expression (on hardware the kernel traps and the runtime reports the
+/// failed assertion).
+inline void kernel_assert(bool holds, const char* expression, const Loc& loc = Loc::current()) {
+    if (holds) return;
+    const Block& block = context(loc).block();
+    throw KernelError(EventIds::where(loc) + "ASSERT(" + expression + ") failed in " +
+                      std::string(to_string(block.core_type())) + " block " +
+                      std::to_string(block.block_idx()));
+}
+
 }  // namespace npusim::ascendc
+
+#ifndef ASSERT
+#define ASSERT(...) ::npusim::ascendc::kernel_assert(static_cast<bool>(__VA_ARGS__), #__VA_ARGS__)
+#endif
 
 #define KERNEL_TASK_TYPE_DEFAULT(type) ::npusim::ascendc::declare_kernel_type(type)
 #define KERNEL_TASK_TYPE(key, type) ::npusim::ascendc::declare_kernel_type(type)
