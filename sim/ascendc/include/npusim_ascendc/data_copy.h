@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "npusim_ascendc/tensors.h"
@@ -151,6 +152,59 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCo
     npusim::ascendc::copy_blocks<T>(dst.native(), src.native(), params.blockCount,
                                     params.blockLen * 32ULL, params.srcStride * 32ULL,
                                     params.dstStride * 32ULL, loc);
+}
+
+/// DataCopy GM -> L1 (or UB) with the ND -> NZ conversion: ndNum matrices of nValue rows of
+/// dValue elements, the source's rows srcDValue elements apart and its matrices
+/// srcNdMatrixStride apart. npusim keeps matrices row-major (ND) in every memory, so the
+/// destination gets each matrix as dense rows, dstNzMatrixStride elements apart; the NZ
+/// placement fields must describe the plain layout (dstNzNStride 1, dstNzC0Stride >= nValue).
+struct Nd2NzParams {
+    std::uint16_t ndNum = 0;
+    std::uint16_t nValue = 0;
+    std::uint16_t dValue = 0;
+    std::uint16_t srcNdMatrixStride = 0;
+    std::uint16_t srcDValue = 0;
+    std::uint16_t dstNzC0Stride = 0;
+    std::uint16_t dstNzNStride = 0;
+    std::uint16_t dstNzMatrixStride = 0;
+};
+
+template <class T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& params,
+              Loc loc = Loc::current()) {
+    const auto fail = [&](const std::string& what) {
+        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
+                                  "DataCopy with Nd2NzParams: " + what);
+    };
+    if (params.ndNum == 0 || params.nValue == 0 || params.dValue == 0) return;  // a NOP
+    if (params.srcDValue < params.dValue)
+        fail("srcDValue " + std::to_string(params.srcDValue) + " is less than dValue " +
+             std::to_string(params.dValue));
+    const std::uint64_t row_bytes = std::uint64_t{params.dValue} * sizeof(T);
+    if (row_bytes % 32 != 0)
+        fail("rows of " + std::to_string(row_bytes) +
+             " bytes are not supported yet (npusim keeps rows unpadded; hardware pads each to "
+             "32 bytes)");
+    if (params.dstNzNStride != 1 || params.dstNzC0Stride < params.nValue)
+        fail("dstNzNStride " + std::to_string(params.dstNzNStride) + " / dstNzC0Stride " +
+             std::to_string(params.dstNzC0Stride) +
+             " is not supported yet (npusim keeps matrices row-major: dstNzNStride 1, "
+             "dstNzC0Stride >= nValue)");
+    const std::uint64_t matrix = std::uint64_t{params.nValue} * params.dValue;
+    if (params.ndNum > 1 && params.dstNzMatrixStride < matrix)
+        fail("dstNzMatrixStride " + std::to_string(params.dstNzMatrixStride) +
+             " is less than a matrix of " + std::to_string(matrix) +
+             " elements in npusim's row-major layout");
+    for (std::uint32_t i = 0; i < params.ndNum; ++i) {
+        auto d = dst.native();
+        auto s = npusim::ascendc::view_of(src);
+        d.address += std::uint64_t{i} * params.dstNzMatrixStride * sizeof(T);
+        s.address += std::uint64_t{i} * params.srcNdMatrixStride * sizeof(T);
+        npusim::ascendc::copy_blocks<T>(
+            d, s, params.nValue, row_bytes,
+            (std::uint64_t{params.srcDValue} - params.dValue) * sizeof(T), 0, loc);
+    }
 }
 
 namespace detail {
