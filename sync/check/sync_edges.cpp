@@ -76,20 +76,24 @@ void SyncEdges::instruction(BlockState& b, const Transaction& tx) {
                                   "wait for the first SetFlag before setting it again, or use "
                                   "another event id");
             }
-            queue.push_back(
-                {tx.serial, tx.kernel_id, tx.block, tx.where, m_agents.fired(b, src), false});
+            FlagRecord& record = queue.push();
+            record.serial = tx.serial;
+            record.kernel_id = tx.kernel_id;
+            record.block = tx.block;
+            record.where = tx.where;
+            record.reported = false;
+            m_agents.fired(b, src, record.clock);
             return;
         }
         case Op::WaitFlag: {
             const Slot dst = slot_of(tx.flag_dst);
             if (dst != kScalarSlot) m_agents.issue_edge(b, dst);
             FlagQueue& queue = flag_queue(b, tx);
-            auto it = std::find_if(queue.begin(), queue.end(), [&](const FlagRecord& r) {
+            FlagRecord* it = std::find_if(queue.begin(), queue.end(), [&](const FlagRecord& r) {
                 return r.serial == tx.partner_serial;
             });
             if (it == queue.end()) return;
             m_agents.agent(b, dst).clock.join(it->clock);
-            m_agents.recycle(std::move(it->clock));
             queue.erase(it);
             return;
         }
@@ -118,7 +122,8 @@ void SyncEdges::instruction(BlockState& b, const Transaction& tx) {
         case Op::CrossCoreSetFlag: {
             const Slot src = slot_of(tx.pipe);
             if (src != kScalarSlot) m_agents.issue_edge(b, src);
-            cross_set(tx, m_agents.fired(b, src));
+            m_agents.fired(b, src, m_cross_fired);
+            cross_set(tx, m_cross_fired);
             return;
         }
         case Op::CrossCoreWaitFlag: {
@@ -199,7 +204,7 @@ void SyncEdges::report_unpaired(std::uint32_t kernel_id) {
 
 void SyncEdges::drop_flags(std::uint32_t kernel_id) {
     for (auto& [key, queue] : m_flags)
-        std::erase_if(queue, [&](const FlagRecord& r) { return r.kernel_id == kernel_id; });
+        queue.erase_if([&](const FlagRecord& r) { return r.kernel_id == kernel_id; });
 }
 
 }  // namespace npusim::check
