@@ -11,21 +11,8 @@ const KernelState* Agents::find_kernel(std::uint32_t id) const {
     return it != m_kernels.end() ? &it->second : nullptr;
 }
 
-BlockState& Agents::block_of(const Transaction& tx, bool& created) {
-    created = false;
-    if (m_last_block && m_last_block->kernel_id == tx.kernel_id &&
-        m_last_block->block == tx.block && m_last_block->type == tx.core_type) {
-        return *m_last_block;
-    }
-    // Blocks interleave: the one a core ran last is found by the core's index.
+BlockState& Agents::find_or_start_block(const Transaction& tx, bool& created) {
     auto& by_core = m_running[tx.core_type == CoreType::Cube ? 1 : 0];
-    if (tx.core < by_core.size()) {
-        BlockState* b = by_core[tx.core];
-        if (b && b->kernel_id == tx.kernel_id && b->block == tx.block && b->type == tx.core_type) {
-            m_last_block = b;
-            return *b;
-        }
-    }
     auto& slot = m_blocks[{tx.kernel_id, tx.core_type, tx.block}];
     if (!slot) {
         created = true;

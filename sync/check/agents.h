@@ -91,7 +91,17 @@ public:
     /// over its agents (their counters go on), so clocks hold one entry per core and slot,
     /// not one per block that ever ran; an unordered one gets new agents. `created` says it
     /// is new (its core's local memories then start fresh).
-    BlockState& block_of(const Transaction& tx, bool& created);
+    BlockState& block_of(const Transaction& tx, bool& created) {
+        created = false;
+        if (is_block_of(m_last_block, tx)) return *m_last_block;
+        // Blocks interleave: the one a core ran last is found by the core's index.
+        const auto& by_core = m_running[tx.core_type == CoreType::Cube ? 1 : 0];
+        if (tx.core < by_core.size() && is_block_of(by_core[tx.core], tx)) {
+            m_last_block = by_core[tx.core];
+            return *m_last_block;
+        }
+        return find_or_start_block(tx, created);
+    }
 
     /// Everything the block did, complete: its agents' clocks with every frontier at its count
     /// (once its agents were handed over: as it was then).
@@ -125,6 +135,11 @@ private:
     BlockState* m_last_block = nullptr;
     std::array<std::vector<BlockState*>, 2> m_running;  // per core type and core: latest block
 
+    static bool is_block_of(const BlockState* b, const Transaction& tx) {
+        return b != nullptr && b->kernel_id == tx.kernel_id && b->block == tx.block &&
+               b->type == tx.core_type;
+    }
+    BlockState& find_or_start_block(const Transaction& tx, bool& created);
     void new_agents(BlockState& b, const VectorClock& start);
 };
 

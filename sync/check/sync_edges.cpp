@@ -38,24 +38,10 @@ std::string ordinal(std::uint64_t n) {
 SyncEdges::SyncEdges(Agents& agents, FindingReporter& reporter, const CheckerOptions& options)
     : m_agents(agents), m_reporter(reporter), m_options(options) {}
 
-SyncEdges::FlagQueue& SyncEdges::flag_queue(const BlockState& b, const Transaction& tx) {
-    const int src = pipe_index(tx.flag_src);
-    const int dst = pipe_index(tx.flag_dst);
-    FlagQueue** cached = nullptr;
-    if (src >= 0 && dst >= 0) {  // the decoder admits only real pipes; anything else: no cache
-        auto& by_core = m_flag_cache[b.type == CoreType::Cube ? 1 : 0];
-        if (b.core >= by_core.size()) by_core.resize(b.core + 1);
-        std::vector<FlagQueue*>& cache = by_core[b.core];
-        const std::size_t index =
-            (static_cast<std::size_t>(tx.event_id) * kPipeCount + static_cast<std::size_t>(src)) *
-                kPipeCount +
-            static_cast<std::size_t>(dst);
-        if (index >= cache.size()) cache.resize(index + 1, nullptr);
-        cached = &cache[index];
-        if (*cached != nullptr) return **cached;
-    }
+SyncEdges::FlagQueue& SyncEdges::find_flag_queue(const BlockState& b, const Transaction& tx,
+                                                 FlagQueue** cache) {
     FlagQueue& queue = m_flags[{b.type, b.core, tx.flag_src, tx.flag_dst, tx.event_id}];
-    if (cached != nullptr) *cached = &queue;
+    if (cache != nullptr) *cache = &queue;
     return queue;
 }
 

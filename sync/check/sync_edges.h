@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/pipe_table.h"
 #include "base/transaction.h"
 #include "sync/check/agents.h"
 #include "sync/check/finding_reporter.h"
@@ -83,7 +84,24 @@ private:
         std::size_t m_size = 0;
     };
 
-    FlagQueue& flag_queue(const BlockState& b, const Transaction& tx);
+    // The queue of tx's flag on b's core: cached per core by (event id, src, dst).
+    FlagQueue& flag_queue(const BlockState& b, const Transaction& tx) {
+        const int src = pipe_index(tx.flag_src);
+        const int dst = pipe_index(tx.flag_dst);
+        if (src < 0 || dst < 0)
+            return find_flag_queue(b, tx, nullptr);  // not a real pipe: no cache
+        auto& by_core = m_flag_cache[b.type == CoreType::Cube ? 1 : 0];
+        if (b.core >= by_core.size()) by_core.resize(b.core + 1);
+        std::vector<FlagQueue*>& cache = by_core[b.core];
+        const std::size_t index =
+            (static_cast<std::size_t>(tx.event_id) * kPipeCount + static_cast<std::size_t>(src)) *
+                kPipeCount +
+            static_cast<std::size_t>(dst);
+        if (index >= cache.size()) cache.resize(index + 1, nullptr);
+        FlagQueue*& cached = cache[index];
+        return cached != nullptr ? *cached : find_flag_queue(b, tx, &cached);
+    }
+    FlagQueue& find_flag_queue(const BlockState& b, const Transaction& tx, FlagQueue** cache);
     void cross_set(const Transaction& tx, const VectorClock& clock);
     void post_cross(const Transaction& tx, CoreType type, std::uint32_t block,
                     const VectorClock& clock);
