@@ -78,13 +78,6 @@ VectorClock Agents::drained(const BlockState& b) const {
     return c;
 }
 
-void Agents::fired(BlockState& b, Slot pipe, VectorClock& into) {
-    const Agent& source = agent(b, pipe);
-    into = source.clock;
-    into.raise(b.agents[pipe], source.counter);
-    if (pipe == kScalarSlot) into.raise(b.agents[kStoreSlot], agent(b, kStoreSlot).counter);
-}
-
 VectorClock Agents::end_kernel(KernelState& k) {
     k.ended = true;
     VectorClock done;

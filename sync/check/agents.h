@@ -119,7 +119,12 @@ public:
     /// Everything `pipe` completed, for a SetFlag or cross-core set fired from it (from the
     /// scalar unit: with its store buffer's stores), written over `into` (whose storage is
     /// reused: no allocation once it has grown).
-    void fired(BlockState& b, Slot pipe, VectorClock& into);
+    void fired(BlockState& b, Slot pipe, VectorClock& into) {
+        const Agent& source = agent(b, pipe);
+        into = source.clock;
+        into.raise(b.agents[pipe], source.counter);
+        if (pipe == kScalarSlot) into.raise(b.agents[kStoreSlot], agent(b, kStoreSlot).counter);
+    }
 
     void scalar_learns(BlockState& b, const VectorClock& c) { agent(b, kScalarSlot).clock.join(c); }
 

@@ -84,24 +84,25 @@ private:
         std::size_t m_size = 0;
     };
 
-    // The queue of tx's flag on b's core: cached per core by (event id, src, dst).
+    // The queue of tx's flag on b's core: cached per core by (event id, src, dst); a miss (or
+    // a flag that names no real pipe: the decoder admits none) asks the map.
     FlagQueue& flag_queue(const BlockState& b, const Transaction& tx) {
         const int src = pipe_index(tx.flag_src);
         const int dst = pipe_index(tx.flag_dst);
-        if (src < 0 || dst < 0)
-            return find_flag_queue(b, tx, nullptr);  // not a real pipe: no cache
-        auto& by_core = m_flag_cache[b.type == CoreType::Cube ? 1 : 0];
-        if (b.core >= by_core.size()) by_core.resize(b.core + 1);
-        std::vector<FlagQueue*>& cache = by_core[b.core];
-        const std::size_t index =
-            (static_cast<std::size_t>(tx.event_id) * kPipeCount + static_cast<std::size_t>(src)) *
-                kPipeCount +
-            static_cast<std::size_t>(dst);
-        if (index >= cache.size()) cache.resize(index + 1, nullptr);
-        FlagQueue*& cached = cache[index];
-        return cached != nullptr ? *cached : find_flag_queue(b, tx, &cached);
+        const auto& by_core = m_flag_cache[b.type == CoreType::Cube ? 1 : 0];
+        if (src >= 0 && dst >= 0 && b.core < by_core.size()) {
+            const std::vector<FlagQueue*>& cache = by_core[b.core];
+            const std::size_t index = flag_cache_index(tx.event_id, src, dst);
+            if (index < cache.size() && cache[index] != nullptr) return *cache[index];
+        }
+        return find_flag_queue(b, tx);
     }
-    FlagQueue& find_flag_queue(const BlockState& b, const Transaction& tx, FlagQueue** cache);
+    static std::size_t flag_cache_index(std::uint32_t event_id, int src, int dst) {
+        return (static_cast<std::size_t>(event_id) * kPipeCount + static_cast<std::size_t>(src)) *
+                   kPipeCount +
+               static_cast<std::size_t>(dst);
+    }
+    FlagQueue& find_flag_queue(const BlockState& b, const Transaction& tx);
     void cross_set(const Transaction& tx, const VectorClock& clock);
     void post_cross(const Transaction& tx, CoreType type, std::uint32_t block,
                     const VectorClock& clock);
