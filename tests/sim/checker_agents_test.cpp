@@ -196,3 +196,53 @@ TEST_CASE("checker agents: a finding names the block that took over a core's age
     }
     CHECK(block_2_with_1);
 }
+
+TEST_CASE("checker agents: an aborted kernel's pending flags are dropped, its core goes on",
+          "[checker][agents]") {
+    // One core: the dead kernel's block leaves a SetFlag pending and deadlocks; the next
+    // kernel on that core takes over its agents, pairs the same flag many times (its queue
+    // reused) and leaves one SetFlag of its own unpaired: only that one is reported.
+    Simulator sim(one_vector_core());
+    Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto x = sim.allocate<float>(N, "x");
+    sim.write(x, std::vector<float>(N, 1.0F));
+    const RunResult dead = sim.run({.name = "dies", .blocks = 1}, [&](Block& b) {
+        auto ub = b.alloc<float>(MemSpace::UB, N);
+        b.copy(ub, x, N);
+        b.set_flag(Pipe::MTE2, Pipe::V, 2);   // pending when the run aborts
+        b.wait_flag(Pipe::V, Pipe::MTE2, 5);  // never set: deadlock
+    });
+    REQUIRE(dead.outcome == RunOutcome::Deadlock);
+    std::size_t stuck = 0;
+    for (const Finding& f : checker.findings()) {
+        CHECK(f.kind == FindingKind::UnsatisfiableWait);
+        ++stuck;
+    }
+    unsigned unpaired_line = 0;
+    const RunResult next = sim.run({.name = "after", .blocks = 3}, [&](Block& b) {
+        auto in = b.alloc<float>(MemSpace::UB, N);
+        auto out = b.alloc<float>(MemSpace::UB, N);
+        for (int i = 0; i < 4; ++i) {
+            b.copy(in, x, N);
+            b.set_flag(Pipe::MTE2, Pipe::V, 2);
+            b.wait_flag(Pipe::MTE2, Pipe::V, 2);
+            b.adds(out, in, 1.0F, N);
+            b.set_flag(Pipe::V, Pipe::MTE2, 2);
+            b.wait_flag(Pipe::V, Pipe::MTE2, 2);  // the next load overwrites `in`
+        }
+        if (b.block_idx() == 2) {
+            unpaired_line = __LINE__ + 1;
+            b.set_flag(Pipe::V, Pipe::MTE3, 1);
+        }
+    });
+    REQUIRE(next.completed());
+    INFO(format_findings(checker.findings()));
+    REQUIRE(checker.findings().size() == stuck + 1);
+    const Finding& f = checker.findings().back();
+    CHECK(f.kind == FindingKind::UnpairedSetFlag);
+    REQUIRE(f.sites.size() == 1);
+    CHECK(f.sites[0].kernel == "after");
+    CHECK(f.sites[0].block == 2);
+    CHECK(f.sites[0].where.line() == unpaired_line);
+}
