@@ -11,21 +11,8 @@ const KernelState* Agents::find_kernel(std::uint32_t id) const {
     return it != m_kernels.end() ? &it->second : nullptr;
 }
 
-BlockState& Agents::block_of(const Transaction& tx, bool& created) {
-    created = false;
-    if (m_last_block && m_last_block->kernel_id == tx.kernel_id &&
-        m_last_block->block == tx.block && m_last_block->type == tx.core_type) {
-        return *m_last_block;
-    }
-    // Blocks interleave: the one a core ran last is found by the core's index.
+BlockState& Agents::find_or_start_block(const Transaction& tx, bool& created) {
     auto& by_core = m_running[tx.core_type == CoreType::Cube ? 1 : 0];
-    if (tx.core < by_core.size()) {
-        BlockState* b = by_core[tx.core];
-        if (b && b->kernel_id == tx.kernel_id && b->block == tx.block && b->type == tx.core_type) {
-            m_last_block = b;
-            return *b;
-        }
-    }
     auto& slot = m_blocks[{tx.kernel_id, tx.core_type, tx.block}];
     if (!slot) {
         created = true;
@@ -41,15 +28,30 @@ BlockState& Agents::block_of(const Transaction& tx, bool& created) {
         // The previous block on this core finished before this one started.
         BlockState*& previous = m_on_core[{tx.core_type, tx.core}];
         const bool stream_op = kernel.info.host_op != 0;
-        if (previous != nullptr && (!stream_op || previous->kernel_id == tx.kernel_id))
-            start.join(drained(*previous));
-        previous = &b;
-        for (Slot s = 0; s < kAgentSlots; ++s) {
-            b.agents[s] = static_cast<AgentId>(m_agents.size());
-            m_agents.emplace_back();
-            m_agents.back().clock = start;
+        if (previous != nullptr && (!stream_op || previous->kernel_id == tx.kernel_id)) {
+            // Ordered after it: this block goes on with its agents. Every agent's clock
+            // becomes `start`, which covers all the previous block knew and did.
+            previous->final_clock = drained(*previous);
+            previous->handed_over = true;
+            start.join(previous->final_clock);
+            b.agents = previous->agents;
+            for (const AgentId id : b.agents) {
+                Agent& a = m_agents[id];
+                a.clock = start;
+                a.scalar_version_seen = 0;
+            }
+        } else {
+            new_agents(b, start);
         }
+        previous = &b;
         m_kernels[tx.kernel_id].blocks.push_back(&b);
+    } else if (slot->handed_over) {
+        // Not expected (a block ends before the next one on its core starts), but should a
+        // block act after handing its agents over, it must not act as its successor: it
+        // goes on with new agents that know what it knew.
+        slot->handed_over = false;
+
+        new_agents(*slot, slot->final_clock);
     }
     m_last_block = slot.get();
     if (tx.core >= by_core.size()) by_core.resize(tx.core + 1, nullptr);
@@ -57,25 +59,22 @@ BlockState& Agents::block_of(const Transaction& tx, bool& created) {
     return *slot;
 }
 
+void Agents::new_agents(BlockState& b, const VectorClock& start) {
+    for (Slot s = 0; s < kAgentSlots; ++s) {
+        b.agents[s] = static_cast<AgentId>(m_agents.size());
+        m_agents.emplace_back();
+        m_agents.back().clock = start;
+    }
+}
+
 VectorClock Agents::drained(const BlockState& b) const {
+    if (b.handed_over) return b.final_clock;
     VectorClock c;
     for (Slot s = 0; s < kAgentSlots; ++s) {
         const Agent& a = m_agents[b.agents[s]];
         c.join(a.clock);
         c.raise(b.agents[s], a.counter);
     }
-    return c;
-}
-
-VectorClock Agents::fired(BlockState& b, Slot pipe) {
-    VectorClock c;
-    if (!m_spare_clocks.empty()) {
-        c = std::move(m_spare_clocks.back());
-        m_spare_clocks.pop_back();
-    }
-    c = agent(b, pipe).clock;
-    c.raise(b.agents[pipe], agent(b, pipe).counter);
-    if (pipe == kScalarSlot) c.raise(b.agents[kStoreSlot], agent(b, kStoreSlot).counter);
     return c;
 }
 

@@ -49,6 +49,10 @@ struct BlockState {
     std::array<AgentId, kAgentSlots> agents{};
     std::vector<std::pair<MemSpace, std::pair<std::uint64_t, std::uint64_t>>> allocations;
     std::array<Shadow*, kMemSpaces> local_shadows{};  // this core's local spaces, once found
+    // The next block on its core took over `agents` (Agents::block_of); `final_clock` is
+    // what this block drained then, its drained() from now on.
+    bool handed_over = false;
+    VectorClock final_clock;
 };
 
 struct KernelState {
@@ -83,11 +87,24 @@ public:
     /// The block `tx` belongs to. A new one starts with its kernel's start clock and after
     /// the previous block on its core (for a kernel of a stream op: only a previous block of
     /// the same kernel; kernels of other streams are ordered by events alone, not by where
-    /// the scheduler happened to place them). `created` says it is new (its core's local
-    /// memories then start fresh).
-    BlockState& block_of(const Transaction& tx, bool& created);
+    /// the scheduler happened to place them). A block ordered after the previous one takes
+    /// over its agents (their counters go on), so clocks hold one entry per core and slot,
+    /// not one per block that ever ran; an unordered one gets new agents. `created` says it
+    /// is new (its core's local memories then start fresh).
+    BlockState& block_of(const Transaction& tx, bool& created) {
+        created = false;
+        if (is_block_of(m_last_block, tx)) return *m_last_block;
+        // Blocks interleave: the one a core ran last is found by the core's index.
+        const auto& by_core = m_running[tx.core_type == CoreType::Cube ? 1 : 0];
+        if (tx.core < by_core.size() && is_block_of(by_core[tx.core], tx)) {
+            m_last_block = by_core[tx.core];
+            return *m_last_block;
+        }
+        return find_or_start_block(tx, created);
+    }
 
-    /// Everything the block did, complete: its agents' clocks with every frontier at its count.
+    /// Everything the block did, complete: its agents' clocks with every frontier at its count
+    /// (once its agents were handed over: as it was then).
     VectorClock drained(const BlockState& b) const;
 
     /// The scalar unit's knowledge flows into a pipe when it issues there.
@@ -100,10 +117,14 @@ public:
     }
 
     /// Everything `pipe` completed, for a SetFlag or cross-core set fired from it (from the
-    /// scalar unit: with its store buffer's stores).
-    VectorClock fired(BlockState& b, Slot pipe);
-    /// A consumed flag's clock, kept for reuse by fired() (no allocation).
-    void recycle(VectorClock&& clock) { m_spare_clocks.push_back(std::move(clock)); }
+    /// scalar unit: with its store buffer's stores), written over `into` (whose storage is
+    /// reused: no allocation once it has grown).
+    void fired(BlockState& b, Slot pipe, VectorClock& into) {
+        const Agent& source = agent(b, pipe);
+        into = source.clock;
+        into.raise(b.agents[pipe], source.counter);
+        if (pipe == kScalarSlot) into.raise(b.agents[kStoreSlot], agent(b, kStoreSlot).counter);
+    }
 
     void scalar_learns(BlockState& b, const VectorClock& c) { agent(b, kScalarSlot).clock.join(c); }
 
@@ -118,7 +139,13 @@ private:
     std::map<std::uint32_t, KernelState> m_kernels;
     BlockState* m_last_block = nullptr;
     std::array<std::vector<BlockState*>, 2> m_running;  // per core type and core: latest block
-    std::vector<VectorClock> m_spare_clocks;
+
+    static bool is_block_of(const BlockState* b, const Transaction& tx) {
+        return b != nullptr && b->kernel_id == tx.kernel_id && b->block == tx.block &&
+               b->type == tx.core_type;
+    }
+    BlockState& find_or_start_block(const Transaction& tx, bool& created);
+    void new_agents(BlockState& b, const VectorClock& start);
 };
 
 }  // namespace npusim::check

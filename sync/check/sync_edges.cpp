@@ -38,24 +38,18 @@ std::string ordinal(std::uint64_t n) {
 SyncEdges::SyncEdges(Agents& agents, FindingReporter& reporter, const CheckerOptions& options)
     : m_agents(agents), m_reporter(reporter), m_options(options) {}
 
-SyncEdges::FlagQueue& SyncEdges::flag_queue(const BlockState& b, const Transaction& tx) {
+SyncEdges::FlagQueue& SyncEdges::find_flag_queue(const BlockState& b, const Transaction& tx) {
+    FlagQueue& queue = m_flags[{b.type, b.core, tx.flag_src, tx.flag_dst, tx.event_id}];
     const int src = pipe_index(tx.flag_src);
     const int dst = pipe_index(tx.flag_dst);
-    FlagQueue** cached = nullptr;
-    if (src >= 0 && dst >= 0) {  // the decoder admits only real pipes; anything else: no cache
+    if (src >= 0 && dst >= 0) {  // cached from now on: grown on demand, so any event id is
         auto& by_core = m_flag_cache[b.type == CoreType::Cube ? 1 : 0];
         if (b.core >= by_core.size()) by_core.resize(b.core + 1);
         std::vector<FlagQueue*>& cache = by_core[b.core];
-        const std::size_t index =
-            (static_cast<std::size_t>(tx.event_id) * kPipeCount + static_cast<std::size_t>(src)) *
-                kPipeCount +
-            static_cast<std::size_t>(dst);
+        const std::size_t index = flag_cache_index(tx.event_id, src, dst);
         if (index >= cache.size()) cache.resize(index + 1, nullptr);
-        cached = &cache[index];
-        if (*cached != nullptr) return **cached;
+        cache[index] = &queue;
     }
-    FlagQueue& queue = m_flags[{b.type, b.core, tx.flag_src, tx.flag_dst, tx.event_id}];
-    if (cached != nullptr) *cached = &queue;
     return queue;
 }
 
@@ -76,20 +70,24 @@ void SyncEdges::instruction(BlockState& b, const Transaction& tx) {
                                   "wait for the first SetFlag before setting it again, or use "
                                   "another event id");
             }
-            queue.push_back(
-                {tx.serial, tx.kernel_id, tx.block, tx.where, m_agents.fired(b, src), false});
+            FlagRecord& record = queue.push();
+            record.serial = tx.serial;
+            record.kernel_id = tx.kernel_id;
+            record.block = tx.block;
+            record.where = tx.where;
+            record.reported = false;
+            m_agents.fired(b, src, record.clock);
             return;
         }
         case Op::WaitFlag: {
             const Slot dst = slot_of(tx.flag_dst);
             if (dst != kScalarSlot) m_agents.issue_edge(b, dst);
             FlagQueue& queue = flag_queue(b, tx);
-            auto it = std::find_if(queue.begin(), queue.end(), [&](const FlagRecord& r) {
+            FlagRecord* it = std::find_if(queue.begin(), queue.end(), [&](const FlagRecord& r) {
                 return r.serial == tx.partner_serial;
             });
             if (it == queue.end()) return;
             m_agents.agent(b, dst).clock.join(it->clock);
-            m_agents.recycle(std::move(it->clock));
             queue.erase(it);
             return;
         }
@@ -118,7 +116,8 @@ void SyncEdges::instruction(BlockState& b, const Transaction& tx) {
         case Op::CrossCoreSetFlag: {
             const Slot src = slot_of(tx.pipe);
             if (src != kScalarSlot) m_agents.issue_edge(b, src);
-            cross_set(tx, m_agents.fired(b, src));
+            m_agents.fired(b, src, m_cross_fired);
+            cross_set(tx, m_cross_fired);
             return;
         }
         case Op::CrossCoreWaitFlag: {
@@ -199,7 +198,7 @@ void SyncEdges::report_unpaired(std::uint32_t kernel_id) {
 
 void SyncEdges::drop_flags(std::uint32_t kernel_id) {
     for (auto& [key, queue] : m_flags)
-        std::erase_if(queue, [&](const FlagRecord& r) { return r.kernel_id == kernel_id; });
+        queue.erase_if([&](const FlagRecord& r) { return r.kernel_id == kernel_id; });
 }
 
 }  // namespace npusim::check

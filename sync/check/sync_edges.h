@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -16,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/pipe_table.h"
 #include "base/transaction.h"
 #include "sync/check/agents.h"
 #include "sync/check/finding_reporter.h"
@@ -45,9 +47,62 @@ private:
         VectorClock clock;
         bool reported = false;
     };
-    using FlagQueue = std::deque<FlagRecord>;
+    // One flag's pending SetFlags, oldest first: nearly always 0 to 2. Consumed records keep
+    // their storage (their clocks' included) past the live ones, so a SetFlag/WaitFlag pair
+    // allocates nothing once the queue has grown.
+    class FlagQueue final {
+    public:
+        bool empty() const { return m_size == 0; }
+        FlagRecord* begin() { return m_records.data(); }
+        FlagRecord* end() { return m_records.data() + m_size; }
+        const FlagRecord& back() const { return m_records[m_size - 1]; }
+        /// A new newest record, holding whatever a consumed one left: the caller sets every
+        /// field.
+        FlagRecord& push() {
+            if (m_size == m_records.size()) m_records.emplace_back();
+            return m_records[m_size++];
+        }
+        /// Removes `r` (one of the live records), keeping the others' order.
+        void erase(FlagRecord* r) {
+            for (FlagRecord* next = r + 1; next != end(); ++r, ++next) std::swap(*r, *next);
+            --m_size;
+        }
+        /// Removes every live record `remove` holds for, keeping the others' order.
+        template <class Predicate>
+        void erase_if(Predicate remove) {
+            std::size_t kept = 0;
+            for (std::size_t i = 0; i < m_size; ++i) {
+                if (remove(m_records[i])) continue;
+                if (kept != i) std::swap(m_records[kept], m_records[i]);
+                ++kept;
+            }
+            m_size = kept;
+        }
 
-    FlagQueue& flag_queue(const BlockState& b, const Transaction& tx);
+    private:
+        std::vector<FlagRecord> m_records;  // [0, m_size) live, oldest first
+        std::size_t m_size = 0;
+    };
+
+    // The queue of tx's flag on b's core: cached per core by (event id, src, dst); a miss (or
+    // a flag that names no real pipe: the decoder admits none) asks the map.
+    FlagQueue& flag_queue(const BlockState& b, const Transaction& tx) {
+        const int src = pipe_index(tx.flag_src);
+        const int dst = pipe_index(tx.flag_dst);
+        const auto& by_core = m_flag_cache[b.type == CoreType::Cube ? 1 : 0];
+        if (src >= 0 && dst >= 0 && b.core < by_core.size()) {
+            const std::vector<FlagQueue*>& cache = by_core[b.core];
+            const std::size_t index = flag_cache_index(tx.event_id, src, dst);
+            if (index < cache.size() && cache[index] != nullptr) return *cache[index];
+        }
+        return find_flag_queue(b, tx);
+    }
+    static std::size_t flag_cache_index(std::uint32_t event_id, int src, int dst) {
+        return (static_cast<std::size_t>(event_id) * kPipeCount + static_cast<std::size_t>(src)) *
+                   kPipeCount +
+               static_cast<std::size_t>(dst);
+    }
+    FlagQueue& find_flag_queue(const BlockState& b, const Transaction& tx);
     void cross_set(const Transaction& tx, const VectorClock& clock);
     void post_cross(const Transaction& tx, CoreType type, std::uint32_t block,
                     const VectorClock& clock);
@@ -77,6 +132,7 @@ private:
     std::map<std::tuple<std::uint32_t, std::uint64_t, std::uint32_t>,
              std::pair<std::uint32_t, VectorClock>>
         m_cross_rounds;
+    VectorClock m_cross_fired;  // a CrossCoreSetFlag's clock, its storage reused
 };
 
 }  // namespace npusim::check

@@ -113,3 +113,59 @@ TEST_CASE("vector clock: join is commutative, idempotent and an upper bound", "[
         CHECK(covered_by(b, ab, 41));
     }
 }
+
+TEST_CASE("vector clock: join merges interleaved new agents in place, in order", "[unit]") {
+    VectorClock a, b;
+    a.set(2, 4);
+    a.set(5, 1);
+    a.set(9, 3);
+    b.set(0, 1);   // before every entry of a
+    b.set(5, 6);   // shared, raised
+    b.set(7, 2);   // between two entries of a
+    b.set(8, 0);   // a zero entry adds nothing
+    b.set(12, 5);  // after every entry of a
+    const std::uint64_t v0 = a.version();
+    a.join(b);
+    CHECK(a.version() > v0);
+    const EpochCount expected[] = {1, 0, 4, 0, 0, 6, 0, 2, 0, 3, 0, 0, 5};
+    for (AgentId i = 0; i < 13; ++i) CHECK(a.get(i) == expected[i]);
+    const std::uint64_t v1 = a.version();
+    VectorClock zeros;
+    zeros.set(3, 0);
+    zeros.set(20, 0);
+    a.join(zeros);  // only zero entries: nothing changes
+    CHECK(a.version() == v1);
+}
+
+TEST_CASE("vector clock: join and raise agree with an elementwise reference", "[unit]") {
+    std::mt19937 random(11);
+    std::uniform_int_distribution<AgentId> agent(0, 30);
+    std::uniform_int_distribution<EpochCount> epoch(0, 5);
+    std::uniform_int_distribution<int> entries(0, 10);
+    for (int trial = 0; trial < 300; ++trial) {
+        VectorClock a, b;
+        EpochCount ref[31] = {};
+        for (int i = entries(random); i > 0; --i) {
+            const AgentId id = agent(random);
+            const EpochCount e = epoch(random);
+            a.set(id, e);
+            ref[id] = e;
+        }
+        for (int i = entries(random); i > 0; --i) b.set(agent(random), epoch(random));
+        bool changes = false;
+        for (AgentId i = 0; i <= 30; ++i) changes = changes || b.get(i) > ref[i];
+        const std::uint64_t version = a.version();
+        a.join(b);
+        CHECK((a.version() != version) == changes);
+        for (AgentId i = 0; i <= 30; ++i) {
+            ref[i] = std::max(ref[i], b.get(i));
+            CHECK(a.get(i) == ref[i]);
+        }
+        const AgentId id = agent(random);
+        const EpochCount e = epoch(random);
+        const std::uint64_t before = a.version();
+        a.raise(id, e);
+        CHECK((a.version() != before) == (e > ref[id]));
+        CHECK(a.get(id) == std::max(ref[id], e));
+    }
+}
