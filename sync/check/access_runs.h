@@ -18,6 +18,15 @@ namespace npusim::check {
 
 inline constexpr std::uint32_t kNoRun = ~std::uint32_t{0};
 
+// Atomic copy-out: an atomic write does not replace the unordered writes before it (none
+// overwrites another's data, and a later access must be ordered after each). The latest
+// write is the interval's `write`; the others still standing sit in its `reads` with this
+// tag on their run ids (atomic ones, or the plain write an atomic one followed).
+inline constexpr std::uint32_t kAtomicTag = 0x80000000U;
+inline std::uint32_t run_of(std::uint32_t id) {
+    return id & ~kAtomicTag;
+}
+
 struct Run {
     Site first;
     std::uint64_t origin = 0;
@@ -42,7 +51,7 @@ struct Run {
 // An interval's reference to a run, with what a coverage question needs inline, so that
 // scanning many references touches no run: the run's agent and an upper bound of the epoch
 // of its last piece inside the interval (exact unless the interval was split off the run's
-// start). `id` may carry a tag (sync/check/shadow_memory.h kAtomicTag).
+// start). `id` may carry kAtomicTag.
 struct RunRef {
     std::uint32_t id = kNoRun;
     AgentId agent = 0;
@@ -116,13 +125,12 @@ public:
     /// interval: from the reference alone (no run lookup), except where the accessing
     /// instruction is the run's agent (then the run decides). False is exact whenever the
     /// reference's `last` is; otherwise it may keep a covered read, never drop an open one.
-    bool covers(const RunRef& ref, std::uint32_t id, std::uint64_t lo, std::uint64_t hi,
-                const View& view) const {
+    bool covers(const RunRef& ref, std::uint64_t lo, std::uint64_t hi, const View& view) const {
         EpochCount known = view.clock.get(ref.agent);
         if (ref.agent == view.extra_agent) known = std::max(known, view.extra);
         if (known >= ref.last) return true;
         if (ref.agent != view.self_agent) return false;
-        return uncovered(id, lo, hi, view).count == 0;
+        return uncovered(run_of(ref.id), lo, hi, view).count == 0;
     }
 
     void retain(std::uint32_t id) {

@@ -50,7 +50,6 @@ BlockState& Agents::find_or_start_block(const Transaction& tx, bool& created) {
         // block act after handing its agents over, it must not act as its successor: it
         // goes on with new agents that know what it knew.
         slot->handed_over = false;
-
         new_agents(*slot, slot->final_clock);
     }
     m_last_block = slot.get();

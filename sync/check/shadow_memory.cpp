@@ -20,8 +20,7 @@ void ShadowMemory::release(const Interval& iv) {
 
 void ShadowMemory::clear(Shadow& shadow) {
     for (const auto& [lo, iv] : shadow.map) release(iv);
-    shadow.map.clear();
-    shadow.erased();
+    shadow.clear();
 }
 
 void ShadowMemory::reset_local(CoreType type, std::uint32_t core) {
@@ -96,8 +95,7 @@ void ShadowMemory::merge_left(Shadow& shadow, Iterator it, std::uint32_t me, boo
     }
     l.hi = r.hi;
     release(r);
-    shadow.map.erase(it);
-    shadow.erased();
+    shadow.erase(it);
 }
 
 // A streaming loop's access: [lo, hi) continues the run of the interval that ends at lo,
@@ -136,11 +134,9 @@ bool ShadowMemory::continue_run(Shadow& sh, const Site& site, const View& view, 
     l.hi = hi;
     if (c && c->hi == hi) {
         release(*c);
-        shadow.erase(next);
-        sh.erased();
+        sh.erase(next);
     } else if (c) {  // the rest of it now starts at hi: the same node, re-keyed
-        auto node = shadow.extract(next);
-        sh.erased();
+        auto node = sh.extract(next);
         node.key() = hi;
         shadow.insert(std::next(left), std::move(node));
     }
@@ -209,7 +205,7 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
         if (write) {
             for (std::size_t i = 0; i < iv.reads.size(); ++i) {
                 const RunRef& ref = iv.reads[i];
-                if (m_runs.covers(ref, run_of(ref.id), ilo, iv.hi, view)) continue;
+                if (m_runs.covers(ref, ilo, iv.hi, view)) continue;
                 race_with(run_of(ref.id), (ref.id & kAtomicTag) != 0, site, true, view, space, ilo,
                           iv.hi);
             }
@@ -274,7 +270,7 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
                 iv.reads.filter([&](const RunRef& ref) {
                     // A read does not stand for an atomic write (a later read races with it).
                     if ((ref.id & kAtomicTag) != 0) return true;
-                    if (!m_runs.covers(ref, ref.id, ilo, iv.hi, view)) return true;
+                    if (!m_runs.covers(ref, ilo, iv.hi, view)) return true;
                     m_runs.release(ref.id);
                     return false;
                 });
@@ -289,10 +285,7 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
     if (write && !kept_atomic_writes) {  // one interval for the written range: a small map
         const auto end = it;
         for (auto e = std::next(first); e != end; ++e) release(e->second);
-        if (std::next(first) != end) {
-            shadow.erase(std::next(first), end);
-            sh.erased();
-        }
+        sh.erase(std::next(first), end);
         first->second.hi = hi;  // already holds this write and no reads
         first->second.first_landed = merged_first_landed;
     }

@@ -20,15 +20,6 @@
 
 namespace npusim::check {
 
-// Atomic copy-out: an atomic write does not replace the unordered writes before it (none
-// overwrites another's data, and a later access must be ordered after each). The latest
-// write is the interval's `write`; the others still standing sit in `reads` with this tag
-// on their run ids (atomic ones, or the plain write an atomic one followed).
-inline constexpr std::uint32_t kAtomicTag = 0x80000000U;
-inline std::uint32_t run_of(std::uint32_t id) {
-    return id & ~kAtomicTag;
-}
-
 struct Interval {
     std::uint64_t hi = 0;
     std::uint32_t write = kNoRun;    // the last write, if any
@@ -51,7 +42,7 @@ struct Shadow {
 
     /// map.lower_bound(lo), from a small cache of intervals found by their start when it
     /// can be: a kernel's loop comes back to the same few local buffers, and a tree walk is
-    /// cache misses. Call erased() after erasing or extracting any node.
+    /// cache misses. Intervals are removed only through erase/extract/clear below.
     Map::iterator lower_bound(std::uint64_t lo) {
         Found& slot = m_found[(lo >> 5) % kFoundSlots];
         if (slot.generation == m_generation && slot.lo == lo) return slot.it;
@@ -59,8 +50,23 @@ struct Shadow {
         if (it != map.end() && it->first == lo) slot = {lo, m_generation, it};
         return it;
     }
-    /// Nodes were erased: every cached iterator may be stale.
-    void erased() { ++m_generation; }
+    /// Removing intervals goes through these: each invalidates the lookup cache.
+    Map::iterator erase(Map::iterator it) {
+        ++m_generation;
+        return map.erase(it);
+    }
+    Map::iterator erase(Map::iterator first, Map::iterator last) {
+        if (first != last) ++m_generation;
+        return map.erase(first, last);
+    }
+    Map::node_type extract(Map::iterator it) {
+        ++m_generation;
+        return map.extract(it);
+    }
+    void clear() {
+        ++m_generation;
+        map.clear();
+    }
 
     // Reads of never-written bytes, decided at kernel end: by start, each start's candidates
     // with their sequence numbers in the order recorded. Many blocks reading the same

@@ -117,13 +117,13 @@ TEST_CASE("access runs: a reference answers coverage without its run", "[unit]")
     CHECK(ref.agent == 1);
     CHECK(ref.last == 7);
     VectorClock clock;
-    CHECK_FALSE(pool.covers(ref, id, 0, kTile, View{clock}));
+    CHECK_FALSE(pool.covers(ref, 0, kTile, View{clock}));
     clock.set(1, 7);
-    CHECK(pool.covers(ref, id, 0, kTile, View{clock}));
+    CHECK(pool.covers(ref, 0, kTile, View{clock}));
     // An over-estimated last piece may keep a covered read, never drop an open one.
     RunRef stale = ref;
     stale.last = 9;
-    CHECK_FALSE(pool.covers(stale, id, 0, kTile, View{clock}));
+    CHECK_FALSE(pool.covers(stale, 0, kTile, View{clock}));
 }
 
 TEST_CASE("shadow memory: a streaming loop leaves one interval per run", "[unit]") {
