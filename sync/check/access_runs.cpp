@@ -13,10 +13,12 @@ std::uint32_t RunPool::make(const Site& site, std::uint64_t lo, std::uint64_t by
         m_refs.push_back(0);
     }
     Run& r = m_runs[id];
-    r = Run{};
     r.first = site;
     r.origin = lo;
     r.size = bytes;
+    r.pieces = 1;
+    r.epoch_step = 0;
+    r.serial_step = 0;
     r.last_time = site.time;
     return id;
 }

@@ -126,9 +126,7 @@ public:
     /// instruction is the run's agent (then the run decides). False is exact whenever the
     /// reference's `last` is; otherwise it may keep a covered read, never drop an open one.
     bool covers(const RunRef& ref, std::uint64_t lo, std::uint64_t hi, const View& view) const {
-        EpochCount known = view.clock.get(ref.agent);
-        if (ref.agent == view.extra_agent) known = std::max(known, view.extra);
-        if (known >= ref.last) return true;
+        if (view.known(ref.agent) >= ref.last) return true;
         if (ref.agent != view.self_agent) return false;
         return uncovered(run_of(ref.id), lo, hi, view).count == 0;
     }
@@ -151,12 +149,17 @@ public:
     bool extend(std::uint32_t left, const Site& site, std::uint64_t lo, std::uint64_t bytes,
                 std::uint32_t pieces = 1);
 
+    /// Whether `view` covers every piece of run `id` (its last piece).
+    bool all_covered(std::uint32_t id, const View& view) const {
+        const Run& r = m_runs[id];
+        return view.known(r.first.agent) >= r.first.epoch + (r.pieces - 1) * r.epoch_step;
+    }
+
     /// The pieces of run `id` inside [lo, hi) that `view` does not cover.
     Uncovered uncovered(std::uint32_t id, std::uint64_t lo, std::uint64_t hi,
                         const View& view) const {
         const Run& r = m_runs[id];
-        EpochCount known = view.clock.get(r.first.agent);
-        if (r.first.agent == view.extra_agent) known = std::max(known, view.extra);
+        const EpochCount known = view.known(r.first.agent);
         // Fast answers without dividing: a run whose last piece is covered is covered
         // everywhere (epochs grow with k), and a one-piece run is one question.
         const EpochCount last = r.first.epoch + (r.pieces - 1) * r.epoch_step;

@@ -48,6 +48,7 @@ struct BlockState {
     std::uint32_t launch = 0;  // its kernel's host call (check::Launches), 0: Simulator::launch
     std::array<AgentId, kAgentSlots> agents{};
     std::vector<std::pair<MemSpace, std::pair<std::uint64_t, std::uint64_t>>> allocations;
+    std::array<std::uint32_t, kMemSpaces> last_allocation{};  // per space: the one hit last
     std::array<Shadow*, kMemSpaces> local_shadows{};  // this core's local spaces, once found
     // The next block on its core took over `agents` (Agents::block_of); `final_clock` is
     // what this block drained then, its drained() from now on.

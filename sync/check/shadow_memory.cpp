@@ -19,7 +19,7 @@ void ShadowMemory::release(const Interval& iv) {
 }
 
 void ShadowMemory::clear(Shadow& shadow) {
-    for (const auto& [lo, iv] : shadow.map) release(iv);
+    for (const auto& [lo, iv] : shadow.intervals()) release(iv);
     shadow.clear();
 }
 
@@ -34,23 +34,23 @@ void ShadowMemory::reset_local(CoreType type, std::uint32_t core) {
 // Splits the interval holding `at` there, given the first interval starting at or after `at`
 // (map.lower_bound(at)); returns the first interval starting at or after `at`.
 ShadowMemory::Iterator ShadowMemory::split(Shadow& shadow, std::uint64_t at, Iterator it) {
-    if (it != shadow.map.end() && it->first == at) return it;
-    if (it == shadow.map.begin()) return it;
+    if (it != shadow.end() && it->first == at) return it;
+    if (it == shadow.begin()) return it;
     const auto before = std::prev(it);
     if (at < before->second.hi) {
         Interval right = before->second;
         retain(right);
         before->second.hi = at;
-        return shadow.map.emplace_hint(it, at, std::move(right));
+        return shadow.emplace_hint(it, at, std::move(right));
     }
     return it;
 }
 
 // Reports the race of the current access with run `id` over [lo, hi), if any; returns the
 // first uncovered piece's site through `seen`.
-bool ShadowMemory::race_with(std::uint32_t id, bool run_write, const Site& site, bool write,
-                             const View& view, MemSpace space, std::uint64_t lo, std::uint64_t hi,
-                             Site* seen) {
+bool ShadowMemory::race_with_open(std::uint32_t id, bool run_write, const Site& site, bool write,
+                                  const View& view, MemSpace space, std::uint64_t lo,
+                                  std::uint64_t hi, Site* seen) {
     // The vendor sanitizer's atomic exemption: two atomic writes never race each other
     // (atomic writes are copies on MTE3 or FIX, never on PIPE_S).
     if (run_write && write && site.atomic && m_runs[id].first.atomic) return false;
@@ -70,7 +70,7 @@ bool ShadowMemory::race_with(std::uint32_t id, bool run_write, const Site& site,
 // read): fold it into its left neighbour when that one holds the same state with `me`'s
 // predecessor in the same loop.
 void ShadowMemory::merge_left(Shadow& shadow, Iterator it, std::uint32_t me, bool write) {
-    if (it == shadow.map.begin()) return;
+    if (it == shadow.begin()) return;
     const auto left = std::prev(it);
     Interval& l = left->second;
     Interval& r = it->second;
@@ -105,51 +105,162 @@ void ShadowMemory::merge_left(Shadow& shadow, Iterator it, std::uint32_t me, boo
 // after it shrinks, and no run is made. Returns false, having changed nothing, otherwise.
 bool ShadowMemory::continue_run(Shadow& sh, const Site& site, const View& view, std::uint64_t lo,
                                 std::uint64_t hi, bool write, Iterator next) {
-    auto& shadow = sh.map;
-    if (next == shadow.begin()) return false;
+    if (next == sh.begin()) return false;
     const auto left = std::prev(next);
     Interval& l = left->second;
     if (l.hi != lo || l.atomic_writes) return false;
-    const bool gap = next == shadow.end() || next->first >= hi;
+    const bool gap = next == sh.end() || next->first >= hi;
     Interval* c = nullptr;  // the interval [lo, ...) the access starts, if not a gap
     if (!gap) {
         c = &next->second;
         if (next->first != lo || c->hi < hi || c->write == kNoRun || !c->reads.empty() ||
-            c->atomic_writes || m_runs.uncovered(c->write, lo, hi, view).count != 0)
+            c->atomic_writes)
             return false;
     }
+    // The cheap refusals first; extending the run (a change) last.
     if (write) {
-        if (l.write == kNoRun || !l.reads.empty() || !m_runs.extend(l.write, site, lo, hi - lo))
-            return false;
-        l.first_landed = std::min(l.first_landed, site.time);
-        if (c) l.first_landed = std::min(l.first_landed, c->first_landed);
+        if (l.write == kNoRun || !l.reads.empty()) return false;
     } else {
         // A read of never-written bytes is an initcheck candidate: the general path's.
         if (gap || l.write != c->write || l.first_landed != c->first_landed ||
-            l.reads.size() != 1 || (l.reads[0].id & kAtomicTag) != 0 ||
-            !m_runs.extend(l.reads[0].id, site, lo, hi - lo))
+            l.reads.size() != 1 || (l.reads[0].id & kAtomicTag) != 0)
             return false;
+    }
+    if (c && m_runs.uncovered(c->write, lo, hi, view).count != 0) return false;
+    if (write) {
+        if (!m_runs.extend(l.write, site, lo, hi - lo)) return false;
+        l.first_landed = std::min(l.first_landed, site.time);
+        if (c) l.first_landed = std::min(l.first_landed, c->first_landed);
+    } else {
+        if (!m_runs.extend(l.reads[0].id, site, lo, hi - lo)) return false;
         l.reads[0].last = site.epoch;
     }
     l.hi = hi;
     if (c && c->hi == hi) {
         release(*c);
-        sh.erase(next);
-    } else if (c) {  // the rest of it now starts at hi: the same node, re-keyed
-        auto node = sh.extract(next);
-        node.key() = hi;
-        shadow.insert(std::next(left), std::move(node));
+        next = sh.erase(next);
+    } else if (c) {  // the rest of it now starts at hi: the same node
+        Shadow::move_start(next, hi);
     }
+    sh.remember(hi, next);  // where the loop's next access starts
     return true;
+}
+
+// The interval [ilo, iv.hi) under a write of `site` (run `me`): reports races with its
+// write and reads, then `me` is its write. An atomic write keeps the writes it does not
+// replace standing beside it (kept_atomic), and combines with never-written bytes (unset).
+void ShadowMemory::write_over(Interval& iv, std::uint64_t ilo, const Site& site, const View& view,
+                              MemSpace space, std::uint32_t me, bool& unset, bool& kept_atomic) {
+    if (iv.write != kNoRun) race_with(iv.write, true, site, true, view, space, ilo, iv.hi);
+    for (std::size_t i = 0; i < iv.reads.size(); ++i) {
+        const RunRef& ref = iv.reads[i];
+        if (m_runs.covers(ref, ilo, iv.hi, view)) continue;
+        race_with(run_of(ref.id), (ref.id & kAtomicTag) != 0, site, true, view, space, ilo, iv.hi);
+    }
+    if (site.atomic) {
+        unset = iv.write == kNoRun;
+        // The writes before it keep standing beside it: a later access must be ordered after
+        // each. An atomic write that this one covers can go (whatever races with it races
+        // with this one, and atomic against atomic is exempt for both); a plain write stays
+        // even when covered, because a later atomic write is exempt against this one but
+        // not against it.
+        const auto stands = [&](std::uint32_t run) {
+            return !m_runs[run].first.atomic || m_runs.uncovered(run, ilo, iv.hi, view).count != 0;
+        };
+        iv.reads.filter([&](const RunRef& ref) {
+            if ((ref.id & kAtomicTag) != 0 && stands(run_of(ref.id))) return true;
+            m_runs.release(run_of(ref.id));
+            return false;
+        });
+        if (iv.write != kNoRun && stands(iv.write)) {
+            RunRef tagged = m_runs.ref(iv.write);
+            tagged.id |= kAtomicTag;
+            iv.reads.push_back(tagged);  // keeps its reference
+        } else {
+            m_runs.release(iv.write);
+        }
+        iv.atomic_writes = !iv.reads.empty();
+        kept_atomic = kept_atomic || iv.atomic_writes;
+    } else {
+        release(iv);
+        iv.reads.clear();
+        iv.atomic_writes = false;
+    }
+    iv.write = me;
+    m_runs.retain(me);
+    iv.first_landed = std::min(iv.first_landed, site.time);
+}
+
+// The interval [ilo, iv.hi) under a read of `site` (run `me`): reports races with its write
+// (and standing atomic writes), then `me` joins its reads. Returns whether the read saw
+// never-written bytes that no reported race explains.
+bool ShadowMemory::read_over(Interval& iv, std::uint64_t ilo, const Site& site, const View& view,
+                             MemSpace space, std::uint32_t me) {
+    bool explained = false;  // a RAW reported here already says why the data is stale
+    bool write_covered = true;
+    if (iv.write != kNoRun) {
+        Site w;
+        if (race_with(iv.write, true, site, false, view, space, ilo, iv.hi, &w)) {
+            write_covered = false;
+            explained = m_options.racecheck &&
+                        (same_block(w, site) ? w.serial < site.serial : w.time <= site.time);
+        }
+    }
+    if (iv.atomic_writes) {
+        for (std::size_t i = 0; i < iv.reads.size(); ++i) {
+            const std::uint32_t id = iv.reads[i].id;
+            if ((id & kAtomicTag) != 0)
+                race_with(run_of(id), true, site, false, view, space, ilo, iv.hi);
+        }
+    }
+    // Never written, or written only by an unordered write that landed after this read
+    // began: the read saw uninitialized bytes.
+    const bool unset = iv.write == kNoRun || (!write_covered && site.time < iv.first_landed);
+    // Reads this one covers are dropped (it stands for them). Past a few reads that is done
+    // only when the list doubles, so that many unordered readers (blocks) cost each read
+    // O(1) amortized.
+    const std::size_t n = iv.reads.size();
+    if (n > 0 && (n <= 8 || (n & (n - 1)) == 0)) {
+        iv.reads.filter([&](const RunRef& ref) {
+            // A read does not stand for an atomic write (a later read races with it).
+            if ((ref.id & kAtomicTag) != 0) return true;
+            if (!m_runs.covers(ref, ilo, iv.hi, view)) return true;
+            m_runs.release(ref.id);
+            return false;
+        });
+    }
+    iv.reads.push_back(m_runs.ref(me));
+    m_runs.retain(me);
+    return unset && !explained;
+}
+
+// Only kernels' reads (and atomic writes) are initcheck candidates, decided at their kernel's
+// end; a host call's read of never-written GM (a device-to-host copy) is not reported.
+void ShadowMemory::note_uninitialized(Shadow& sh, MemSpace space, const Site& site,
+                                      std::uint64_t lo, std::uint64_t hi) {
+    if (!m_options.initcheck || site.kernel_id == kNoKernel ||
+        (space != MemSpace::GM && space != MemSpace::UB))
+        return;
+    sh.uninit[lo].emplace_back(m_uninit_sequence++, Uninit{space, site, lo, hi});
+    sh.uninit_span = std::max(sh.uninit_span, hi - lo);
+    ++m_uninit_count;
 }
 
 void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const View& view,
                           std::uint64_t lo, std::uint64_t hi, bool write) {
     if (lo >= hi) return;
-    auto& shadow = sh.map;
     const auto at_lo = sh.lower_bound(lo);  // the first interval starting at or after lo
-    if (!site.atomic && continue_run(sh, site, view, lo, hi, write, at_lo)) {
+    // A plain access of exactly one interval (a loop's local buffer, again): no gaps, no
+    // splits, one interval to visit. A streaming access needs the interval to hold no reads.
+    const bool exact = !site.atomic && at_lo != sh.end() && at_lo->first == lo &&
+                       at_lo->second.hi == hi && !at_lo->second.atomic_writes;
+    if (!site.atomic && (!exact || at_lo->second.reads.empty()) &&
+        continue_run(sh, site, view, lo, hi, write, at_lo)) {
         if (write) explain_uninitialized(sh, site, lo, hi);
+        return;
+    }
+    if (exact) {
+        access_exact(space, sh, at_lo, site, view, write);
         return;
     }
     auto it = split(sh, lo, at_lo);
@@ -158,11 +269,12 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
     std::uint64_t uninit_lo = 0;
     Cycle merged_first_landed = site.time;
     std::uint64_t cursor = lo;
-    Iterator first = shadow.end();    // the interval starting at lo, once made or found
+    Iterator first = sh.end();        // the interval starting at lo, once made or found
     bool kept_atomic_writes = false;  // some interval keeps earlier atomic writes standing
     while (cursor < hi) {
-        if (it == shadow.end() || it->first > cursor) {
-            const std::uint64_t gap_hi = it == shadow.end() ? hi : std::min(hi, it->first);
+        if (it == sh.end() || it->first > cursor) {
+            const std::uint64_t gap_hi =
+                it == sh.end() ? hi : std::min<std::uint64_t>(hi, it->first);
             // An atomic write combines with GM's bytes: it reads them too.
             if ((!write || site.atomic) && !uninitialized) {
                 uninitialized = true;
@@ -177,106 +289,30 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
                 fresh.reads.push_back(m_runs.ref(me));
             }
             m_runs.retain(me);
-            const Iterator made = shadow.emplace_hint(it, cursor, std::move(fresh));
-            if (first == shadow.end()) first = made;
+            const Iterator made = sh.emplace_hint(it, cursor, std::move(fresh));
+            if (first == sh.end()) first = made;
             it = std::next(made);
             cursor = gap_hi;
             continue;
         }
-        if (first == shadow.end()) first = it;
+        if (first == sh.end()) first = it;
         if (it->second.hi > hi) {  // the last interval reaches past the access: split
             Interval right = it->second;
             retain(right);
             it->second.hi = hi;
-            shadow.emplace_hint(std::next(it), hi, std::move(right));
+            sh.emplace_hint(std::next(it), hi, std::move(right));
         }
         Interval& iv = it->second;
-        const std::uint64_t ilo = it->first;
-        bool explained = false;  // a RAW reported here already says why the data is stale
-        bool write_covered = true;
-        if (iv.write != kNoRun) {
-            Site w;
-            if (race_with(iv.write, true, site, write, view, space, ilo, iv.hi, &w)) {
-                write_covered = false;
-                explained = m_options.racecheck &&
-                            (same_block(w, site) ? w.serial < site.serial : w.time <= site.time);
-            }
-        }
+        bool unset = false;
         if (write) {
-            for (std::size_t i = 0; i < iv.reads.size(); ++i) {
-                const RunRef& ref = iv.reads[i];
-                if (m_runs.covers(ref, ilo, iv.hi, view)) continue;
-                race_with(run_of(ref.id), (ref.id & kAtomicTag) != 0, site, true, view, space, ilo,
-                          iv.hi);
-            }
-            if (site.atomic) {
-                if (iv.write == kNoRun && !uninitialized) {  // combines with never-written bytes
-                    uninitialized = true;
-                    uninit_lo = ilo;
-                }
-                // The writes before it keep standing beside it: a later access must be
-                // ordered after each. An atomic write that this one covers can go (whatever
-                // races with it races with this one, and atomic against atomic is exempt
-                // for both); a plain write stays even when covered, because a later atomic
-                // write is exempt against this one but not against it.
-                const auto stands = [&](std::uint32_t run) {
-                    return !m_runs[run].first.atomic ||
-                           m_runs.uncovered(run, ilo, iv.hi, view).count != 0;
-                };
-                iv.reads.filter([&](const RunRef& ref) {
-                    if ((ref.id & kAtomicTag) != 0 && stands(run_of(ref.id))) return true;
-                    m_runs.release(run_of(ref.id));
-                    return false;
-                });
-                if (iv.write != kNoRun && stands(iv.write)) {
-                    RunRef tagged = m_runs.ref(iv.write);
-                    tagged.id |= kAtomicTag;
-                    iv.reads.push_back(tagged);  // keeps its reference
-                } else {
-                    m_runs.release(iv.write);
-                }
-                iv.atomic_writes = !iv.reads.empty();
-                kept_atomic_writes = kept_atomic_writes || iv.atomic_writes;
-            } else {
-                release(iv);
-                iv.reads.clear();
-                iv.atomic_writes = false;
-            }
-            iv.write = me;
-            m_runs.retain(me);
-            iv.first_landed = std::min(iv.first_landed, site.time);
+            write_over(iv, it->first, site, view, space, me, unset, kept_atomic_writes);
             merged_first_landed = std::min(merged_first_landed, iv.first_landed);
         } else {
-            // Never written, or written only by an unordered write that landed after this
-            // read began: the read saw uninitialized bytes.
-            if (iv.atomic_writes) {
-                for (std::size_t i = 0; i < iv.reads.size(); ++i) {
-                    const std::uint32_t id = iv.reads[i].id;
-                    if ((id & kAtomicTag) != 0)
-                        race_with(run_of(id), true, site, false, view, space, ilo, iv.hi);
-                }
-            }
-            const bool unset =
-                iv.write == kNoRun || (!write_covered && site.time < iv.first_landed);
-            if (unset && !explained && !uninitialized) {
-                uninitialized = true;
-                uninit_lo = ilo;
-            }
-            // Reads this one covers are dropped (it stands for them). Past a few reads that
-            // is done only when the list doubles, so that many unordered readers (blocks)
-            // cost each read O(1) amortized.
-            const std::size_t n = iv.reads.size();
-            if (n > 0 && (n <= 8 || (n & (n - 1)) == 0)) {
-                iv.reads.filter([&](const RunRef& ref) {
-                    // A read does not stand for an atomic write (a later read races with it).
-                    if ((ref.id & kAtomicTag) != 0) return true;
-                    if (!m_runs.covers(ref, ilo, iv.hi, view)) return true;
-                    m_runs.release(ref.id);
-                    return false;
-                });
-            }
-            iv.reads.push_back(m_runs.ref(me));
-            m_runs.retain(me);
+            unset = read_over(iv, it->first, site, view, space, me);
+        }
+        if (unset && !uninitialized) {
+            uninitialized = true;
+            uninit_lo = it->first;
         }
         cursor = iv.hi;
         ++it;
@@ -292,15 +328,27 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
     if (first->second.hi == hi) merge_left(sh, first, me, write);
     // An atomic write defines nothing: it combines with what was there.
     if (write && !site.atomic) explain_uninitialized(sh, site, lo, hi);
-    // Only kernels' reads (and atomic writes) are initcheck candidates, decided at their
-    // kernel's end; a host call's read of never-written GM (a device-to-host copy) is not
-    // reported.
-    if (uninitialized && m_options.initcheck && site.kernel_id != kNoKernel &&
-        (space == MemSpace::GM || space == MemSpace::UB)) {
-        sh.uninit[uninit_lo].emplace_back(m_uninit_sequence++, Uninit{space, site, uninit_lo, hi});
-        sh.uninit_span = std::max(sh.uninit_span, hi - uninit_lo);
-        ++m_uninit_count;
+    if (uninitialized) note_uninitialized(sh, space, site, uninit_lo, hi);
+}
+
+// A plain access of exactly the interval `it`, which the streaming path did not take: what
+// the general path does for it, without looking for gaps and splits.
+void ShadowMemory::access_exact(MemSpace space, Shadow& sh, Iterator it, const Site& site,
+                                const View& view, bool write) {
+    const std::uint64_t lo = it->first;
+    const std::uint64_t hi = it->second.hi;
+    const std::uint32_t me = m_runs.make(site, lo, hi - lo);
+    if (write) {
+        bool unset = false;
+        bool kept_atomic = false;
+        write_over(it->second, lo, site, view, space, me, unset, kept_atomic);
+        merge_left(sh, it, me, true);
+        explain_uninitialized(sh, site, lo, hi);
+        return;
     }
+    const bool unset = read_over(it->second, lo, site, view, space, me);
+    merge_left(sh, it, me, false);
+    if (unset) note_uninitialized(sh, space, site, lo, hi);
 }
 
 // A plain write explains earlier candidates over its bytes that it landed before (an

@@ -6,8 +6,8 @@
 // at kernel end (take_uninitialized).
 #pragma once
 
-#include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -35,38 +35,64 @@ struct Uninit {
     std::uint64_t lo = 0, hi = 0;
 };
 
-/// One memory space of one core (or GM).
-struct Shadow {
-    using Map = std::map<std::uint64_t, Interval>;
-    Map map;  // keyed by interval start
+/// An interval's start. Mutable so that a streaming access can move the start of the
+/// interval after it forward in place (Shadow::move_start): the order of the tree holds.
+struct Start {
+    mutable std::uint64_t at = 0;
+    Start(std::uint64_t address) : at(address) {}  // NOLINT(google-explicit-constructor)
+    operator std::uint64_t() const { return at; }  // NOLINT(google-explicit-constructor)
+};
 
-    /// map.lower_bound(lo), from a small cache of intervals found by their start when it
-    /// can be: a kernel's loop comes back to the same few local buffers, and a tree walk is
-    /// cache misses. Intervals are removed only through erase/extract/clear below.
+/// One memory space of one core (or GM): its intervals by start, and its initcheck
+/// candidates. Intervals are added, removed and moved only through the members below, which
+/// keep the lookup cache right.
+class Shadow {
+public:
+    using Map = std::map<Start, Interval, std::less<>>;
+
+    /// `cache_slots` (a power of two): how many lookups lower_bound remembers.
+    explicit Shadow(std::size_t cache_slots = 16) : m_found(cache_slots) {}
+
+    const Map& intervals() const { return m_map; }
+    Map::iterator begin() { return m_map.begin(); }
+    Map::iterator end() { return m_map.end(); }
+
+    /// The first interval starting at or after `lo`, from a small cache of earlier answers
+    /// when it can be: a kernel's loop comes back to the same few local buffers, and a
+    /// streaming loop asks where its previous access ended. A tree walk is cache misses.
+    /// An answer stays right until an interval is added or removed (moving a start forward
+    /// changes no answer).
     Map::iterator lower_bound(std::uint64_t lo) {
-        Found& slot = m_found[(lo >> 5) % kFoundSlots];
+        Found& slot = m_found[slot_of(lo)];
         if (slot.generation == m_generation && slot.lo == lo) return slot.it;
-        const auto it = map.lower_bound(lo);
-        if (it != map.end() && it->first == lo) slot = {lo, m_generation, it};
+        const auto it = m_map.lower_bound(lo);
+        slot = {lo, m_generation, it};
         return it;
     }
-    /// Removing intervals goes through these: each invalidates the lookup cache.
+    /// Records that `it` is the first interval starting at or after `lo`.
+    void remember(std::uint64_t lo, Map::iterator it) {
+        m_found[slot_of(lo)] = {lo, m_generation, it};
+    }
+
+    Map::iterator emplace_hint(Map::iterator hint, std::uint64_t lo, Interval&& iv) {
+        ++m_generation;
+        return m_map.emplace_hint(hint, lo, std::move(iv));
+    }
     Map::iterator erase(Map::iterator it) {
         ++m_generation;
-        return map.erase(it);
+        return m_map.erase(it);
     }
     Map::iterator erase(Map::iterator first, Map::iterator last) {
         if (first != last) ++m_generation;
-        return map.erase(first, last);
-    }
-    Map::node_type extract(Map::iterator it) {
-        ++m_generation;
-        return map.extract(it);
+        return m_map.erase(first, last);
     }
     void clear() {
         ++m_generation;
-        map.clear();
+        m_map.clear();
     }
+    /// Moves the start of `it` forward to `at`, which must not pass its end, with nothing
+    /// starting in between (its left neighbour took over the bytes before `at`).
+    static void move_start(Map::iterator it, std::uint64_t at) { it->first.at = at; }
 
     // Reads of never-written bytes, decided at kernel end: by start, each start's candidates
     // with their sequence numbers in the order recorded. Many blocks reading the same
@@ -75,13 +101,19 @@ struct Shadow {
     std::uint64_t uninit_span = 0;  // the longest candidate, to bound the overlap search
 
 private:
-    static constexpr std::size_t kFoundSlots = 16;
     struct Found {
         std::uint64_t lo = 0;
         std::uint64_t generation = 0;  // valid while equal to m_generation
         Map::iterator it;
     };
-    std::array<Found, kFoundSlots> m_found{};
+    // Fibonacci hashing: the starts of interleaved streams (blocks' slices, tiles) differ in
+    // a few middle bits, which a plain modulo would map to one slot.
+    std::size_t slot_of(std::uint64_t lo) const {
+        return static_cast<std::size_t>((lo * 0x9E3779B97F4A7C15ULL) >> 40) & (m_found.size() - 1);
+    }
+
+    Map m_map;
+    std::vector<Found> m_found;
     std::uint64_t m_generation = 1;
 };
 
@@ -113,9 +145,26 @@ private:
     void release(const Interval& iv);
     void clear(Shadow& shadow);
     Iterator split(Shadow& shadow, std::uint64_t at, Iterator at_or_after);
+    /// Reports the race of the current access with run `id` over [lo, hi), if any; returns
+    /// the first uncovered piece's site through `seen`. Inline for the common answer: the
+    /// whole run is ordered before the access.
     bool race_with(std::uint32_t id, bool run_write, const Site& site, bool write, const View& view,
-                   MemSpace space, std::uint64_t lo, std::uint64_t hi, Site* seen = nullptr);
+                   MemSpace space, std::uint64_t lo, std::uint64_t hi, Site* seen = nullptr) {
+        if (m_runs.all_covered(id, view)) return false;
+        return race_with_open(id, run_write, site, write, view, space, lo, hi, seen);
+    }
+    bool race_with_open(std::uint32_t id, bool run_write, const Site& site, bool write,
+                        const View& view, MemSpace space, std::uint64_t lo, std::uint64_t hi,
+                        Site* seen);
     void merge_left(Shadow& shadow, Iterator it, std::uint32_t me, bool write);
+    void access_exact(MemSpace space, Shadow& sh, Iterator it, const Site& site, const View& view,
+                      bool write);
+    void write_over(Interval& iv, std::uint64_t ilo, const Site& site, const View& view,
+                    MemSpace space, std::uint32_t me, bool& unset, bool& kept_atomic);
+    bool read_over(Interval& iv, std::uint64_t ilo, const Site& site, const View& view,
+                   MemSpace space, std::uint32_t me);
+    void note_uninitialized(Shadow& sh, MemSpace space, const Site& site, std::uint64_t lo,
+                            std::uint64_t hi);
     bool continue_run(Shadow& sh, const Site& site, const View& view, std::uint64_t lo,
                       std::uint64_t hi, bool write, Iterator next);
     void explain_uninitialized(Shadow& sh, const Site& site, std::uint64_t lo, std::uint64_t hi);
@@ -123,7 +172,7 @@ private:
     FindingReporter& m_reporter;
     const CheckerOptions& m_options;
     RunPool m_runs;
-    Shadow m_gm;
+    Shadow m_gm{256};  // interleaved blocks stream through GM: more lookups to remember
     std::map<std::tuple<MemSpace, CoreType, std::uint32_t>, Shadow> m_local;
     std::uint64_t m_uninit_sequence = 0;
     std::size_t m_uninit_count = 0;

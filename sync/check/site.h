@@ -2,6 +2,7 @@
 // order it and to report it) and the View that asks "is this site ordered before me?".
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <source_location>
@@ -61,6 +62,11 @@ struct View {
     EpochCount extra = 0;
     AgentId self_agent = ~AgentId{0};  // the accessing instruction itself: an in-place op
     EpochCount self_epoch = 0;         // reads and writes the same bytes without a hazard
+    /// The latest epoch of `agent` ordered before the accessor.
+    EpochCount known(AgentId agent) const {
+        const EpochCount k = clock.get(agent);
+        return agent == extra_agent ? std::max(k, extra) : k;
+    }
     bool covers(const Site& site) const {
         if (site.agent == self_agent && site.epoch == self_epoch) return true;
         if (site.agent == extra_agent && site.epoch <= extra) return true;

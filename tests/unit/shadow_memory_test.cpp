@@ -136,8 +136,8 @@ TEST_CASE("shadow memory: a streaming loop leaves one interval per run", "[unit]
         writer.set(1, k + 1);
         f.shadows.access(MemSpace::GM, gm, w, View{writer}, k * kTile, (k + 1) * kTile, true);
     }
-    CHECK(gm.map.size() == 1);
-    CHECK(gm.map.begin()->second.hi == kTiles * kTile);
+    CHECK(gm.intervals().size() == 1);
+    CHECK(gm.intervals().begin()->second.hi == kTiles * kTile);
 
     // Another agent reads the first half in its own loop, ordered after the writes.
     VectorClock reader = writer;
@@ -147,9 +147,9 @@ TEST_CASE("shadow memory: a streaming loop leaves one interval per run", "[unit]
         f.shadows.access(MemSpace::GM, gm, r, View{reader}, k * kTile, (k + 1) * kTile, false);
     }
     CHECK(f.findings.empty());
-    REQUIRE(gm.map.size() == 2);  // the read half and the rest
-    CHECK(gm.map.begin()->second.hi == kTiles / 2 * kTile);
-    CHECK(gm.map.begin()->second.reads.size() == 1);
+    REQUIRE(gm.intervals().size() == 2);  // the read half and the rest
+    CHECK(gm.intervals().begin()->second.hi == kTiles / 2 * kTile);
+    CHECK(gm.intervals().begin()->second.reads.size() == 1);
 
     // A third agent that knows nothing writes everything: one WAR with each of the read
     // run's 32 pieces and one WAW with each of the write run's 64 (deduplicated by line).
@@ -164,7 +164,7 @@ TEST_CASE("shadow memory: a streaming loop leaves one interval per run", "[unit]
     }
     CHECK(war == kTiles / 2);
     CHECK(waw == kTiles);
-    CHECK(gm.map.size() == 1);
+    CHECK(gm.intervals().size() == 1);
 }
 
 TEST_CASE("shadow memory: cached lookups survive merges that erase intervals", "[unit]") {
@@ -189,6 +189,6 @@ TEST_CASE("shadow memory: cached lookups survive merges that erase intervals", "
     CHECK(f.findings.empty());
     for (std::uint64_t lo = 0; lo < 4 * kTile; lo += kTile) {
         const auto it = ub.lower_bound(lo);
-        CHECK(it == ub.map.lower_bound(lo));
+        CHECK(it == ub.intervals().lower_bound(lo));
     }
 }
