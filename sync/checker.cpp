@@ -232,7 +232,7 @@ void Checker::on_local_alloc(const LocalAllocation& a) {
     probe.block = a.block;
     probe.core_type = a.core_type;
     probe.core = a.core;
-    m_impl->block_of(probe).allocations.push_back({a.space, {a.address, a.bytes}});
+    m_impl->block_of(probe).allocations.add(a.space, a.address, a.bytes);
 }
 
 void Checker::on_block_stuck(const StuckNote& note) {

@@ -1,10 +1,16 @@
 // Vector clocks over the checker's agents (one per pipe of a block, shared by the successive
 // blocks of a core that are ordered anyway, plus the scalar unit's store buffer, the host and
-// each stream). Sparse: a sorted list of the non-zero entries, because a
-// block's clock mostly knows its own agents, and flags copy clocks on every SetFlag.
+// each stream).
+//
+// A block's clocks mostly know the block's own agents, whose ids are consecutive, and flags
+// copy and join those clocks on every SetFlag and WaitFlag. So a clock keeps a dense window
+// of kWindow agents [base, base + kWindow) (focus() places it: the checker puts a block's
+// agents there) and a sorted list of the other non-zero entries. Two clocks with the same
+// window join elementwise over it, and a lookup inside it is an index.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -17,35 +23,107 @@ using EpochCount = std::uint32_t;
 
 class VectorClock final {
 public:
+    static constexpr AgentId kWindow = 16;
+
     EpochCount get(AgentId agent) const {
+        const AgentId offset = agent - m_base;  // below the window: wraps to a large value
+        if (offset < kWindow) return m_window[offset];
         const auto it = find(agent);
         return it != m_entries.end() && it->first == agent ? it->second : 0;
     }
     void set(AgentId agent, EpochCount value) {
-        const auto it = find(agent);
-        if (it != m_entries.end() && it->first == agent) {
-            it->second = value;
+        const AgentId offset = agent - m_base;
+        if (offset < kWindow) {
+            m_window[offset] = value;
         } else {
-            m_entries.insert(it, {agent, value});
+            const auto it = find(agent);
+            if (it != m_entries.end() && it->first == agent) {
+                it->second = value;
+            } else {
+                m_entries.insert(it, {agent, value});
+            }
         }
         ++m_version;
     }
     void raise(AgentId agent, EpochCount value) {
+        if (raise_quietly(agent, value)) ++m_version;
+    }
+    /// this = max(this, other), elementwise. Over a shared window: one elementwise pass.
+    /// The other entries in one pass when `other` knows no agent this clock lacks;
+    /// otherwise the missing ones are merged in from the back, in place. Allocates only to
+    /// grow.
+    void join(const VectorClock& other) {
+        if (&other == this) return;
+        bool raised = false;
+        if (other.m_base == m_base) {
+            unsigned window_raised = 0;  // no early exit: the loop vectorizes
+            for (AgentId i = 0; i < kWindow; ++i) {
+                window_raised |= other.m_window[i] > m_window[i] ? 1U : 0U;
+                m_window[i] = std::max(m_window[i], other.m_window[i]);
+            }
+            raised = window_raised != 0;
+            if (!other.m_entries.empty()) raised = join_entries(other) || raised;
+        } else {  // another window: entry by entry
+            for (AgentId i = 0; i < kWindow; ++i) {
+                if (other.m_window[i] != 0)
+                    raised = raise_quietly(other.m_base + i, other.m_window[i]) || raised;
+            }
+            for (const Entry& e : other.m_entries)
+                raised = raise_quietly(e.first, e.second) || raised;
+        }
+        if (raised) ++m_version;
+    }
+    /// Moves the window to [base, base + kWindow); every agent keeps its epoch. Clocks that
+    /// join each other often should share it.
+    void focus(AgentId base) {
+        if (base == m_base) return;
+        std::vector<Entry> all;
+        all.reserve(m_entries.size() + kWindow);
+        for (AgentId i = 0; i < kWindow; ++i)
+            if (m_window[i] != 0) all.emplace_back(m_base + i, m_window[i]);
+        for (const Entry& e : m_entries) all.push_back(e);
+        m_window.fill(0);
+        m_entries.clear();
+        m_base = base;
+        for (const Entry& e : all) raise_quietly(e.first, e.second);
+    }
+    AgentId window_base() const { return m_base; }
+    /// Incremented on every change: lets a consumer skip a join it has already done.
+    std::uint64_t version() const { return m_version; }
+
+private:
+    using Entry = std::pair<AgentId, EpochCount>;
+    std::vector<Entry>::iterator find(AgentId agent) {
+        return std::lower_bound(m_entries.begin(), m_entries.end(), agent,
+                                [](const Entry& e, AgentId id) { return e.first < id; });
+    }
+    std::vector<Entry>::const_iterator find(AgentId agent) const {
+        return std::lower_bound(m_entries.begin(), m_entries.end(), agent,
+                                [](const Entry& e, AgentId id) { return e.first < id; });
+    }
+
+    // raise() without counting the change; returns whether it changed anything.
+    bool raise_quietly(AgentId agent, EpochCount value) {
+        const AgentId offset = agent - m_base;
+        if (offset < kWindow) {
+            if (m_window[offset] >= value) return false;
+            m_window[offset] = value;
+            return true;
+        }
         const auto it = find(agent);
         if (it != m_entries.end() && it->first == agent) {
-            if (it->second >= value) return;
+            if (it->second >= value) return false;
             it->second = value;
-        } else {
-            if (value == 0) return;
-            m_entries.insert(it, {agent, value});
+            return true;
         }
-        ++m_version;
+        if (value == 0) return false;
+        m_entries.insert(it, {agent, value});
+        return true;
     }
-    /// this = max(this, other), elementwise. One pass when `other` knows no agent this clock
-    /// lacks (the common case: a flag's clock from a pipe of the same block); otherwise the
-    /// missing entries are merged in from the back, in place. Allocates only to grow.
-    void join(const VectorClock& other) {
-        if (other.m_entries.empty() || &other == this) return;
+
+    // The entries outside the window of a clock with the same window (so none of them falls
+    // inside this one's). Returns whether any was raised or added.
+    bool join_entries(const VectorClock& other) {
         bool raised = false;
         std::size_t missing = 0;
         auto a = m_entries.begin();
@@ -63,24 +141,11 @@ public:
             }
         }
         if (missing != 0) merge_missing(other, missing);
-        if (raised || missing != 0) ++m_version;
-    }
-    /// Incremented on every change: lets a consumer skip a join it has already done.
-    std::uint64_t version() const { return m_version; }
-
-private:
-    using Entry = std::pair<AgentId, EpochCount>;
-    std::vector<Entry>::iterator find(AgentId agent) {
-        return std::lower_bound(m_entries.begin(), m_entries.end(), agent,
-                                [](const Entry& e, AgentId id) { return e.first < id; });
-    }
-    std::vector<Entry>::const_iterator find(AgentId agent) const {
-        return std::lower_bound(m_entries.begin(), m_entries.end(), agent,
-                                [](const Entry& e, AgentId id) { return e.first < id; });
+        return raised || missing != 0;
     }
 
     // Inserts `other`'s `missing` non-zero entries this clock lacks, keeping the order; the
-    // shared entries are already the maximum (join raised them).
+    // shared entries are already the maximum (join_entries raised them).
     void merge_missing(const VectorClock& other, std::size_t missing) {
         std::size_t mine = m_entries.size();
         std::size_t theirs = other.m_entries.size();
@@ -98,7 +163,9 @@ private:
         }
     }
 
-    std::vector<Entry> m_entries;
+    AgentId m_base = 0;
+    std::array<EpochCount, kWindow> m_window{};
+    std::vector<Entry> m_entries;  // outside the window, sorted by agent
     std::uint64_t m_version = 1;
 };
 

@@ -2,6 +2,14 @@
 
 namespace npusim::check {
 
+void LocalBuffers::add(MemSpace space, std::uint64_t address, std::uint64_t bytes) {
+    Space& s = m_spaces[index(space)];
+    const auto at = std::upper_bound(s.by_start.begin(), s.by_start.end(), address,
+                                     [](std::uint64_t a, const Range& r) { return a < r.first; });
+    s.by_start.insert(at, {address, bytes});
+    s.longest = std::max(s.longest, bytes);
+}
+
 Agents::Agents() {
     m_agents.emplace_back();  // agent 0: the host
 }
@@ -33,6 +41,7 @@ BlockState& Agents::find_or_start_block(const Transaction& tx, bool& created) {
             // becomes `start`, which covers all the previous block knew and did.
             previous->final_clock = drained(*previous);
             previous->handed_over = true;
+            start.focus(previous->agents[0]);
             start.join(previous->final_clock);
             b.agents = previous->agents;
             for (const AgentId id : b.agents) {
@@ -58,17 +67,22 @@ BlockState& Agents::find_or_start_block(const Transaction& tx, bool& created) {
     return *slot;
 }
 
+// The block's agents get consecutive ids, and each clock keeps them in its window.
 void Agents::new_agents(BlockState& b, const VectorClock& start) {
+    static_assert(kAgentSlots <= VectorClock::kWindow);
+    VectorClock focused = start;
+    focused.focus(static_cast<AgentId>(m_agents.size()));
     for (Slot s = 0; s < kAgentSlots; ++s) {
         b.agents[s] = static_cast<AgentId>(m_agents.size());
         m_agents.emplace_back();
-        m_agents.back().clock = start;
+        m_agents.back().clock = focused;
     }
 }
 
 VectorClock Agents::drained(const BlockState& b) const {
     if (b.handed_over) return b.final_clock;
     VectorClock c;
+    c.focus(b.agents[0]);
     for (Slot s = 0; s < kAgentSlots; ++s) {
         const Agent& a = m_agents[b.agents[s]];
         c.join(a.clock);

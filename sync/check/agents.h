@@ -5,6 +5,7 @@
 // barriers, cross-core flags) is in sync/check/sync_edges.h.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -40,6 +41,52 @@ struct Agent {
     std::uint64_t scalar_version_seen = 0;
 };
 
+/// The local buffers a block allocated, per space: memcheck's bounds.
+class LocalBuffers {
+public:
+    void add(MemSpace space, std::uint64_t address, std::uint64_t bytes);
+    /// Whether the block allocated anything in `space` (none: it lays the space out by hand).
+    bool any(MemSpace space) const { return !m_spaces[index(space)].by_start.empty(); }
+    /// Whether [address, address + bytes) lies inside one buffer of `space`. Looks only at
+    /// the buffers that start late enough to hold it (no longer than the longest one).
+    bool inside_one(MemSpace space, std::uint64_t address, std::uint64_t bytes) const {
+        const std::uint64_t end = address + bytes;
+        // A loop repeats its accesses exactly; buffers are only added, so an answer holds.
+        Known& known = m_known[((address >> 5) * 0x9E3779B97F4A7C15ULL) >> 61];
+        if (bytes != 0 && known.address == address && known.end == end && known.space == space)
+            return true;
+        if (!search(space, address, end)) return false;
+        known = {address, end, space};
+        return true;
+    }
+
+private:
+    bool search(MemSpace space, std::uint64_t address, std::uint64_t end) const {
+        const Space& s = m_spaces[index(space)];
+        auto it = std::upper_bound(s.by_start.begin(), s.by_start.end(), address,
+                                   [](std::uint64_t a, const Range& r) { return a < r.first; });
+        while (it != s.by_start.begin()) {
+            --it;
+            if (it->first + s.longest < end) return false;  // this one and all before: too early
+            if (end <= it->first + it->second) return true;
+        }
+        return false;
+    }
+
+    using Range = std::pair<std::uint64_t, std::uint64_t>;  // start, bytes
+    struct Space {
+        std::vector<Range> by_start;  // sorted by start
+        std::uint64_t longest = 0;
+    };
+    static std::size_t index(MemSpace space) { return static_cast<std::size_t>(space); }
+    std::array<Space, kMemSpaces> m_spaces;
+    struct Known {
+        std::uint64_t address = 0, end = 0;  // end 0: empty
+        MemSpace space = MemSpace::GM;
+    };
+    mutable std::array<Known, 8> m_known{};  // accesses found inside one buffer
+};
+
 struct BlockState {
     std::uint32_t kernel_id = 0;
     std::uint32_t block = 0;
@@ -47,8 +94,7 @@ struct BlockState {
     std::uint32_t core = 0;
     std::uint32_t launch = 0;  // its kernel's host call (check::Launches), 0: Simulator::launch
     std::array<AgentId, kAgentSlots> agents{};
-    std::vector<std::pair<MemSpace, std::pair<std::uint64_t, std::uint64_t>>> allocations;
-    std::array<std::uint32_t, kMemSpaces> last_allocation{};  // per space: the one hit last
+    LocalBuffers allocations;
     std::array<Shadow*, kMemSpaces> local_shadows{};  // this core's local spaces, once found
     // The next block on its core took over `agents` (Agents::block_of); `final_clock` is
     // what this block drained then, its drained() from now on.

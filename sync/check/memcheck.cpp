@@ -8,7 +8,7 @@ namespace npusim::check {
 MemCheck::MemCheck(const GlobalMemory& gm, FindingReporter& reporter, const CheckerOptions& options)
     : m_gm(gm), m_reporter(reporter), m_options(options) {}
 
-void MemCheck::check_bounds(BlockState& b, const Site& site, const MemAccess& a) {
+void MemCheck::check_bounds(const BlockState& b, const Site& site, const MemAccess& a) {
     if (!m_options.memcheck) return;
     if (a.space == MemSpace::GM) {
         if (m_gm_buffers_seen == m_gm.buffers().size()) {
@@ -26,25 +26,9 @@ void MemCheck::check_bounds(BlockState& b, const Site& site, const MemAccess& a)
         check_gm(site, a);
         return;
     }
-    const auto inside = [&](const std::pair<std::uint64_t, std::uint64_t>& range) {
-        return a.address >= range.first && a.address + a.bytes <= range.first + range.second;
-    };
-    // A loop keeps returning to the buffer it used last in this space.
-    std::uint32_t& last = b.last_allocation[static_cast<std::size_t>(a.space)];
-    if (last < b.allocations.size() && b.allocations[last].first == a.space &&
-        inside(b.allocations[last].second))
-        return;
-    bool any = false;
-    for (std::size_t i = 0; i < b.allocations.size(); ++i) {
-        const auto& [space, range] = b.allocations[i];
-        if (space != a.space) continue;
-        any = true;
-        if (inside(range)) {
-            last = static_cast<std::uint32_t>(i);
-            return;
-        }
-    }
-    if (any) report_outside_local(site, a);  // none: the block lays the space out by hand
+    // None allocated: the block lays the space out by hand.
+    if (!b.allocations.inside_one(a.space, a.address, a.bytes) && b.allocations.any(a.space))
+        report_outside_local(site, a);
 }
 
 // Out of line, so that check_bounds (every access) stays small.

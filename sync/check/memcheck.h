@@ -22,9 +22,8 @@ class MemCheck final {
 public:
     MemCheck(const GlobalMemory& gm, FindingReporter& reporter, const CheckerOptions& options);
 
-    /// Bounds and use-after-free of one access of block `b` (which remembers the buffer
-    /// it hit).
-    void check_bounds(BlockState& b, const Site& site, const MemAccess& a);
+    /// Bounds and use-after-free of one access of block `b`.
+    void check_bounds(const BlockState& b, const Site& site, const MemAccess& a);
 
     /// initcheck at kernel end: reports the kernel's reads of never-written bytes.
     void report_uninitialized(ShadowMemory& shadows, std::uint32_t kernel_id);
