@@ -8,40 +8,17 @@ namespace npusim::check {
 MemCheck::MemCheck(const GlobalMemory& gm, FindingReporter& reporter, const CheckerOptions& options)
     : m_gm(gm), m_reporter(reporter), m_options(options) {}
 
-void MemCheck::check_bounds(const BlockState& b, const Site& site, const MemAccess& a) {
-    if (!m_options.memcheck) return;
-    if (a.space == MemSpace::GM) {
-        if (m_gm_buffers_seen == m_gm.buffers().size()) {
-            for (std::size_t i = 0; i < m_recent_buffers.size(); ++i) {
-                const GmBuffer* recent = m_recent_buffers[i];
-                if (recent == nullptr) break;
-                if (recent->freed || a.address < recent->address ||
-                    a.address + a.bytes > recent->address + recent->bytes)
-                    continue;
-                std::rotate(m_recent_buffers.begin(), m_recent_buffers.begin() + i,
-                            m_recent_buffers.begin() + i + 1);
-                return;
-            }
-        }
-        check_gm(site, a);
-        return;
-    }
-    // None allocated: the block lays the space out by hand.
-    if (!b.allocations.inside_one(a.space, a.address, a.bytes) && b.allocations.any(a.space))
-        report_outside_local(site, a);
-}
-
-// Out of line, so that check_bounds (every access) stays small.
+// Out of line, so that check_bounds (every access, inline) stays small.
 void MemCheck::check_gm(const Site& site, const MemAccess& a) {
     if (m_gm_buffers_seen != m_gm.buffers().size()) {
         m_recent_buffers.fill(nullptr);
+        m_next_recent = 0;
         m_gm_buffers_seen = m_gm.buffers().size();
     }
     const GmBuffer* buffer = m_gm.find_buffer(a.address);
-    if (buffer != nullptr) {  // most recent first
-        std::copy_backward(m_recent_buffers.begin(), m_recent_buffers.end() - 1,
-                           m_recent_buffers.end());
-        m_recent_buffers[0] = buffer;
+    if (buffer != nullptr) {  // replaces the oldest
+        m_recent_buffers[m_next_recent] = buffer;
+        m_next_recent = (m_next_recent + 1) % m_recent_buffers.size();
     }
     if (buffer == nullptr || a.address + a.bytes > buffer->address + buffer->bytes) {
         std::string what =

@@ -23,7 +23,16 @@ public:
     MemCheck(const GlobalMemory& gm, FindingReporter& reporter, const CheckerOptions& options);
 
     /// Bounds and use-after-free of one access of block `b`.
-    void check_bounds(const BlockState& b, const Site& site, const MemAccess& a);
+    void check_bounds(const BlockState& b, const Site& site, const MemAccess& a) {
+        if (!m_options.memcheck) return;
+        if (a.space == MemSpace::GM) {
+            if (!in_recent_buffer(a)) check_gm(site, a);
+            return;
+        }
+        // None allocated: the block lays the space out by hand.
+        if (!b.allocations.inside_one(a.space, a.address, a.bytes) && b.allocations.any(a.space))
+            report_outside_local(site, a);
+    }
 
     /// initcheck at kernel end: reports the kernel's reads of never-written bytes.
     void report_uninitialized(ShadowMemory& shadows, std::uint32_t kernel_id);
@@ -38,9 +47,19 @@ private:
     const GlobalMemory& m_gm;
     FindingReporter& m_reporter;
     const CheckerOptions& m_options;
-    // Most accesses fall in one of the few buffers the latest ones did (a kernel's operands):
-    // the most recent first. Valid while the buffer list has not changed size.
+    // Most accesses fall in one of the few buffers the latest ones did (a kernel's operands).
+    // Valid while the buffer list has not changed size.
+    bool in_recent_buffer(const MemAccess& a) const {
+        if (m_gm_buffers_seen != m_gm.buffers().size()) return false;
+        for (const GmBuffer* recent : m_recent_buffers) {
+            if (recent != nullptr && !recent->freed && a.address >= recent->address &&
+                a.address + a.bytes <= recent->address + recent->bytes)
+                return true;
+        }
+        return false;
+    }
     std::array<const GmBuffer*, 4> m_recent_buffers{};
+    std::size_t m_next_recent = 0;  // the oldest, replaced next
     std::size_t m_gm_buffers_seen = 0;
 };
 

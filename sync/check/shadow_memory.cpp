@@ -69,9 +69,9 @@ bool ShadowMemory::race_with_open(std::uint32_t id, bool run_write, const Site& 
 // The access just made [lo, hi) one interval `it` holding run `me` (as its write or its last
 // read): fold it into its left neighbour when that one holds the same state with `me`'s
 // predecessor in the same loop.
-void ShadowMemory::merge_left(Shadow& shadow, Iterator it, std::uint32_t me, bool write) {
-    if (it == shadow.begin()) return;
-    const auto left = std::prev(it);
+void ShadowMemory::merge_left(Shadow& shadow, Iterator it, Iterator left, std::uint32_t me,
+                              bool write) {
+    if (left == shadow.end()) return;
     Interval& l = left->second;
     Interval& r = it->second;
     if (l.hi != it->first) return;
@@ -104,9 +104,10 @@ void ShadowMemory::merge_left(Shadow& shadow, Iterator it, std::uint32_t me, boo
 // interval, then merged into the neighbour) in place: the neighbour grows, the interval
 // after it shrinks, and no run is made. Returns false, having changed nothing, otherwise.
 bool ShadowMemory::continue_run(Shadow& sh, const Site& site, const View& view, std::uint64_t lo,
-                                std::uint64_t hi, bool write, Iterator next) {
-    if (next == sh.begin()) return false;
-    const auto left = std::prev(next);
+                                std::uint64_t hi, bool write, Shadow::Position position) {
+    const auto [next_at, left] = position;
+    auto next = next_at;
+    if (left == sh.end()) return false;
     Interval& l = left->second;
     if (l.hi != lo || l.atomic_writes) return false;
     const bool gap = next == sh.end() || next->first >= hi;
@@ -142,7 +143,7 @@ bool ShadowMemory::continue_run(Shadow& sh, const Site& site, const View& view, 
     } else if (c) {  // the rest of it now starts at hi: the same node
         Shadow::move_start(next, hi);
     }
-    sh.remember(hi, next);  // where the loop's next access starts
+    sh.remember(hi, {next, left});  // where the loop's next access starts
     return true;
 }
 
@@ -249,18 +250,19 @@ void ShadowMemory::note_uninitialized(Shadow& sh, MemSpace space, const Site& si
 void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const View& view,
                           std::uint64_t lo, std::uint64_t hi, bool write) {
     if (lo >= hi) return;
-    const auto at_lo = sh.lower_bound(lo);  // the first interval starting at or after lo
+    const Shadow::Position position = sh.find(lo);
+    const auto at_lo = position.at;  // the first interval starting at or after lo
     // A plain access of exactly one interval (a loop's local buffer, again): no gaps, no
     // splits, one interval to visit. A streaming access needs the interval to hold no reads.
     const bool exact = !site.atomic && at_lo != sh.end() && at_lo->first == lo &&
                        at_lo->second.hi == hi && !at_lo->second.atomic_writes;
     if (!site.atomic && (!exact || at_lo->second.reads.empty()) &&
-        continue_run(sh, site, view, lo, hi, write, at_lo)) {
+        continue_run(sh, site, view, lo, hi, write, position)) {
         if (write) explain_uninitialized(sh, site, lo, hi);
         return;
     }
     if (exact) {
-        access_exact(space, sh, at_lo, site, view, write);
+        access_exact(space, sh, position, site, view, write);
         return;
     }
     auto it = split(sh, lo, at_lo);
@@ -325,7 +327,8 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
         first->second.hi = hi;  // already holds this write and no reads
         first->second.first_landed = merged_first_landed;
     }
-    if (first->second.hi == hi) merge_left(sh, first, me, write);
+    if (first->second.hi == hi)
+        merge_left(sh, first, first == sh.begin() ? sh.end() : std::prev(first), me, write);
     // An atomic write defines nothing: it combines with what was there.
     if (write && !site.atomic) explain_uninitialized(sh, site, lo, hi);
     if (uninitialized) note_uninitialized(sh, space, site, uninit_lo, hi);
@@ -333,8 +336,9 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
 
 // A plain access of exactly the interval `it`, which the streaming path did not take: what
 // the general path does for it, without looking for gaps and splits.
-void ShadowMemory::access_exact(MemSpace space, Shadow& sh, Iterator it, const Site& site,
-                                const View& view, bool write) {
+void ShadowMemory::access_exact(MemSpace space, Shadow& sh, Shadow::Position position,
+                                const Site& site, const View& view, bool write) {
+    const Iterator it = position.at;
     const std::uint64_t lo = it->first;
     const std::uint64_t hi = it->second.hi;
     const std::uint32_t me = m_runs.make(site, lo, hi - lo);
@@ -342,12 +346,12 @@ void ShadowMemory::access_exact(MemSpace space, Shadow& sh, Iterator it, const S
         bool unset = false;
         bool kept_atomic = false;
         write_over(it->second, lo, site, view, space, me, unset, kept_atomic);
-        merge_left(sh, it, me, true);
+        merge_left(sh, it, position.left, me, true);
         explain_uninitialized(sh, site, lo, hi);
         return;
     }
     const bool unset = read_over(it->second, lo, site, view, space, me);
-    merge_left(sh, it, me, false);
+    merge_left(sh, it, position.left, me, false);
     if (unset) note_uninitialized(sh, space, site, lo, hi);
 }
 

@@ -57,21 +57,29 @@ public:
     Map::iterator begin() { return m_map.begin(); }
     Map::iterator end() { return m_map.end(); }
 
-    /// The first interval starting at or after `lo`, from a small cache of earlier answers
-    /// when it can be: a kernel's loop comes back to the same few local buffers, and a
-    /// streaming loop asks where its previous access ended. A tree walk is cache misses.
-    /// An answer stays right until an interval is added or removed (moving a start forward
+    /// Where an access at `lo` lands: the first interval starting at or after `lo`, and the
+    /// one before it (end() if none).
+    struct Position {
+        Map::iterator at;
+        Map::iterator left;
+    };
+    /// The position of `lo`, from a small cache of earlier answers when it can be: a
+    /// kernel's loop comes back to the same few local buffers, and a streaming loop asks
+    /// where its previous access ended. A tree walk, or a step back, is cache misses. An
+    /// answer stays right until an interval is added or removed (moving a start forward
     /// changes no answer).
-    Map::iterator lower_bound(std::uint64_t lo) {
+    Position find(std::uint64_t lo) {
         Found& slot = m_found[slot_of(lo)];
-        if (slot.generation == m_generation && slot.lo == lo) return slot.it;
-        const auto it = m_map.lower_bound(lo);
-        slot = {lo, m_generation, it};
-        return it;
+        if (slot.generation == m_generation && slot.lo == lo) return slot.position;
+        const auto at = m_map.lower_bound(lo);
+        const Position position{at, at == m_map.begin() ? m_map.end() : std::prev(at)};
+        slot = {lo, m_generation, position};
+        return position;
     }
-    /// Records that `it` is the first interval starting at or after `lo`.
-    void remember(std::uint64_t lo, Map::iterator it) {
-        m_found[slot_of(lo)] = {lo, m_generation, it};
+    Map::iterator lower_bound(std::uint64_t lo) { return find(lo).at; }
+    /// Records the position of `lo`.
+    void remember(std::uint64_t lo, Position position) {
+        m_found[slot_of(lo)] = {lo, m_generation, position};
     }
 
     Map::iterator emplace_hint(Map::iterator hint, std::uint64_t lo, Interval&& iv) {
@@ -104,7 +112,7 @@ private:
     struct Found {
         std::uint64_t lo = 0;
         std::uint64_t generation = 0;  // valid while equal to m_generation
-        Map::iterator it;
+        Position position;
     };
     // Fibonacci hashing: the starts of interleaved streams (blocks' slices, tiles) differ in
     // a few middle bits, which a plain modulo would map to one slot.
@@ -156,9 +164,9 @@ private:
     bool race_with_open(std::uint32_t id, bool run_write, const Site& site, bool write,
                         const View& view, MemSpace space, std::uint64_t lo, std::uint64_t hi,
                         Site* seen);
-    void merge_left(Shadow& shadow, Iterator it, std::uint32_t me, bool write);
-    void access_exact(MemSpace space, Shadow& sh, Iterator it, const Site& site, const View& view,
-                      bool write);
+    void merge_left(Shadow& shadow, Iterator it, Iterator left, std::uint32_t me, bool write);
+    void access_exact(MemSpace space, Shadow& sh, Shadow::Position position, const Site& site,
+                      const View& view, bool write);
     void write_over(Interval& iv, std::uint64_t ilo, const Site& site, const View& view,
                     MemSpace space, std::uint32_t me, bool& unset, bool& kept_atomic);
     bool read_over(Interval& iv, std::uint64_t ilo, const Site& site, const View& view,
@@ -166,7 +174,7 @@ private:
     void note_uninitialized(Shadow& sh, MemSpace space, const Site& site, std::uint64_t lo,
                             std::uint64_t hi);
     bool continue_run(Shadow& sh, const Site& site, const View& view, std::uint64_t lo,
-                      std::uint64_t hi, bool write, Iterator next);
+                      std::uint64_t hi, bool write, Shadow::Position position);
     void explain_uninitialized(Shadow& sh, const Site& site, std::uint64_t lo, std::uint64_t hi);
 
     FindingReporter& m_reporter;
