@@ -21,7 +21,8 @@
 
 namespace npusim::check {
 
-struct Shadow;
+class Shadow;
+class FlagQueue;
 
 /// Agent slots of a block: one per real pipe, by pipe_index (the scalar unit is PIPE_S's),
 /// then the scalar unit's store buffer.
@@ -96,6 +97,7 @@ struct BlockState {
     std::array<AgentId, kAgentSlots> agents{};
     LocalBuffers allocations;
     std::array<Shadow*, kMemSpaces> local_shadows{};  // this core's local spaces, once found
+    std::vector<FlagQueue*> flag_queues;  // its core's intra-core flags (SyncEdges), once found
     // The next block on its core took over `agents` (Agents::block_of); `final_clock` is
     // what this block drained then, its drained() from now on.
     bool handed_over = false;

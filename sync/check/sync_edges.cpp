@@ -38,14 +38,12 @@ std::string ordinal(std::uint64_t n) {
 SyncEdges::SyncEdges(Agents& agents, FindingReporter& reporter, const CheckerOptions& options)
     : m_agents(agents), m_reporter(reporter), m_options(options) {}
 
-SyncEdges::FlagQueue& SyncEdges::find_flag_queue(const BlockState& b, const Transaction& tx) {
+FlagQueue& SyncEdges::find_flag_queue(BlockState& b, const Transaction& tx) {
     FlagQueue& queue = m_flags[{b.type, b.core, tx.flag_src, tx.flag_dst, tx.event_id}];
     const int src = pipe_index(tx.flag_src);
     const int dst = pipe_index(tx.flag_dst);
-    if (src >= 0 && dst >= 0) {  // cached from now on: grown on demand, so any event id is
-        auto& by_core = m_flag_cache[b.type == CoreType::Cube ? 1 : 0];
-        if (b.core >= by_core.size()) by_core.resize(b.core + 1);
-        std::vector<FlagQueue*>& cache = by_core[b.core];
+    if (src >= 0 && dst >= 0) {  // cached in the block from now on
+        std::vector<FlagQueue*>& cache = b.flag_queues;
         const std::size_t index = flag_cache_index(tx.event_id, src, dst);
         if (index >= cache.size()) cache.resize(index + 1, nullptr);
         cache[index] = &queue;

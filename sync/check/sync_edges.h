@@ -26,6 +26,52 @@
 
 namespace npusim::check {
 
+// One pending SetFlag of an intra-core flag.
+struct FlagRecord {
+    std::uint64_t serial = 0;
+    std::uint32_t kernel_id = 0;
+    std::uint32_t block = 0;
+    std::source_location where;
+    VectorClock clock;
+    bool reported = false;
+};
+// One flag's pending SetFlags, oldest first: nearly always 0 to 2. Consumed records keep
+// their storage (their clocks' included) past the live ones, so a SetFlag/WaitFlag pair
+// allocates nothing once the queue has grown.
+class FlagQueue final {
+public:
+    bool empty() const { return m_size == 0; }
+    FlagRecord* begin() { return m_records.data(); }
+    FlagRecord* end() { return m_records.data() + m_size; }
+    const FlagRecord& back() const { return m_records[m_size - 1]; }
+    /// A new newest record, holding whatever a consumed one left: the caller sets every
+    /// field.
+    FlagRecord& push() {
+        if (m_size == m_records.size()) m_records.emplace_back();
+        return m_records[m_size++];
+    }
+    /// Removes `r` (one of the live records), keeping the others' order.
+    void erase(FlagRecord* r) {
+        for (FlagRecord* next = r + 1; next != end(); ++r, ++next) std::swap(*r, *next);
+        --m_size;
+    }
+    /// Removes every live record `remove` holds for, keeping the others' order.
+    template <class Predicate>
+    void erase_if(Predicate remove) {
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < m_size; ++i) {
+            if (remove(m_records[i])) continue;
+            if (kept != i) std::swap(m_records[kept], m_records[i]);
+            ++kept;
+        }
+        m_size = kept;
+    }
+
+private:
+    std::vector<FlagRecord> m_records;  // [0, m_size) live, oldest first
+    std::size_t m_size = 0;
+};
+
 class SyncEdges final {
 public:
     SyncEdges(Agents& agents, FindingReporter& reporter, const CheckerOptions& options);
@@ -39,61 +85,17 @@ public:
     void drop_flags(std::uint32_t kernel_id);
 
 private:
-    struct FlagRecord {
-        std::uint64_t serial = 0;
-        std::uint32_t kernel_id = 0;
-        std::uint32_t block = 0;
-        std::source_location where;
-        VectorClock clock;
-        bool reported = false;
-    };
-    // One flag's pending SetFlags, oldest first: nearly always 0 to 2. Consumed records keep
-    // their storage (their clocks' included) past the live ones, so a SetFlag/WaitFlag pair
-    // allocates nothing once the queue has grown.
-    class FlagQueue final {
-    public:
-        bool empty() const { return m_size == 0; }
-        FlagRecord* begin() { return m_records.data(); }
-        FlagRecord* end() { return m_records.data() + m_size; }
-        const FlagRecord& back() const { return m_records[m_size - 1]; }
-        /// A new newest record, holding whatever a consumed one left: the caller sets every
-        /// field.
-        FlagRecord& push() {
-            if (m_size == m_records.size()) m_records.emplace_back();
-            return m_records[m_size++];
-        }
-        /// Removes `r` (one of the live records), keeping the others' order.
-        void erase(FlagRecord* r) {
-            for (FlagRecord* next = r + 1; next != end(); ++r, ++next) std::swap(*r, *next);
-            --m_size;
-        }
-        /// Removes every live record `remove` holds for, keeping the others' order.
-        template <class Predicate>
-        void erase_if(Predicate remove) {
-            std::size_t kept = 0;
-            for (std::size_t i = 0; i < m_size; ++i) {
-                if (remove(m_records[i])) continue;
-                if (kept != i) std::swap(m_records[kept], m_records[i]);
-                ++kept;
-            }
-            m_size = kept;
-        }
-
-    private:
-        std::vector<FlagRecord> m_records;  // [0, m_size) live, oldest first
-        std::size_t m_size = 0;
-    };
-
-    // The queue of tx's flag on b's core: cached per core by (event id, src, dst); a miss (or
-    // a flag that names no real pipe: the decoder admits none) asks the map.
-    FlagQueue& flag_queue(const BlockState& b, const Transaction& tx) {
+    // The queue of tx's flag on b's core: cached in the block (BlockState::flag_queues) by
+    // (event id, src, dst), grown on demand, so any event id (ChipConfig::event_ids) is
+    // cached; a miss (or a flag that names no real pipe: the decoder admits none) asks the
+    // map.
+    FlagQueue& flag_queue(BlockState& b, const Transaction& tx) {
         const int src = pipe_index(tx.flag_src);
         const int dst = pipe_index(tx.flag_dst);
-        const auto& by_core = m_flag_cache[b.type == CoreType::Cube ? 1 : 0];
-        if (src >= 0 && dst >= 0 && b.core < by_core.size()) {
-            const std::vector<FlagQueue*>& cache = by_core[b.core];
+        if (src >= 0 && dst >= 0) {
             const std::size_t index = flag_cache_index(tx.event_id, src, dst);
-            if (index < cache.size() && cache[index] != nullptr) return *cache[index];
+            if (index < b.flag_queues.size() && b.flag_queues[index] != nullptr)
+                return *b.flag_queues[index];
         }
         return find_flag_queue(b, tx);
     }
@@ -102,7 +104,7 @@ private:
                    kPipeCount +
                static_cast<std::size_t>(dst);
     }
-    FlagQueue& find_flag_queue(const BlockState& b, const Transaction& tx);
+    FlagQueue& find_flag_queue(BlockState& b, const Transaction& tx);
     void cross_set(const Transaction& tx, const VectorClock& clock);
     void post_cross(const Transaction& tx, CoreType type, std::uint32_t block,
                     const VectorClock& clock);
@@ -114,9 +116,6 @@ private:
     // Intra-core flags: per (core type, core, src, dst, id), oldest first. The ordered map
     // gives the report order at kernel end; its nodes never move.
     std::map<std::tuple<CoreType, std::uint32_t, Pipe, Pipe, std::uint32_t>, FlagQueue> m_flags;
-    // The same queues per core type and core, indexed by (id, pipe_index(src),
-    // pipe_index(dst)): grown on demand, so any event id (ChipConfig::event_ids) is cached.
-    std::array<std::vector<std::vector<FlagQueue*>>, 2> m_flag_cache;
 
     // SyncAll barriers by (kernel, sync_id, op). Transaction::sync_id is the barrier
     // instance's identity (sync/syncall_id.h): equal on every block of the same instance and
