@@ -23,7 +23,7 @@ using EpochCount = std::uint32_t;
 
 class VectorClock final {
 public:
-    static constexpr AgentId kWindow = 16;
+    static constexpr AgentId kWindow = 8;
 
     EpochCount get(AgentId agent) const {
         const AgentId offset = agent - m_base;  // below the window: wraps to a large value

@@ -355,11 +355,10 @@ void ShadowMemory::access_exact(MemSpace space, Shadow& sh, Shadow::Position pos
     if (unset) note_uninitialized(sh, space, site, lo, hi);
 }
 
-// A plain write explains earlier candidates over its bytes that it landed before (an
-// unordered write published later may have come earlier in simulated time).
-void ShadowMemory::explain_uninitialized(Shadow& sh, const Site& site, std::uint64_t lo,
-                                         std::uint64_t hi) {
-    if (sh.uninit.empty()) return;
+// An unordered write published later may have come earlier in simulated time: what
+// landed before the candidate's read explains it.
+void ShadowMemory::explain_candidates(Shadow& sh, const Site& site, std::uint64_t lo,
+                                      std::uint64_t hi) {
     const std::uint64_t from = lo > sh.uninit_span ? lo - sh.uninit_span : 0;
     for (auto bucket = sh.uninit.lower_bound(from);
          bucket != sh.uninit.end() && bucket->first < hi;) {

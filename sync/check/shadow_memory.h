@@ -175,7 +175,11 @@ private:
                             std::uint64_t hi);
     bool continue_run(Shadow& sh, const Site& site, const View& view, std::uint64_t lo,
                       std::uint64_t hi, bool write, Shadow::Position position);
-    void explain_uninitialized(Shadow& sh, const Site& site, std::uint64_t lo, std::uint64_t hi);
+    /// A plain write explains earlier candidates over its bytes that it landed before.
+    void explain_uninitialized(Shadow& sh, const Site& site, std::uint64_t lo, std::uint64_t hi) {
+        if (!sh.uninit.empty()) explain_candidates(sh, site, lo, hi);
+    }
+    void explain_candidates(Shadow& sh, const Site& site, std::uint64_t lo, std::uint64_t hi);
 
     FindingReporter& m_reporter;
     const CheckerOptions& m_options;
