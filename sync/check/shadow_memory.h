@@ -50,7 +50,7 @@ class Shadow {
 public:
     using Map = std::map<Start, Interval, std::less<>>;
 
-    /// `cache_slots` (a power of two): how many lookups lower_bound remembers.
+    /// `cache_slots` (a power of two): how many positions find() remembers.
     explicit Shadow(std::size_t cache_slots = 16) : m_found(cache_slots) {}
 
     const Map& intervals() const { return m_map; }
@@ -76,7 +76,6 @@ public:
         slot = {lo, m_generation, position};
         return position;
     }
-    Map::iterator lower_bound(std::uint64_t lo) { return find(lo).at; }
     /// Records the position of `lo`.
     void remember(std::uint64_t lo, Position position) {
         m_found[slot_of(lo)] = {lo, m_generation, position};

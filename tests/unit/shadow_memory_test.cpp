@@ -188,7 +188,39 @@ TEST_CASE("shadow memory: cached lookups survive merges that erase intervals", "
     }
     CHECK(f.findings.empty());
     for (std::uint64_t lo = 0; lo < 4 * kTile; lo += kTile) {
-        const auto it = ub.lower_bound(lo);
-        CHECK(it == ub.intervals().lower_bound(lo));
+        const Shadow::Position p = ub.find(lo);
+        CHECK(p.at == ub.intervals().lower_bound(lo));
+        if (p.at != ub.begin()) CHECK(p.left == std::prev(p.at));
+    }
+}
+
+TEST_CASE("shadow memory: a remembered position names the interval before it", "[unit]") {
+    Fixture f;
+    Shadow& gm = f.shadows.gm();
+    VectorClock clock;
+    // A host-written buffer read by a streaming loop: each read moves the start of the rest
+    // of the buffer forward in place, and remembers where the next read lands.
+    clock.set(1, 1);
+    f.shadows.access(MemSpace::GM, gm, loop_site(1, 1), View{clock}, 0, 16 * kTile, true);
+    for (EpochCount k = 0; k < 8; ++k) {
+        clock.set(2, k + 1);
+        f.shadows.access(MemSpace::GM, gm, loop_site(2, k + 1), View{clock}, k * kTile,
+                         (k + 1) * kTile, false);
+        const std::uint64_t next = (k + 1) * kTile;
+        const Shadow::Position p = gm.find(next);
+        REQUIRE(p.at != gm.end());
+        CHECK(p.at->first == next);
+        CHECK(p.at == gm.intervals().lower_bound(next));
+        REQUIRE(p.left != gm.end());
+        CHECK(std::next(p.left) == p.at);
+        CHECK(p.left->second.hi == next);
+    }
+    CHECK(f.findings.empty());
+    CHECK(gm.intervals().size() == 2);  // the read part and the rest
+    // Every position, asked afresh, agrees with the map.
+    for (std::uint64_t lo = 0; lo <= 16 * kTile; lo += kTile / 2) {
+        const Shadow::Position p = gm.find(lo);
+        CHECK(p.at == gm.intervals().lower_bound(lo));
+        if (p.at != gm.begin()) CHECK(p.left == std::prev(p.at));
     }
 }

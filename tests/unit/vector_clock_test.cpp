@@ -169,3 +169,42 @@ TEST_CASE("vector clock: join and raise agree with an elementwise reference", "[
         CHECK(a.get(id) == std::max(ref[id], e));
     }
 }
+
+TEST_CASE("vector clock: a moved window keeps every epoch", "[unit]") {
+    VectorClock clock;
+    clock.set(0, 3);   // inside the first window
+    clock.set(41, 5);  // outside it
+    clock.set(44, 2);
+    clock.focus(40);
+    CHECK(clock.window_base() == 40);
+    CHECK(clock.get(0) == 3);
+    CHECK(clock.get(41) == 5);
+    CHECK(clock.get(44) == 2);
+    CHECK(clock.get(42) == 0);
+    clock.set(40 + VectorClock::kWindow, 7);  // just past the window
+    clock.focus(0);
+    CHECK(clock.get(40 + VectorClock::kWindow) == 7);
+    CHECK(clock.get(41) == 5);
+}
+
+TEST_CASE("vector clock: clocks with different windows join entry by entry", "[unit]") {
+    std::mt19937 random(13);
+    std::uniform_int_distribution<AgentId> agent(0, 60);
+    std::uniform_int_distribution<EpochCount> epoch(0, 6);
+    std::uniform_int_distribution<AgentId> base(0, 50);
+    for (int trial = 0; trial < 200; ++trial) {
+        VectorClock a, b;
+        a.focus(base(random));
+        b.focus(base(random));
+        for (int i = 0; i < 10; ++i) a.set(agent(random), epoch(random));
+        for (int i = 0; i < 10; ++i) b.set(agent(random), epoch(random));
+        bool changes = false;
+        for (AgentId i = 0; i <= 60; ++i) changes = changes || b.get(i) > a.get(i);
+        VectorClock joined = a;
+        const std::uint64_t version = joined.version();
+        joined.join(b);
+        CHECK((joined.version() != version) == changes);
+        for (AgentId i = 0; i <= 60; ++i) CHECK(joined.get(i) == std::max(a.get(i), b.get(i)));
+        CHECK(joined.window_base() == a.window_base());
+    }
+}
