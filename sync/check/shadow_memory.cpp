@@ -105,8 +105,8 @@ void ShadowMemory::merge_left(Shadow& shadow, Iterator it, Iterator left, std::u
 // after it shrinks, and no run is made. Returns false, having changed nothing, otherwise.
 bool ShadowMemory::continue_run(Shadow& sh, const Site& site, const View& view, std::uint64_t lo,
                                 std::uint64_t hi, bool write, Shadow::Position position) {
-    const auto [next_at, left] = position;
-    auto next = next_at;
+    auto next = position.at;
+    const auto left = position.left;
     if (left == sh.end()) return false;
     Interval& l = left->second;
     if (l.hi != lo || l.atomic_writes) return false;
