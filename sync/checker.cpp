@@ -7,6 +7,7 @@
 #include "sync/checker.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "sync/check/agents.h"
 #include "sync/check/finding_reporter.h"
@@ -159,17 +160,26 @@ struct Checker::Impl {
     void run_accesses(BlockState& b, const Transaction& tx, Site& site, const View& view) {
         // Reads first: an instruction reads its sources before it writes its destination.
         // A read takes effect at the instruction's start, a write when its data lands (end).
-        for (int pass = 0; pass < 2; ++pass) {
-            for (std::uint8_t i = 0; i < tx.access_count; ++i) {
-                const MemAccess& a = tx.accesses[i];
-                if (a.write != (pass == 1)) continue;
-                site.time = a.write ? tx.end : tx.start;
-                site.atomic = a.write && tx.atomic != AtomicOp::None;
-                memcheck.check_bounds(b, site, a);
-                shadows.access(a.space, shadow_for(a.space, b), site, view, a.address,
-                               a.address + a.bytes, a.write);
+        unsigned writes = 0;  // bit i: access i, a write, visited after the reads
+        site.time = tx.start;
+        site.atomic = false;
+        for (unsigned i = 0; i < tx.access_count; ++i) {
+            if (tx.accesses[i].write) {
+                writes |= 1U << i;
+            } else {
+                visit(b, site, view, tx.accesses[i]);
             }
         }
+        if (writes == 0) return;
+        site.time = tx.end;
+        site.atomic = tx.atomic != AtomicOp::None;
+        for (; writes != 0; writes &= writes - 1)
+            visit(b, site, view, tx.accesses[static_cast<unsigned>(std::countr_zero(writes))]);
+    }
+    void visit(BlockState& b, const Site& site, const View& view, const MemAccess& a) {
+        memcheck.check_bounds(b, site, a);
+        shadows.access(a.space, shadow_for(a.space, b), site, view, a.address, a.address + a.bytes,
+                       a.write);
     }
 };
 

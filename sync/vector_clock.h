@@ -13,6 +13,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,65 @@ namespace npusim {
 using AgentId = std::uint32_t;
 using EpochCount = std::uint32_t;
 
+// A clock's entries outside its window, sorted by agent: a few inline (a block's clocks
+// usually know the host and perhaps a stream), more on the heap. Copying a clock (every
+// SetFlag) is then a fixed-size copy, with no allocation or call.
+class ClockEntries final {
+public:
+    using Entry = std::pair<AgentId, EpochCount>;
+    static constexpr std::size_t kInline = 4;
+
+    ClockEntries() = default;
+    ClockEntries(const ClockEntries& other) { *this = other; }
+    ClockEntries& operator=(const ClockEntries& other) {
+        if (this == &other) return *this;
+        m_size = other.m_size;
+        m_inline = other.m_inline;
+        if (m_size > kInline) m_spill = other.m_spill;  // otherwise m_spill is unused
+        return *this;
+    }
+    ClockEntries(ClockEntries&&) noexcept = default;
+    ClockEntries& operator=(ClockEntries&&) noexcept = default;
+    ~ClockEntries() = default;
+
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    Entry* begin() { return m_size <= kInline ? m_inline.data() : m_spill.data(); }
+    Entry* end() { return begin() + m_size; }
+    const Entry* begin() const { return m_size <= kInline ? m_inline.data() : m_spill.data(); }
+    const Entry* end() const { return begin() + m_size; }
+    Entry& operator[](std::size_t i) { return begin()[i]; }
+    const Entry& operator[](std::size_t i) const { return begin()[i]; }
+
+    void clear() { m_size = 0; }
+    /// Grows to `n` entries (n >= size()); the new ones are zero until set.
+    void grow(std::size_t n) {
+        if (n <= kInline) {
+            std::fill(m_inline.begin() + static_cast<std::ptrdiff_t>(m_size),
+                      m_inline.begin() + static_cast<std::ptrdiff_t>(n), Entry{});
+        } else if (m_size <= kInline) {  // moves to the heap
+            m_spill.assign(m_inline.begin(),
+                           m_inline.begin() + static_cast<std::ptrdiff_t>(m_size));
+            m_spill.resize(n);
+        } else {
+            m_spill.resize(n);
+        }
+        m_size = static_cast<std::uint32_t>(n);
+    }
+    /// Inserts `e` before position `at`.
+    void insert(std::size_t at, Entry e) {
+        grow(m_size + 1);
+        Entry* d = begin();
+        std::copy_backward(d + at, d + m_size - 1, d + m_size);
+        d[at] = e;
+    }
+
+private:
+    std::uint32_t m_size = 0;
+    std::array<Entry, kInline> m_inline{};
+    std::vector<Entry> m_spill;  // all entries while m_size > kInline
+};
+
 class VectorClock final {
 public:
     static constexpr AgentId kWindow = 8;
@@ -28,7 +88,7 @@ public:
     EpochCount get(AgentId agent) const {
         const AgentId offset = agent - m_base;  // below the window: wraps to a large value
         if (offset < kWindow) return m_window[offset];
-        const auto it = find(agent);
+        const Entry* it = find(agent);
         return it != m_entries.end() && it->first == agent ? it->second : 0;
     }
     void set(AgentId agent, EpochCount value) {
@@ -36,11 +96,11 @@ public:
         if (offset < kWindow) {
             m_window[offset] = value;
         } else {
-            const auto it = find(agent);
+            Entry* it = find(agent);
             if (it != m_entries.end() && it->first == agent) {
                 it->second = value;
             } else {
-                m_entries.insert(it, {agent, value});
+                m_entries.insert(static_cast<std::size_t>(it - m_entries.begin()), {agent, value});
             }
         }
         ++m_version;
@@ -56,12 +116,7 @@ public:
         if (&other == this) return;
         bool raised = false;
         if (other.m_base == m_base) {
-            unsigned window_raised = 0;  // no early exit: the loop vectorizes
-            for (AgentId i = 0; i < kWindow; ++i) {
-                window_raised |= other.m_window[i] > m_window[i] ? 1U : 0U;
-                m_window[i] = std::max(m_window[i], other.m_window[i]);
-            }
-            raised = window_raised != 0;
+            raised = join_window(other.m_window);
             if (!other.m_entries.empty()) raised = join_entries(other) || raised;
         } else {  // another window: entry by entry
             for (AgentId i = 0; i < kWindow; ++i) {
@@ -92,12 +147,12 @@ public:
     std::uint64_t version() const { return m_version; }
 
 private:
-    using Entry = std::pair<AgentId, EpochCount>;
-    std::vector<Entry>::iterator find(AgentId agent) {
+    using Entry = ClockEntries::Entry;
+    Entry* find(AgentId agent) {
         return std::lower_bound(m_entries.begin(), m_entries.end(), agent,
                                 [](const Entry& e, AgentId id) { return e.first < id; });
     }
-    std::vector<Entry>::const_iterator find(AgentId agent) const {
+    const Entry* find(AgentId agent) const {
         return std::lower_bound(m_entries.begin(), m_entries.end(), agent,
                                 [](const Entry& e, AgentId id) { return e.first < id; });
     }
@@ -110,15 +165,34 @@ private:
             m_window[offset] = value;
             return true;
         }
-        const auto it = find(agent);
+        Entry* it = find(agent);
         if (it != m_entries.end() && it->first == agent) {
             if (it->second >= value) return false;
             it->second = value;
             return true;
         }
         if (value == 0) return false;
-        m_entries.insert(it, {agent, value});
+        m_entries.insert(static_cast<std::size_t>(it - m_entries.begin()), {agent, value});
         return true;
+    }
+
+    // this window = max(this window, `other`), two lanes of four at a time (plain x86-64
+    // has no unsigned 32-bit max; the vector compare is emulated, still branch-free).
+    // Returns whether any epoch was raised.
+    bool join_window(const std::array<EpochCount, kWindow>& other) {
+        using Lanes = EpochCount __attribute__((vector_size(16)));
+        static_assert(kWindow == 8 && sizeof(Lanes) * 2 == sizeof(m_window));
+        Lanes mine[2];
+        Lanes theirs[2];
+        std::memcpy(mine, m_window.data(), sizeof(mine));
+        std::memcpy(theirs, other.data(), sizeof(theirs));
+        const Lanes up0 = theirs[0] > mine[0];
+        const Lanes up1 = theirs[1] > mine[1];
+        mine[0] = up0 ? theirs[0] : mine[0];
+        mine[1] = up1 ? theirs[1] : mine[1];
+        std::memcpy(m_window.data(), mine, sizeof(mine));
+        const Lanes any = up0 | up1;
+        return (any[0] | any[1] | any[2] | any[3]) != 0;
     }
 
     // The entries outside the window of a clock with the same window (so none of them falls
@@ -126,8 +200,8 @@ private:
     bool join_entries(const VectorClock& other) {
         bool raised = false;
         std::size_t missing = 0;
-        auto a = m_entries.begin();
-        const auto a_end = m_entries.end();
+        Entry* a = m_entries.begin();
+        Entry* const a_end = m_entries.end();
         for (const Entry& e : other.m_entries) {
             while (a != a_end && a->first < e.first) ++a;
             if (a != a_end && a->first == e.first) {
@@ -150,7 +224,7 @@ private:
         std::size_t mine = m_entries.size();
         std::size_t theirs = other.m_entries.size();
         std::size_t out = mine + missing;
-        m_entries.resize(out);
+        m_entries.grow(out);
         while (out > mine) {  // until every missing entry is placed
             const Entry& e = other.m_entries[theirs - 1];
             if (mine > 0 && m_entries[mine - 1].first >= e.first) {
@@ -165,7 +239,7 @@ private:
 
     AgentId m_base = 0;
     std::array<EpochCount, kWindow> m_window{};
-    std::vector<Entry> m_entries;  // outside the window, sorted by agent
+    ClockEntries m_entries;  // outside the window, sorted by agent
     std::uint64_t m_version = 1;
 };
 

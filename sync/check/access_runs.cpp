@@ -12,6 +12,11 @@ std::uint32_t RunPool::make(const Site& site, std::uint64_t lo, std::uint64_t by
         m_runs.emplace_back();
         m_refs.push_back(0);
     }
+    remake(id, site, lo, bytes);
+    return id;
+}
+
+void RunPool::remake(std::uint32_t id, const Site& site, std::uint64_t lo, std::uint64_t bytes) {
     Run& r = m_runs[id];
     r.first = site;
     r.origin = lo;
@@ -20,7 +25,6 @@ std::uint32_t RunPool::make(const Site& site, std::uint64_t lo, std::uint64_t by
     r.epoch_step = 0;
     r.serial_step = 0;
     r.last_time = site.time;
-    return id;
 }
 
 bool RunPool::extend(std::uint32_t left, const Site& b, std::uint64_t lo, std::uint64_t bytes,

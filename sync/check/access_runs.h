@@ -114,6 +114,11 @@ class RunPool {
 public:
     /// A new one-piece run for `site` over [lo, lo + bytes), with no references yet.
     std::uint32_t make(const Site& site, std::uint64_t lo, std::uint64_t bytes);
+    /// Whether exactly one reference holds run `id`.
+    bool held_once(std::uint32_t id) const { return m_refs[id] == 1; }
+    /// Makes run `id` (its references unchanged) what make() would return for the same
+    /// arguments: lets the one interval holding a run replace it in place.
+    void remake(std::uint32_t id, const Site& site, std::uint64_t lo, std::uint64_t bytes);
     const Run& operator[](std::uint32_t id) const { return m_runs[id]; }
 
     /// A reference to run `id` (its current last piece).

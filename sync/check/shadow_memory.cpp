@@ -147,17 +147,23 @@ bool ShadowMemory::continue_run(Shadow& sh, const Site& site, const View& view, 
     return true;
 }
 
-// The interval [ilo, iv.hi) under a write of `site` (run `me`): reports races with its
-// write and reads, then `me` is its write. An atomic write keeps the writes it does not
-// replace standing beside it (kept_atomic), and combines with never-written bytes (unset).
-void ShadowMemory::write_over(Interval& iv, std::uint64_t ilo, const Site& site, const View& view,
-                              MemSpace space, std::uint32_t me, bool& unset, bool& kept_atomic) {
+// Reports the races of a write of `site` with the write and reads the interval holds.
+void ShadowMemory::write_races(const Interval& iv, std::uint64_t ilo, const Site& site,
+                               const View& view, MemSpace space) {
     if (iv.write != kNoRun) race_with(iv.write, true, site, true, view, space, ilo, iv.hi);
     for (std::size_t i = 0; i < iv.reads.size(); ++i) {
         const RunRef& ref = iv.reads[i];
         if (m_runs.covers(ref, ilo, iv.hi, view)) continue;
         race_with(run_of(ref.id), (ref.id & kAtomicTag) != 0, site, true, view, space, ilo, iv.hi);
     }
+}
+
+// The interval [ilo, iv.hi) under a write of `site` (run `me`): reports races with its
+// write and reads, then `me` is its write. An atomic write keeps the writes it does not
+// replace standing beside it (kept_atomic), and combines with never-written bytes (unset).
+void ShadowMemory::write_over(Interval& iv, std::uint64_t ilo, const Site& site, const View& view,
+                              MemSpace space, std::uint32_t me, bool& unset, bool& kept_atomic) {
+    write_races(iv, ilo, site, view, space);
     if (site.atomic) {
         unset = iv.write == kNoRun;
         // The writes before it keep standing beside it: a later access must be ordered after
@@ -340,17 +346,31 @@ void ShadowMemory::access_exact(MemSpace space, Shadow& sh, Shadow::Position pos
                                 const Site& site, const View& view, bool write) {
     const Iterator it = position.at;
     const std::uint64_t lo = it->first;
-    const std::uint64_t hi = it->second.hi;
-    const std::uint32_t me = m_runs.make(site, lo, hi - lo);
+    Interval& iv = it->second;
+    const std::uint64_t hi = iv.hi;
     if (write) {
-        bool unset = false;
-        bool kept_atomic = false;
-        write_over(it->second, lo, site, view, space, me, unset, kept_atomic);
+        std::uint32_t me = iv.write;
+        if (me != kNoRun && m_runs.held_once(me)) {
+            // What write_over does for a plain write, with the interval's own write run
+            // remade as this write's in place of a new run and the old one's release: a
+            // local buffer written again holds its run's lines in cache already.
+            write_races(iv, lo, site, view, space);
+            for (std::size_t i = 0; i < iv.reads.size(); ++i) m_runs.release(iv.reads[i].id);
+            iv.reads.clear();
+            m_runs.remake(me, site, lo, hi - lo);
+            iv.first_landed = std::min(iv.first_landed, site.time);
+        } else {
+            me = m_runs.make(site, lo, hi - lo);
+            bool unset = false;
+            bool kept_atomic = false;
+            write_over(iv, lo, site, view, space, me, unset, kept_atomic);
+        }
         merge_left(sh, it, position.left, me, true);
         explain_uninitialized(sh, site, lo, hi);
         return;
     }
-    const bool unset = read_over(it->second, lo, site, view, space, me);
+    const std::uint32_t me = m_runs.make(site, lo, hi - lo);
+    const bool unset = read_over(iv, lo, site, view, space, me);
     merge_left(sh, it, position.left, me, false);
     if (unset) note_uninitialized(sh, space, site, lo, hi);
 }

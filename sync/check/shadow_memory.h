@@ -129,6 +129,8 @@ public:
     ShadowMemory(FindingReporter& reporter, const CheckerOptions& options);
 
     Shadow& gm() { return m_gm; }
+    /// The runs the intervals hold (tests look inside them).
+    const RunPool& runs() const { return m_runs; }
     /// A local space of one core. The reference stays valid (blocks cache it).
     Shadow& local(MemSpace space, CoreType type, std::uint32_t core) {
         return m_local[{space, type, core}];
@@ -166,6 +168,8 @@ private:
     void merge_left(Shadow& shadow, Iterator it, Iterator left, std::uint32_t me, bool write);
     void access_exact(MemSpace space, Shadow& sh, Shadow::Position position, const Site& site,
                       const View& view, bool write);
+    void write_races(const Interval& iv, std::uint64_t ilo, const Site& site, const View& view,
+                     MemSpace space);
     void write_over(Interval& iv, std::uint64_t ilo, const Site& site, const View& view,
                     MemSpace space, std::uint32_t me, bool& unset, bool& kept_atomic);
     bool read_over(Interval& iv, std::uint64_t ilo, const Site& site, const View& view,

@@ -224,3 +224,39 @@ TEST_CASE("shadow memory: a remembered position names the interval before it", "
         if (p.at != gm.begin()) CHECK(p.left == std::prev(p.at));
     }
 }
+
+TEST_CASE("shadow memory: a buffer written again keeps one run, remade for each write", "[unit]") {
+    Fixture f;
+    Shadow& gm = f.shadows.gm();
+    VectorClock writer;  // agent 1 writes the buffer; agent 2 reads it
+    VectorClock reader;
+    writer.set(1, 1);
+    f.shadows.access(MemSpace::GM, gm, loop_site(1, 1), View{writer}, 0, kTile, true);
+    const std::uint32_t run = gm.intervals().begin()->second.write;
+    reader.set(1, 1);
+    reader.set(2, 1);
+    f.shadows.access(MemSpace::GM, gm, loop_site(2, 1), View{reader}, 0, kTile, false);
+    CHECK(f.findings.empty());
+    // Written again without waiting for the read: a WAR, and the run now is this write.
+    writer.set(1, 2);
+    f.shadows.access(MemSpace::GM, gm, loop_site(1, 2), View{writer}, 0, kTile, true);
+    REQUIRE(f.findings.size() == 1);
+    CHECK(f.findings[0].kind == FindingKind::RaceWAR);
+    REQUIRE(gm.intervals().size() == 1);
+    const Interval& iv = gm.intervals().begin()->second;
+    CHECK(iv.write == run);
+    CHECK(iv.reads.empty());
+    CHECK(f.shadows.runs()[run].first.epoch == 2);
+    CHECK(f.shadows.runs()[run].pieces == 1);
+    // A read ordered after the new write sees nothing wrong; one ordered only after the
+    // first write races with the second.
+    reader.set(1, 2);
+    f.shadows.access(MemSpace::GM, gm, loop_site(2, 2), View{reader}, 0, kTile, false);
+    CHECK(f.findings.size() == 1);
+    VectorClock stale;
+    stale.set(1, 1);
+    stale.set(3, 1);
+    f.shadows.access(MemSpace::GM, gm, loop_site(3, 5), View{stale}, 0, kTile, false);
+    REQUIRE(f.findings.size() == 2);
+    CHECK(f.findings[1].kind == FindingKind::RaceRAW);
+}

@@ -208,3 +208,26 @@ TEST_CASE("vector clock: clocks with different windows join entry by entry", "[u
         CHECK(joined.window_base() == a.window_base());
     }
 }
+
+TEST_CASE("vector clock: copies keep their entries inline and on the heap", "[unit]") {
+    // Entries outside the window: a few are held inline, more move to the heap. Copies in
+    // either direction are independent of their source.
+    VectorClock few;
+    few.set(20, 1);
+    few.set(30, 2);
+    VectorClock many;
+    for (AgentId id = 20; id < 32; ++id) many.set(id, id);
+    VectorClock copy = many;  // heap entries into a fresh clock
+    many.set(25, 99);
+    CHECK(copy.get(25) == 25);
+    copy = few;  // inline entries over heap ones
+    CHECK(copy.get(20) == 1);
+    CHECK(copy.get(30) == 2);
+    CHECK(copy.get(25) == 0);
+    copy = many;  // heap entries over inline ones
+    for (AgentId id = 20; id < 32; ++id) CHECK(copy.get(id) == (id == 25 ? 99 : id));
+    VectorClock grown = few;  // inline entries grow onto the heap in a join
+    grown.join(many);
+    for (AgentId id = 20; id < 32; ++id) CHECK(grown.get(id) == many.get(id));
+    CHECK(few.get(21) == 0);
+}
