@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -27,12 +28,14 @@ inline std::uint32_t run_of(std::uint32_t id) {
     return id & ~kAtomicTag;
 }
 
-struct Run {
+// Laid out so that a coverage question (first.agent, first.epoch, pieces, epoch_step: the
+// end of `first` and the fields after it) reads one cache line: a race check is mostly that.
+struct alignas(32) Run {
     Site first;
-    std::uint64_t origin = 0;
-    std::uint64_t size = 0;
     std::uint32_t pieces = 1;
     EpochCount epoch_step = 0;
+    std::uint64_t origin = 0;
+    std::uint64_t size = 0;
     std::uint64_t serial_step = 0;
     Cycle last_time = 0;
 
@@ -47,6 +50,9 @@ struct Run {
         return static_cast<std::uint32_t>((address - origin) / size);
     }
 };
+static_assert(offsetof(Run, first) + offsetof(Site, agent) >= 32 &&
+                  offsetof(Run, epoch_step) + sizeof(EpochCount) <= 64,
+              "a run's coverage fields share the second half of its first 64 bytes");
 
 // An interval's reference to a run, with what a coverage question needs inline, so that
 // scanning many references touches no run: the run's agent and an upper bound of the epoch

@@ -262,8 +262,13 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
     // splits, one interval to visit. A streaming access needs the interval to hold no reads.
     const bool exact = !site.atomic && at_lo != sh.end() && at_lo->first == lo &&
                        at_lo->second.hi == hi && !at_lo->second.atomic_writes;
-    if (!site.atomic && (!exact || at_lo->second.reads.empty()) &&
-        continue_run(sh, site, view, lo, hi, write, position)) {
+    // An exact read streams on only where the interval before holds the same write (the
+    // streaming path's first refusal of a read, answered here without the call).
+    const bool may_stream =
+        !exact || (at_lo->second.reads.empty() &&
+                   (write || (position.left != sh.end() &&
+                              position.left->second.write == at_lo->second.write)));
+    if (!site.atomic && may_stream && continue_run(sh, site, view, lo, hi, write, position)) {
         if (write) explain_uninitialized(sh, site, lo, hi);
         return;
     }

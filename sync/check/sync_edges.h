@@ -77,7 +77,17 @@ public:
     SyncEdges(Agents& agents, FindingReporter& reporter, const CheckerOptions& options);
 
     /// A synchronization instruction (one without memory accesses) of block `b`.
-    void instruction(BlockState& b, const Transaction& tx);
+    void instruction(BlockState& b, const Transaction& tx) {
+        // Intra-core flags are most of a fine-grained kernel's instructions: each has its
+        // own small function, the rest share one.
+        if (tx.op == Op::SetFlag) {
+            set_flag(b, tx);
+        } else if (tx.op == Op::WaitFlag) {
+            wait_flag(b, tx);
+        } else {
+            other_instruction(b, tx);
+        }
+    }
 
     /// synccheck at kernel end: every SetFlag of the kernel still pending was never waited for.
     void report_unpaired(std::uint32_t kernel_id);
@@ -105,6 +115,10 @@ private:
                static_cast<std::size_t>(dst);
     }
     FlagQueue& find_flag_queue(BlockState& b, const Transaction& tx);
+    void set_flag(BlockState& b, const Transaction& tx);
+    void wait_flag(BlockState& b, const Transaction& tx);
+    void other_instruction(BlockState& b, const Transaction& tx);
+    [[gnu::noinline]] void report_duplicate_set(const Transaction& tx, const FlagRecord& open);
     void cross_set(const Transaction& tx, const VectorClock& clock);
     void post_cross(const Transaction& tx, CoreType type, std::uint32_t block,
                     const VectorClock& clock);
