@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -28,26 +29,37 @@ using EpochCount = std::uint32_t;
 class ClockEntries final {
 public:
     using Entry = std::pair<AgentId, EpochCount>;
-    static constexpr std::size_t kInline = 4;
+    static constexpr std::size_t kInline = 1;
 
     ClockEntries() = default;
     ClockEntries(const ClockEntries& other) { *this = other; }
     ClockEntries& operator=(const ClockEntries& other) {
         if (this == &other) return *this;
+        if (other.m_size > kInline) {
+            reserve(other.m_size);
+            std::copy(other.m_heap.get(), other.m_heap.get() + other.m_size, m_heap.get());
+        } else {
+            m_inline = other.m_inline;
+        }
         m_size = other.m_size;
-        m_inline = other.m_inline;
-        if (m_size > kInline) m_spill = other.m_spill;  // otherwise m_spill is unused
         return *this;
     }
-    ClockEntries(ClockEntries&&) noexcept = default;
-    ClockEntries& operator=(ClockEntries&&) noexcept = default;
+    ClockEntries(ClockEntries&& other) noexcept { *this = std::move(other); }
+    ClockEntries& operator=(ClockEntries&& other) noexcept {
+        if (this == &other) return *this;
+        m_size = std::exchange(other.m_size, 0);
+        m_capacity = std::exchange(other.m_capacity, 0);
+        m_inline = other.m_inline;
+        m_heap = std::move(other.m_heap);
+        return *this;
+    }
     ~ClockEntries() = default;
 
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
-    Entry* begin() { return m_size <= kInline ? m_inline.data() : m_spill.data(); }
+    Entry* begin() { return m_size <= kInline ? m_inline.data() : m_heap.get(); }
     Entry* end() { return begin() + m_size; }
-    const Entry* begin() const { return m_size <= kInline ? m_inline.data() : m_spill.data(); }
+    const Entry* begin() const { return m_size <= kInline ? m_inline.data() : m_heap.get(); }
     const Entry* end() const { return begin() + m_size; }
     Entry& operator[](std::size_t i) { return begin()[i]; }
     const Entry& operator[](std::size_t i) const { return begin()[i]; }
@@ -55,16 +67,16 @@ public:
     void clear() { m_size = 0; }
     /// Grows to `n` entries (n >= size()); the new ones are zero until set.
     void grow(std::size_t n) {
-        if (n <= kInline) {
-            std::fill(m_inline.begin() + static_cast<std::ptrdiff_t>(m_size),
-                      m_inline.begin() + static_cast<std::ptrdiff_t>(n), Entry{});
-        } else if (m_size <= kInline) {  // moves to the heap
-            m_spill.assign(m_inline.begin(),
-                           m_inline.begin() + static_cast<std::ptrdiff_t>(m_size));
-            m_spill.resize(n);
-        } else {
-            m_spill.resize(n);
+        if (n > kInline) {
+            if (m_size <= kInline) {  // moves to the heap
+                reserve(n);
+                std::copy(m_inline.begin(), m_inline.begin() + m_size, m_heap.get());
+            } else {
+                reserve(n);
+            }
         }
+        Entry* d = n <= kInline ? m_inline.data() : m_heap.get();
+        std::fill(d + m_size, d + n, Entry{});
         m_size = static_cast<std::uint32_t>(n);
     }
     /// Inserts `e` before position `at`.
@@ -76,9 +88,20 @@ public:
     }
 
 private:
+    // Heap room for `n` entries, keeping the first m_size of them when they are there.
+    void reserve(std::size_t n) {
+        if (n <= m_capacity) return;
+        const std::size_t capacity = std::max<std::size_t>({n, std::size_t{2} * m_capacity, 8});
+        auto grown = std::make_unique<Entry[]>(capacity);
+        if (m_size > kInline) std::copy(m_heap.get(), m_heap.get() + m_size, grown.get());
+        m_heap = std::move(grown);
+        m_capacity = static_cast<std::uint32_t>(capacity);
+    }
+
     std::uint32_t m_size = 0;
+    std::uint32_t m_capacity = 0;  // of m_heap
     std::array<Entry, kInline> m_inline{};
-    std::vector<Entry> m_spill;  // all entries while m_size > kInline
+    std::unique_ptr<Entry[]> m_heap;  // all entries while m_size > kInline
 };
 
 class VectorClock final {
