@@ -14,94 +14,20 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <utility>
 #include <vector>
+
+#include "base/small_vector.h"
 
 namespace npusim {
 
 using AgentId = std::uint32_t;
 using EpochCount = std::uint32_t;
 
-// A clock's entries outside its window, sorted by agent: a few inline (a block's clocks
-// usually know the host and perhaps a stream), more on the heap. Copying a clock (every
-// SetFlag) is then a fixed-size copy, with no allocation or call.
-class ClockEntries final {
-public:
-    using Entry = std::pair<AgentId, EpochCount>;
-    static constexpr std::size_t kInline = 1;
-
-    ClockEntries() = default;
-    ClockEntries(const ClockEntries& other) { *this = other; }
-    ClockEntries& operator=(const ClockEntries& other) {
-        if (this == &other) return *this;
-        if (other.m_size > kInline) {
-            reserve(other.m_size);
-            std::copy(other.m_heap.get(), other.m_heap.get() + other.m_size, m_heap.get());
-        } else {
-            m_inline = other.m_inline;
-        }
-        m_size = other.m_size;
-        return *this;
-    }
-    ClockEntries(ClockEntries&& other) noexcept { *this = std::move(other); }
-    ClockEntries& operator=(ClockEntries&& other) noexcept {
-        if (this == &other) return *this;
-        m_size = std::exchange(other.m_size, 0);
-        m_capacity = std::exchange(other.m_capacity, 0);
-        m_inline = other.m_inline;
-        m_heap = std::move(other.m_heap);
-        return *this;
-    }
-    ~ClockEntries() = default;
-
-    std::size_t size() const { return m_size; }
-    bool empty() const { return m_size == 0; }
-    Entry* begin() { return m_size <= kInline ? m_inline.data() : m_heap.get(); }
-    Entry* end() { return begin() + m_size; }
-    const Entry* begin() const { return m_size <= kInline ? m_inline.data() : m_heap.get(); }
-    const Entry* end() const { return begin() + m_size; }
-    Entry& operator[](std::size_t i) { return begin()[i]; }
-    const Entry& operator[](std::size_t i) const { return begin()[i]; }
-
-    void clear() { m_size = 0; }
-    /// Grows to `n` entries (n >= size()); the new ones are zero until set.
-    void grow(std::size_t n) {
-        if (n > kInline) {
-            if (m_size <= kInline) {  // moves to the heap
-                reserve(n);
-                std::copy(m_inline.begin(), m_inline.begin() + m_size, m_heap.get());
-            } else {
-                reserve(n);
-            }
-        }
-        Entry* d = n <= kInline ? m_inline.data() : m_heap.get();
-        std::fill(d + m_size, d + n, Entry{});
-        m_size = static_cast<std::uint32_t>(n);
-    }
-    /// Inserts `e` before position `at`.
-    void insert(std::size_t at, Entry e) {
-        grow(m_size + 1);
-        Entry* d = begin();
-        std::copy_backward(d + at, d + m_size - 1, d + m_size);
-        d[at] = e;
-    }
-
-private:
-    // Heap room for `n` entries, keeping the first m_size of them when they are there.
-    void reserve(std::size_t n) {
-        if (n <= m_capacity) return;
-        const std::size_t capacity = std::max<std::size_t>({n, std::size_t{2} * m_capacity, 8});
-        auto grown = std::make_unique<Entry[]>(capacity);
-        if (m_size > kInline) std::copy(m_heap.get(), m_heap.get() + m_size, grown.get());
-        m_heap = std::move(grown);
-        m_capacity = static_cast<std::uint32_t>(capacity);
-    }
-
-    std::uint32_t m_size = 0;
-    std::uint32_t m_capacity = 0;  // of m_heap
-    std::array<Entry, kInline> m_inline{};
-    std::unique_ptr<Entry[]> m_heap;  // all entries while m_size > kInline
+// An entry of a clock outside its window.
+struct ClockEntry {
+    AgentId first = 0;
+    EpochCount second = 0;
 };
 
 class VectorClock final {
@@ -170,7 +96,7 @@ public:
     std::uint64_t version() const { return m_version; }
 
 private:
-    using Entry = ClockEntries::Entry;
+    using Entry = ClockEntry;
     Entry* find(AgentId agent) {
         return std::lower_bound(m_entries.begin(), m_entries.end(), agent,
                                 [](const Entry& e, AgentId id) { return e.first < id; });
@@ -247,7 +173,7 @@ private:
         std::size_t mine = m_entries.size();
         std::size_t theirs = other.m_entries.size();
         std::size_t out = mine + missing;
-        m_entries.grow(out);
+        m_entries.resize(out);
         while (out > mine) {  // until every missing entry is placed
             const Entry& e = other.m_entries[theirs - 1];
             if (mine > 0 && m_entries[mine - 1].first >= e.first) {
@@ -262,7 +188,9 @@ private:
 
     AgentId m_base = 0;
     std::array<EpochCount, kWindow> m_window{};
-    ClockEntries m_entries;  // outside the window, sorted by agent
+    // Outside the window, sorted by agent. A block's clocks usually know one agent outside
+    // their window (the host): one entry inline keeps a clock small (flags copy clocks).
+    SmallVector<ClockEntry, 1> m_entries;
     std::uint64_t m_version = 1;
 };
 
