@@ -88,6 +88,40 @@ private:
     mutable std::array<Known, 8> m_known{};  // accesses found inside one buffer
 };
 
+/// The intra-core flag queues (SyncEdges) a block used last, by (event id, src, dst): a
+/// kernel uses a few flags, so their keys share one cache line and their queues another.
+class RecentFlagQueues {
+public:
+    static constexpr std::size_t kSlots = 8;
+    /// `src` and `dst`: pipe indices (real pipes).
+    static std::uint64_t key(std::uint32_t event_id, int src, int dst) {
+        return (std::uint64_t{event_id} << 16) | (static_cast<std::uint64_t>(src) << 8) |
+               static_cast<std::uint64_t>(dst);
+    }
+    FlagQueue* find(std::uint64_t key) const {
+        for (std::size_t i = 0; i < kSlots; ++i)
+            if (m_keys[i] == key) return m_queues[i];
+        return nullptr;
+    }
+    /// Remembers `queue` under `key`, in place of the oldest one once all slots are used.
+    void add(std::uint64_t key, FlagQueue* queue) {
+        m_keys[m_next] = key;
+        m_queues[m_next] = queue;
+        m_next = (m_next + 1) % kSlots;
+    }
+
+private:
+    static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+    std::array<std::uint64_t, kSlots> m_keys = filled(kEmpty);
+    std::array<FlagQueue*, kSlots> m_queues{};
+    std::size_t m_next = 0;
+    static constexpr std::array<std::uint64_t, kSlots> filled(std::uint64_t v) {
+        std::array<std::uint64_t, kSlots> a{};
+        a.fill(v);
+        return a;
+    }
+};
+
 struct BlockState {
     std::uint32_t kernel_id = 0;
     std::uint32_t block = 0;
@@ -97,7 +131,7 @@ struct BlockState {
     std::array<AgentId, kAgentSlots> agents{};
     LocalBuffers allocations;
     std::array<Shadow*, kMemSpaces> local_shadows{};  // this core's local spaces, once found
-    std::vector<FlagQueue*> flag_queues;  // its core's intra-core flags (SyncEdges), once found
+    RecentFlagQueues flag_queues;  // its core's intra-core flags (SyncEdges), once found
     // The next block on its core took over `agents` (Agents::block_of); `final_clock` is
     // what this block drained then, its drained() from now on.
     bool handed_over = false;

@@ -42,12 +42,8 @@ FlagQueue& SyncEdges::find_flag_queue(BlockState& b, const Transaction& tx) {
     FlagQueue& queue = m_flags[{b.type, b.core, tx.flag_src, tx.flag_dst, tx.event_id}];
     const int src = pipe_index(tx.flag_src);
     const int dst = pipe_index(tx.flag_dst);
-    if (src >= 0 && dst >= 0) {  // cached in the block from now on
-        std::vector<FlagQueue*>& cache = b.flag_queues;
-        const std::size_t index = flag_cache_index(tx.event_id, src, dst);
-        if (index >= cache.size()) cache.resize(index + 1, nullptr);
-        cache[index] = &queue;
-    }
+    if (src >= 0 && dst >= 0)  // remembered by the block from now on
+        b.flag_queues.add(RecentFlagQueues::key(tx.event_id, src, dst), &queue);
     return queue;
 }
 

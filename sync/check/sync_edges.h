@@ -95,24 +95,17 @@ public:
     void drop_flags(std::uint32_t kernel_id);
 
 private:
-    // The queue of tx's flag on b's core: cached in the block (BlockState::flag_queues) by
-    // (event id, src, dst), grown on demand, so any event id (ChipConfig::event_ids) is
-    // cached; a miss (or a flag that names no real pipe: the decoder admits none) asks the
-    // map.
+    // The queue of tx's flag on b's core: the block remembers the ones it used last
+    // (BlockState::flag_queues); others (and a flag that names no real pipe: the decoder
+    // admits none) are asked of the map.
     FlagQueue& flag_queue(BlockState& b, const Transaction& tx) {
         const int src = pipe_index(tx.flag_src);
         const int dst = pipe_index(tx.flag_dst);
         if (src >= 0 && dst >= 0) {
-            const std::size_t index = flag_cache_index(tx.event_id, src, dst);
-            if (index < b.flag_queues.size() && b.flag_queues[index] != nullptr)
-                return *b.flag_queues[index];
+            if (FlagQueue* q = b.flag_queues.find(RecentFlagQueues::key(tx.event_id, src, dst)))
+                return *q;
         }
         return find_flag_queue(b, tx);
-    }
-    static std::size_t flag_cache_index(std::uint32_t event_id, int src, int dst) {
-        return (static_cast<std::size_t>(event_id) * kPipeCount + static_cast<std::size_t>(src)) *
-                   kPipeCount +
-               static_cast<std::size_t>(dst);
     }
     FlagQueue& find_flag_queue(BlockState& b, const Transaction& tx);
     void set_flag(BlockState& b, const Transaction& tx);
