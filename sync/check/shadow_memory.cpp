@@ -66,26 +66,20 @@ bool ShadowMemory::race_with_open(std::uint32_t id, bool run_write, const Site& 
     return true;
 }
 
-// The access just made [lo, hi) one interval `it` holding run `me` (as its write or its last
-// read): fold it into its left neighbour when that one holds the same state with `me`'s
-// predecessor in the same loop.
-void ShadowMemory::merge_left(Shadow& shadow, Iterator it, Iterator left, std::uint32_t me,
-                              bool write) {
-    if (left == shadow.end()) return;
+// merge_left() past its refusals that need no run: folds `it` into `left` when the run
+// extends.
+void ShadowMemory::merge_into_left(Shadow& shadow, Iterator it, Iterator left, std::uint32_t me,
+                                   bool write) {
     Interval& l = left->second;
     Interval& r = it->second;
-    if (l.hi != it->first) return;
     if (write) {
         // The merged bytes keep the earlier landing time (initcheck of a read that overtakes
         // a later piece's store is approximate inside a run).
-        if (l.write == kNoRun || !l.reads.empty() || !r.reads.empty() ||
-            !m_runs.extend(l.write, me))
-            return;
+        if (!m_runs.extend(l.write, me)) return;
         l.first_landed = std::min(l.first_landed, r.first_landed);
     } else {
         const std::size_t n = r.reads.size();
-        if (l.first_landed != r.first_landed || l.write != r.write || l.reads.size() != n ||
-            r.reads[n - 1].id != me || (l.reads[n - 1].id & kAtomicTag) != 0 ||
+        if (r.reads[n - 1].id != me || (l.reads[n - 1].id & kAtomicTag) != 0 ||
             l.reads[n - 1].agent != r.reads[n - 1].agent)  // answered without the runs
             return;
         for (std::size_t i = 0; i + 1 < n; ++i)
@@ -145,17 +139,6 @@ bool ShadowMemory::continue_run(Shadow& sh, const Site& site, const View& view, 
     }
     sh.remember(hi, {next, left});  // where the loop's next access starts
     return true;
-}
-
-// Reports the races of a write of `site` with the write and reads the interval holds.
-void ShadowMemory::write_races(const Interval& iv, std::uint64_t ilo, const Site& site,
-                               const View& view, MemSpace space) {
-    if (iv.write != kNoRun) race_with(iv.write, true, site, true, view, space, ilo, iv.hi);
-    for (std::size_t i = 0; i < iv.reads.size(); ++i) {
-        const RunRef& ref = iv.reads[i];
-        if (m_runs.covers(ref, ilo, iv.hi, view)) continue;
-        race_with(run_of(ref.id), (ref.id & kAtomicTag) != 0, site, true, view, space, ilo, iv.hi);
-    }
 }
 
 // The interval [ilo, iv.hi) under a write of `site` (run `me`): reports races with its
@@ -253,29 +236,10 @@ void ShadowMemory::note_uninitialized(Shadow& sh, MemSpace space, const Site& si
     ++m_uninit_count;
 }
 
-void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const View& view,
-                          std::uint64_t lo, std::uint64_t hi, bool write) {
-    if (lo >= hi) return;
-    const Shadow::Position position = sh.find(lo);
-    const auto at_lo = position.at;  // the first interval starting at or after lo
-    // A plain access of exactly one interval (a loop's local buffer, again): no gaps, no
-    // splits, one interval to visit. A streaming access needs the interval to hold no reads.
-    const bool exact = !site.atomic && at_lo != sh.end() && at_lo->first == lo &&
-                       at_lo->second.hi == hi && !at_lo->second.atomic_writes;
-    // An exact read streams on only where the interval before holds the same write (the
-    // streaming path's first refusal of a read, answered here without the call).
-    const bool may_stream =
-        !exact || (at_lo->second.reads.empty() &&
-                   (write || (position.left != sh.end() &&
-                              position.left->second.write == at_lo->second.write)));
-    if (!site.atomic && may_stream && continue_run(sh, site, view, lo, hi, write, position)) {
-        if (write) explain_uninitialized(sh, site, lo, hi);
-        return;
-    }
-    if (exact) {
-        access_exact(space, sh, position, site, view, write);
-        return;
-    }
+// Any other access: gaps become intervals, the intervals at its ends are split, and each
+// interval inside is visited; a write leaves one interval for its range.
+void ShadowMemory::access_general(MemSpace space, Shadow& sh, const Site& site, const View& view,
+                                  std::uint64_t lo, std::uint64_t hi, bool write, Iterator at_lo) {
     auto it = split(sh, lo, at_lo);
     const std::uint32_t me = m_runs.make(site, lo, hi - lo);
     bool uninitialized = false;
@@ -343,41 +307,6 @@ void ShadowMemory::access(MemSpace space, Shadow& sh, const Site& site, const Vi
     // An atomic write defines nothing: it combines with what was there.
     if (write && !site.atomic) explain_uninitialized(sh, site, lo, hi);
     if (uninitialized) note_uninitialized(sh, space, site, uninit_lo, hi);
-}
-
-// A plain access of exactly the interval `it`, which the streaming path did not take: what
-// the general path does for it, without looking for gaps and splits.
-void ShadowMemory::access_exact(MemSpace space, Shadow& sh, Shadow::Position position,
-                                const Site& site, const View& view, bool write) {
-    const Iterator it = position.at;
-    const std::uint64_t lo = it->first;
-    Interval& iv = it->second;
-    const std::uint64_t hi = iv.hi;
-    if (write) {
-        std::uint32_t me = iv.write;
-        if (me != kNoRun && m_runs.held_once(me)) {
-            // What write_over does for a plain write, with the interval's own write run
-            // remade as this write's in place of a new run and the old one's release: a
-            // local buffer written again holds its run's lines in cache already.
-            write_races(iv, lo, site, view, space);
-            for (std::size_t i = 0; i < iv.reads.size(); ++i) m_runs.release(iv.reads[i].id);
-            iv.reads.clear();
-            m_runs.remake(me, site, lo, hi - lo);
-            iv.first_landed = std::min(iv.first_landed, site.time);
-        } else {
-            me = m_runs.make(site, lo, hi - lo);
-            bool unset = false;
-            bool kept_atomic = false;
-            write_over(iv, lo, site, view, space, me, unset, kept_atomic);
-        }
-        merge_left(sh, it, position.left, me, true);
-        explain_uninitialized(sh, site, lo, hi);
-        return;
-    }
-    const std::uint32_t me = m_runs.make(site, lo, hi - lo);
-    const bool unset = read_over(iv, lo, site, view, space, me);
-    merge_left(sh, it, position.left, me, false);
-    if (unset) note_uninitialized(sh, space, site, lo, hi);
 }
 
 // An unordered write published later may have come earlier in simulated time: what

@@ -139,10 +139,35 @@ public:
     /// there is not this block's data). Cleared, not erased: blocks cache the addresses.
     void reset_local(CoreType type, std::uint32_t core);
 
-    /// Checks the access [lo, hi) of `site` against what `shadow` holds (a race with every
-    /// access `view` does not cover), then records it.
-    void access(MemSpace space, Shadow& shadow, const Site& site, const View& view,
-                std::uint64_t lo, std::uint64_t hi, bool write);
+    /// Checks the access [lo, hi) of `site` against what `sh` holds (a race with every
+    /// access `view` does not cover), then records it. Inline: every access of every
+    /// instruction comes here, and most end in the streaming or the exact path.
+    void access(MemSpace space, Shadow& sh, const Site& site, const View& view, std::uint64_t lo,
+                std::uint64_t hi, bool write) {
+        if (lo >= hi) return;
+        const Shadow::Position position = sh.find(lo);
+        const auto at_lo = position.at;  // the first interval starting at or after lo
+        // A plain access of exactly one interval (a loop's local buffer, again): no gaps, no
+        // splits, one interval to visit. A streaming access needs the interval to hold no
+        // reads.
+        const bool exact = !site.atomic && at_lo != sh.end() && at_lo->first == lo &&
+                           at_lo->second.hi == hi && !at_lo->second.atomic_writes;
+        // An exact read streams on only where the interval before holds the same write (the
+        // streaming path's first refusal of a read, answered here without the call).
+        const bool may_stream =
+            !exact || (at_lo->second.reads.empty() &&
+                       (write || (position.left != sh.end() &&
+                                  position.left->second.write == at_lo->second.write)));
+        if (!site.atomic && may_stream && continue_run(sh, site, view, lo, hi, write, position)) {
+            if (write) explain_uninitialized(sh, site, lo, hi);
+            return;
+        }
+        if (exact) {
+            access_exact(space, sh, position, site, view, write);
+            return;
+        }
+        access_general(space, sh, site, view, lo, hi, write, at_lo);
+    }
 
     /// Removes and returns kernel `kernel_id`'s initcheck candidates with their sequence
     /// numbers, in the order recorded.
@@ -165,11 +190,70 @@ private:
     bool race_with_open(std::uint32_t id, bool run_write, const Site& site, bool write,
                         const View& view, MemSpace space, std::uint64_t lo, std::uint64_t hi,
                         Site* seen);
-    void merge_left(Shadow& shadow, Iterator it, Iterator left, std::uint32_t me, bool write);
+    // The access just made [lo, hi) one interval `it` holding run `me` (as its write or its last
+    // read): fold it into its left neighbour when that one holds the same state with `me`'s
+    // predecessor in the same loop.
+    void merge_left(Shadow& shadow, Iterator it, Iterator left, std::uint32_t me, bool write) {
+        if (left == shadow.end()) return;
+        const Interval& l = left->second;
+        const Interval& r = it->second;
+        if (l.hi != it->first) return;
+        if (write ? (l.write == kNoRun || !l.reads.empty() || !r.reads.empty())
+                  : (l.first_landed != r.first_landed || l.write != r.write ||
+                     l.reads.size() != r.reads.size()))
+            return;
+        merge_into_left(shadow, it, left, me, write);
+    }
+    void merge_into_left(Shadow& shadow, Iterator it, Iterator left, std::uint32_t me, bool write);
+    // A plain access of exactly the interval `it`, which the streaming path did not take: what
+    // the general path does for it, without looking for gaps and splits. Inline, like the
+    // helpers below it: a loop's local buffers take this path on every access.
     void access_exact(MemSpace space, Shadow& sh, Shadow::Position position, const Site& site,
-                      const View& view, bool write);
+                      const View& view, bool write) {
+        const Iterator it = position.at;
+        const std::uint64_t lo = it->first;
+        Interval& iv = it->second;
+        const std::uint64_t hi = iv.hi;
+        if (write) {
+            std::uint32_t me = iv.write;
+            if (me != kNoRun && m_runs.held_once(me)) {
+                // What write_over does for a plain write, with the interval's own write run
+                // remade as this write's in place of a new run and the old one's release: a
+                // local buffer written again holds its run's lines in cache already.
+                write_races(iv, lo, site, view, space);
+                for (std::size_t i = 0; i < iv.reads.size(); ++i) m_runs.release(iv.reads[i].id);
+                iv.reads.clear();
+                m_runs.remake(me, site, lo, hi - lo);
+                iv.first_landed = std::min(iv.first_landed, site.time);
+            } else {
+                me = m_runs.make(site, lo, hi - lo);
+                bool unset = false;
+                bool kept_atomic = false;
+                write_over(iv, lo, site, view, space, me, unset, kept_atomic);
+            }
+            merge_left(sh, it, position.left, me, true);
+            explain_uninitialized(sh, site, lo, hi);
+            return;
+        }
+        const std::uint32_t me = m_runs.make(site, lo, hi - lo);
+        const bool unset = read_over(iv, lo, site, view, space, me);
+        merge_left(sh, it, position.left, me, false);
+        if (unset) note_uninitialized(sh, space, site, lo, hi);
+    }
+    [[gnu::noinline]] void access_general(MemSpace space, Shadow& sh, const Site& site,
+                                          const View& view, std::uint64_t lo, std::uint64_t hi,
+                                          bool write, Iterator at_lo);
+    // Reports the races of a write of `site` with the write and reads the interval holds.
     void write_races(const Interval& iv, std::uint64_t ilo, const Site& site, const View& view,
-                     MemSpace space);
+                     MemSpace space) {
+        if (iv.write != kNoRun) race_with(iv.write, true, site, true, view, space, ilo, iv.hi);
+        for (std::size_t i = 0; i < iv.reads.size(); ++i) {
+            const RunRef& ref = iv.reads[i];
+            if (m_runs.covers(ref, ilo, iv.hi, view)) continue;
+            race_with(run_of(ref.id), (ref.id & kAtomicTag) != 0, site, true, view, space, ilo,
+                      iv.hi);
+        }
+    }
     void write_over(Interval& iv, std::uint64_t ilo, const Site& site, const View& view,
                     MemSpace space, std::uint32_t me, bool& unset, bool& kept_atomic);
     bool read_over(Interval& iv, std::uint64_t ilo, const Site& site, const View& view,
