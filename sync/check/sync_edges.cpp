@@ -47,20 +47,6 @@ FlagQueue& SyncEdges::find_flag_queue(BlockState& b, const Transaction& tx) {
     return queue;
 }
 
-void SyncEdges::set_flag(BlockState& b, const Transaction& tx) {
-    const Slot src = slot_of(tx.flag_src);
-    if (src != kScalarSlot) m_agents.issue_edge(b, src);
-    FlagQueue& queue = flag_queue(b, tx);
-    if (m_options.synccheck && !queue.empty()) report_duplicate_set(tx, queue.back());
-    FlagRecord& record = queue.push();
-    record.serial = tx.serial;
-    record.kernel_id = tx.kernel_id;
-    record.block = tx.block;
-    record.where = tx.where;
-    record.reported = false;
-    m_agents.fired(b, src, record.clock);
-}
-
 void SyncEdges::report_duplicate_set(const Transaction& tx, const FlagRecord& open) {
     m_reporter.single(
         FindingKind::DuplicateSetFlag, Severity::Error, MemSpace::GM, site_of(tx), false, 0, 0,
@@ -69,18 +55,6 @@ void SyncEdges::report_duplicate_set(const Transaction& tx, const FlagRecord& op
             location_line(open.where),
         "wait for the first SetFlag before setting it again, or use "
         "another event id");
-}
-
-void SyncEdges::wait_flag(BlockState& b, const Transaction& tx) {
-    const Slot dst = slot_of(tx.flag_dst);
-    if (dst != kScalarSlot) m_agents.issue_edge(b, dst);
-    FlagQueue& queue = flag_queue(b, tx);
-    FlagRecord* it = std::find_if(queue.begin(), queue.end(), [&](const FlagRecord& r) {
-        return r.serial == tx.partner_serial;
-    });
-    if (it == queue.end()) return;
-    m_agents.agent(b, dst).clock.join(it->clock);
-    queue.erase(it);
 }
 
 void SyncEdges::other_instruction(BlockState& b, const Transaction& tx) {

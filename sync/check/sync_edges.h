@@ -7,6 +7,7 @@
 // Reports a duplicate SetFlag, a SetFlag never waited for, and a cross-core flag overflow.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -108,8 +109,31 @@ private:
         return find_flag_queue(b, tx);
     }
     FlagQueue& find_flag_queue(BlockState& b, const Transaction& tx);
-    void set_flag(BlockState& b, const Transaction& tx);
-    void wait_flag(BlockState& b, const Transaction& tx);
+    // Inline: most of a fine-grained kernel's instructions are these two.
+    void set_flag(BlockState& b, const Transaction& tx) {
+        const Slot src = slot_of(tx.flag_src);
+        if (src != kScalarSlot) m_agents.issue_edge(b, src);
+        FlagQueue& queue = flag_queue(b, tx);
+        if (m_options.synccheck && !queue.empty()) report_duplicate_set(tx, queue.back());
+        FlagRecord& record = queue.push();
+        record.serial = tx.serial;
+        record.kernel_id = tx.kernel_id;
+        record.block = tx.block;
+        record.where = tx.where;
+        record.reported = false;
+        m_agents.fired(b, src, record.clock);
+    }
+    void wait_flag(BlockState& b, const Transaction& tx) {
+        const Slot dst = slot_of(tx.flag_dst);
+        if (dst != kScalarSlot) m_agents.issue_edge(b, dst);
+        FlagQueue& queue = flag_queue(b, tx);
+        FlagRecord* it = std::find_if(queue.begin(), queue.end(), [&](const FlagRecord& r) {
+            return r.serial == tx.partner_serial;
+        });
+        if (it == queue.end()) return;
+        m_agents.agent(b, dst).clock.join(it->clock);
+        queue.erase(it);
+    }
     void other_instruction(BlockState& b, const Transaction& tx);
     [[gnu::noinline]] void report_duplicate_set(const Transaction& tx, const FlagRecord& open);
     void cross_set(const Transaction& tx, const VectorClock& clock);
