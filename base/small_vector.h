@@ -58,6 +58,10 @@ public:
 
     void clear() { m_size = 0; }
     void push_back(const T& value) {
+        if (m_size < N) {  // stays inside
+            m_inline[m_size++] = value;
+            return;
+        }
         resize(m_size + 1);
         data()[m_size - 1] = value;
     }

@@ -26,8 +26,8 @@ using EpochCount = std::uint32_t;
 
 // An entry of a clock outside its window.
 struct ClockEntry {
-    AgentId first = 0;
-    EpochCount second = 0;
+    AgentId agent = 0;
+    EpochCount epoch = 0;
 };
 
 class VectorClock final {
@@ -38,7 +38,7 @@ public:
         const AgentId offset = agent - m_base;  // below the window: wraps to a large value
         if (offset < kWindow) return m_window[offset];
         const Entry* it = find(agent);
-        return it != m_entries.end() && it->first == agent ? it->second : 0;
+        return it != m_entries.end() && it->agent == agent ? it->epoch : 0;
     }
     void set(AgentId agent, EpochCount value) {
         const AgentId offset = agent - m_base;
@@ -46,8 +46,8 @@ public:
             m_window[offset] = value;
         } else {
             Entry* it = find(agent);
-            if (it != m_entries.end() && it->first == agent) {
-                it->second = value;
+            if (it != m_entries.end() && it->agent == agent) {
+                it->epoch = value;
             } else {
                 m_entries.insert(static_cast<std::size_t>(it - m_entries.begin()), {agent, value});
             }
@@ -71,9 +71,9 @@ public:
         if (!other.m_entries.empty()) {
             // Nearly always one entry each, for the same agent (the host).
             if (other.m_entries.size() == 1 && m_entries.size() == 1 &&
-                other.m_entries[0].first == m_entries[0].first) {
-                if (other.m_entries[0].second > m_entries[0].second) {
-                    m_entries[0].second = other.m_entries[0].second;
+                other.m_entries[0].agent == m_entries[0].agent) {
+                if (other.m_entries[0].epoch > m_entries[0].epoch) {
+                    m_entries[0].epoch = other.m_entries[0].epoch;
                     raised = true;
                 }
             } else {
@@ -89,12 +89,12 @@ public:
         std::vector<Entry> all;
         all.reserve(m_entries.size() + kWindow);
         for (AgentId i = 0; i < kWindow; ++i)
-            if (m_window[i] != 0) all.emplace_back(m_base + i, m_window[i]);
+            if (m_window[i] != 0) all.push_back({m_base + i, m_window[i]});
         for (const Entry& e : m_entries) all.push_back(e);
         m_window.fill(0);
         m_entries.clear();
         m_base = base;
-        for (const Entry& e : all) raise_quietly(e.first, e.second);
+        for (const Entry& e : all) raise_quietly(e.agent, e.epoch);
     }
     AgentId window_base() const { return m_base; }
     /// Incremented on every change: lets a consumer skip a join it has already done.
@@ -104,11 +104,11 @@ private:
     using Entry = ClockEntry;
     Entry* find(AgentId agent) {
         return std::lower_bound(m_entries.begin(), m_entries.end(), agent,
-                                [](const Entry& e, AgentId id) { return e.first < id; });
+                                [](const Entry& e, AgentId id) { return e.agent < id; });
     }
     const Entry* find(AgentId agent) const {
         return std::lower_bound(m_entries.begin(), m_entries.end(), agent,
-                                [](const Entry& e, AgentId id) { return e.first < id; });
+                                [](const Entry& e, AgentId id) { return e.agent < id; });
     }
 
     // raise() without counting the change; returns whether it changed anything.
@@ -120,9 +120,9 @@ private:
             return true;
         }
         Entry* it = find(agent);
-        if (it != m_entries.end() && it->first == agent) {
-            if (it->second >= value) return false;
-            it->second = value;
+        if (it != m_entries.end() && it->agent == agent) {
+            if (it->epoch >= value) return false;
+            it->epoch = value;
             return true;
         }
         if (value == 0) return false;
@@ -137,7 +137,7 @@ private:
             if (other.m_window[i] != 0)
                 raised = raise_quietly(other.m_base + i, other.m_window[i]) || raised;
         }
-        for (const Entry& e : other.m_entries) raised = raise_quietly(e.first, e.second) || raised;
+        for (const Entry& e : other.m_entries) raised = raise_quietly(e.agent, e.epoch) || raised;
         if (raised) ++m_version;
     }
 
@@ -168,14 +168,14 @@ private:
         Entry* a = m_entries.begin();
         Entry* const a_end = m_entries.end();
         for (const Entry& e : other.m_entries) {
-            while (a != a_end && a->first < e.first) ++a;
-            if (a != a_end && a->first == e.first) {
-                if (e.second > a->second) {
-                    a->second = e.second;
+            while (a != a_end && a->agent < e.agent) ++a;
+            if (a != a_end && a->agent == e.agent) {
+                if (e.epoch > a->epoch) {
+                    a->epoch = e.epoch;
                     raised = true;
                 }
                 ++a;
-            } else if (e.second != 0) {  // a zero entry adds nothing
+            } else if (e.epoch != 0) {  // a zero entry adds nothing
                 ++missing;
             }
         }
@@ -192,11 +192,11 @@ private:
         m_entries.resize(out);
         while (out > mine) {  // until every missing entry is placed
             const Entry& e = other.m_entries[theirs - 1];
-            if (mine > 0 && m_entries[mine - 1].first >= e.first) {
-                if (m_entries[mine - 1].first == e.first) --theirs;
+            if (mine > 0 && m_entries[mine - 1].agent >= e.agent) {
+                if (m_entries[mine - 1].agent == e.agent) --theirs;
                 m_entries[--out] = m_entries[--mine];
             } else {
-                if (e.second != 0) m_entries[--out] = e;
+                if (e.epoch != 0) m_entries[--out] = e;
                 --theirs;
             }
         }

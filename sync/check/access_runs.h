@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/small_vector.h"
 #include "sync/check/site.h"
 
 namespace npusim::check {
@@ -64,50 +65,8 @@ struct RunRef {
     EpochCount last = 0;
 };
 
-// The run references of an interval's reads: up to three inline, the rest on the heap.
-class RunRefList {
-public:
-    std::size_t size() const { return m_size; }
-    bool empty() const { return m_size == 0; }
-    const RunRef& operator[](std::size_t i) const {
-        return i < kInline ? m_inline[i] : m_more[i - kInline];
-    }
-    RunRef& operator[](std::size_t i) { return i < kInline ? m_inline[i] : m_more[i - kInline]; }
-    void push_back(const RunRef& ref) {
-        if (m_size < kInline) {
-            m_inline[m_size] = ref;
-        } else {
-            m_more.push_back(ref);
-        }
-        ++m_size;
-    }
-    void clear() {
-        m_size = 0;
-        m_more.clear();
-    }
-    /// Keeps the references for which keep(ref) is true, in order.
-    template <class Keep>
-    void filter(Keep keep) {
-        std::size_t out = 0;
-        for (std::size_t i = 0; i < m_size; ++i) {
-            const RunRef ref = (*this)[i];
-            if (!keep(ref)) continue;
-            (*this)[out++] = ref;
-        }
-        m_size = static_cast<std::uint32_t>(out);
-        if (out <= kInline) {
-            m_more.clear();
-        } else {
-            m_more.resize(out - kInline);
-        }
-    }
-
-private:
-    static constexpr std::size_t kInline = 3;
-    std::uint32_t m_size = 0;
-    RunRef m_inline[kInline]{};
-    std::vector<RunRef> m_more;
-};
+// The run references of an interval's reads: up to three inline, more on the heap.
+using RunRefList = SmallVector<RunRef, 3>;
 
 // The pieces of a run inside a range that a view does not cover: how many, and the first.
 struct Uncovered {

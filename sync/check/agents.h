@@ -93,6 +93,7 @@ private:
 class RecentFlagQueues {
 public:
     static constexpr std::size_t kSlots = 8;
+    RecentFlagQueues() { m_keys.fill(kEmpty); }
     /// `src` and `dst`: pipe indices (real pipes).
     static std::uint64_t key(std::uint32_t event_id, int src, int dst) {
         return (std::uint64_t{event_id} << 16) | (static_cast<std::uint64_t>(src) << 8) |
@@ -112,14 +113,9 @@ public:
 
 private:
     static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
-    std::array<std::uint64_t, kSlots> m_keys = filled(kEmpty);
+    std::array<std::uint64_t, kSlots> m_keys{};
     std::array<FlagQueue*, kSlots> m_queues{};
     std::size_t m_next = 0;
-    static constexpr std::array<std::uint64_t, kSlots> filled(std::uint64_t v) {
-        std::array<std::uint64_t, kSlots> a{};
-        a.fill(v);
-        return a;
-    }
 };
 
 struct BlockState {

@@ -79,8 +79,8 @@ public:
 
     /// A synchronization instruction (one without memory accesses) of block `b`.
     void instruction(BlockState& b, const Transaction& tx) {
-        // Intra-core flags are most of a fine-grained kernel's instructions: each has its
-        // own small function, the rest share one.
+        // Intra-core flags are most of a fine-grained kernel's instructions: they are
+        // handled inline, everything else out of line.
         if (tx.op == Op::SetFlag) {
             set_flag(b, tx);
         } else if (tx.op == Op::WaitFlag) {
