@@ -66,7 +66,7 @@ struct ChipConfig {
     std::uint64_t syncall_latency = 0;          // hard SyncAll release after last arrival
     std::uint64_t cross_core_flag_latency = 0;  // cross-core flag set -> visible
 
-    // Host runtime (sim/runtime.h): what the host thread pays per call, and the host link.
+    // Host runtime (sim/host/runtime.h): what the host thread pays per call, and the host link.
     std::uint64_t runtime_launch_cycles = 0;      // host cost of one kernel launch call
     std::uint64_t runtime_call_cycles = 0;        // host cost of any other runtime call
     std::uint64_t runtime_sync_cycles = 0;        // synchronize: completion -> host resumes

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "base/kernel_type.h"
+#include "base/launch_identity.h"
 
 namespace npusim {
 
@@ -29,11 +29,8 @@ struct HostOpInfo {
     std::uint32_t stream = 0;  // 0: the default stream
     std::string call;          // the runtime call: "launch", "memcpy_async", "record_event", ...
     std::string where;         // its call site, "file.cpp:17" (a scenario: the op's JSON pointer)
-    // Kernel
-    std::string kernel;
-    std::uint32_t blocks = 0;  // groups for mixed kernels
-    KernelType kernel_type = KernelType::AIV_ONLY;
-    ScheduleMode schedule_mode = ScheduleMode::Normal;
+    /// Kernel: the launch; its stream, host_op and launch_site equal stream, op and where.
+    LaunchIdentity launch;
     // EventRecord / EventWait
     std::uint32_t event = 0;
     std::uint64_t waits_for = 0;  // EventWait: the EventRecord op it waits for

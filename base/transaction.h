@@ -13,6 +13,7 @@
 #include "base/host_ops.h"
 #include "base/invariant.h"
 #include "base/kernel_type.h"
+#include "base/launch_identity.h"
 #include "base/types.h"
 
 namespace npusim {
@@ -146,16 +147,8 @@ std::string_view location_file(std::string_view file_name);
 std::source_location synthetic_location(std::string_view file_name);
 
 /// What observers learn about a kernel launch.
-struct KernelInfo {
-    std::uint32_t kernel_id = 0;
-    std::string name;
-    std::uint32_t blocks = 0;               // N (groups, for mixed kernels)
+struct KernelInfo : LaunchIdentity {
     CoreType core_type = CoreType::Vector;  // Cube for kernels with a cube part
-    KernelType type = KernelType::AIV_ONLY;
-    std::uint64_t host_op = 0;  // its HostOpInfo::op; 0: launched with Simulator::launch
-    std::uint32_t stream = 0;
-    std::string launch_site;  // the launch call site ("" for Simulator::launch)
-    ScheduleMode schedule_mode = ScheduleMode::Normal;
 };
 
 /// A local buffer a block allocated with Block::alloc (memcheck bounds).

@@ -12,6 +12,7 @@
 #include <systemc>
 
 #include "base/kernel_type.h"
+#include "base/launch_identity.h"
 #include "base/types.h"
 #include "core/sync_port.h"
 
@@ -19,17 +20,9 @@ namespace npusim {
 
 class AiCore;
 
-struct KernelLaunch {
-    std::uint32_t id = 0;
-    std::string name;
-    std::uint32_t blocks = 0;  // N: groups for mixed kernels
-    KernelType type = KernelType::AIV_ONLY;
+struct KernelLaunch : LaunchIdentity {
     KernelBody body;
     std::vector<Cycle> start_offsets;  // extra start delay per block (group) index
-    std::uint32_t stream = 0;          // the stream it was launched on (0: the default stream)
-    ScheduleMode schedule_mode = ScheduleMode::Normal;
-    std::uint64_t host_op = 0;  // the runtime's op id (0: Simulator::launch)
-    std::string launch_site;    // the runtime's launch call site
 };
 
 /// Shared state of one running kernel: its blocks' synchronization (sync/kernel_sync.h,

@@ -7,6 +7,8 @@
 //   npusim::RunResult r = sim.run({.name = "scale", .blocks = 4}, scale_kernel, x);
 //   std::vector<float> out = sim.read(x);
 //
+// The facade over the engine (sim/engine/chip.h) and the host runtime (sim/host/): it builds
+// the chip, hands the runtime the chip for run_host, and does nothing else of its own.
 // SystemC stays behind this header: users do not need its include paths to use the library.
 #pragma once
 
@@ -26,75 +28,15 @@
 #include "base/tensor.h"
 #include "base/transaction.h"
 #include "core/block.h"
-#include "sim/run_result.h"
+#include "sim/engine/launch_spec.h"
+#include "sim/engine/run_result.h"
+#include "sim/engine/sim_options.h"
+#include "sim/host/runtime.h"
 
 namespace npusim {
 
+class Chip;
 class GlobalMemory;
-class Runtime;
-struct RuntimeOptions;
-struct ChipResources;
-class Scheduler;
-struct KernelLaunch;
-
-/// A host program for Simulator::run_host (sim/runtime.h defines Runtime).
-using HostProgram = std::function<void(Runtime&)>;
-
-struct SimOptions {
-    /// How far (cycles) a scalar unit may run ahead of SystemC time before synchronizing.
-    /// Larger is faster; smaller makes GM bandwidth sharing between cores fairer.
-    Cycle quantum = 1024;
-    /// Host stack of each core's scalar thread: the kernel's C++ code runs on it.
-    std::size_t stack_bytes = 256 * 1024;
-    /// Watchdog, no-progress limit: a block that spins (soft SyncAll polling) without any
-    /// progress on the chip for this many cycles ends the run as a deadlock
-    /// (RunResult::stopped_by = NoProgress, a "no-progress limit" finding).
-    Cycle deadlock_idle_cycles = 1'000'000;
-    /// Watchdog, simulated-time limit (0: none): a run that passes this many cycles stops at
-    /// its next safe point with outcome Interrupted, RunResult::stopped_by = TimeLimit and a
-    /// "simulated-time limit" finding.
-    Cycle max_cycles = 0;
-
-    // ---- run control (all optional; unset costs one countdown per core synchronization) --
-    /// Called from inside run(), on the simulation's thread, at most about every
-    /// progress_interval of host time (0: at every poll). Must not throw (an exception ends
-    /// the run with a KernelError); may call Simulator::request_stop().
-    std::function<void(const RunProgress&)> progress;
-    std::chrono::milliseconds progress_interval{250};
-    /// Polled at the same safe points: while it reads true, every run stops at once with
-    /// outcome Interrupted. Setting it is async-signal-safe, so a signal handler can stop a
-    /// run. The owner clears it; it must outlive the simulator.
-    const std::atomic<bool>* stop_flag = nullptr;
-
-    // ---- device scheduling ---------------------------------------------------------------
-    /// Which ready kernel's blocks go first when cores free up; `placement_seed` drives
-    /// PlacementPolicy::Random.
-    PlacementPolicy placement = PlacementPolicy::LaunchOrder;
-    std::uint64_t placement_seed = 1;
-    /// Launch-queue ticks (SchedulerOptions::dispatch_period; 0: kernels are ready when
-    /// launched): kernels launched within one period are placed together by the policy.
-    Cycle dispatch_period = 0;
-    Cycle dispatch_phase = 0;
-    /// Every kernel's blocks start a further pseudo-random 0..start_jitter_cycles late
-    /// (drawn from start_jitter_seed, the kernel's launch number and the block), on top of
-    /// LaunchSpec's own offsets and jitter. Schedule exploration sets it.
-    Cycle start_jitter_cycles = 0;
-    std::uint64_t start_jitter_seed = 1;
-};
-
-struct LaunchSpec {
-    std::string name = "kernel";
-    std::uint32_t blocks = 1;  // N: for mixed kernels the number of groups
-    KernelType type = KernelType::AIV_ONLY;
-    /// Timing what-ifs: block (group) g starts start_offsets[g] cycles late (missing entries
-    /// are 0), plus a deterministic pseudo-random 0..start_jitter_cycles drawn from
-    /// jitter_seed. Shows races that only some timings expose.
-    std::vector<Cycle> start_offsets;
-    Cycle start_jitter_cycles = 0;
-    /// Batch: every block starts at once or the kernel waits (SetScheduleMode(1)).
-    ScheduleMode schedule_mode = ScheduleMode::Normal;
-    std::uint64_t jitter_seed = 1;
-};
 
 class Simulator final {
 public:
@@ -152,7 +94,7 @@ public:
     void request_stop() noexcept;
 
     /// Runs `program` on a simulated host thread next to the cores, with a Runtime for
-    /// streams, events, memory and kernel launches (sim/runtime.h, docs/runtime.md). Returns
+    /// streams, events, memory and kernel launches (sim/host/runtime.h, docs/runtime.md). Returns
     /// when the program returned and all its work completed (Completed), when nothing can
     /// progress (Deadlock: RunResult::host_wait and ::stuck say who waits), or when stopped
     /// (Interrupted). Rethrows what the program threw, after its queued work completed;
@@ -175,25 +117,7 @@ private:
     void check_host_access(std::uint64_t address, std::uint64_t buffer_bytes, std::uint64_t bytes,
                            const char* what) const;
 
-    KernelLaunch make_launch(const LaunchSpec& spec, KernelBody body) const;
-    void begin_run(RunResult& result);
-    void finish_run(RunResult& result, const Runtime* runtime);
-
-    struct Impl;
-    friend struct SimulatorInternals;
-    static void collect_usage(Impl& impl, RunResult& result);
-    static DeadlockFinding time_limit_finding(Impl& impl, const RunResult& result);
-    std::unique_ptr<Impl> m_impl;
-};
-
-/// Internal (sim/runtime.cpp): what the host runtime needs of a Simulator. Not an API.
-struct SimulatorInternals {
-    static ChipResources& resources(Simulator& simulator);
-    static Scheduler& scheduler(Simulator& simulator);
-    static KernelLaunch make_launch(const Simulator& simulator, const LaunchSpec& spec,
-                                    KernelBody body);
-    /// Run control at a host call: true when the run is being stopped or aborted.
-    static bool poll(Simulator& simulator);
+    std::unique_ptr<Chip> m_chip;  // the engine (sim/engine/chip.h): cores, scheduler, runs
 };
 
 }  // namespace npusim

@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "base/cross_core_routing.h"
 #include "base/kernel_type.h"
 #include "base/types.h"
 
@@ -26,15 +27,6 @@ struct CrossCoreSet {
     std::uint32_t block = 0;  // the (last) setter, for reports and traces
     CoreType core_type = CoreType::Vector;
     std::uint64_t serial = 0;
-};
-
-/// A block as a destination: its core type and block index.
-struct BlockKey {
-    CoreType type = CoreType::Vector;
-    std::uint32_t block = 0;
-    friend bool operator<(const BlockKey& a, const BlockKey& b) {
-        return a.type != b.type ? a.type < b.type : a.block < b.block;
-    }
 };
 
 class CrossCoreFlags final {

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <optional>
 
+#include "base/cross_core_routing.h"
 #include "core/chip_resources.h"
 #include "core/instruction_decoder.h"
-#include "sync/cross_core_routing.h"
 #include "sync/soft_sync_all.h"
 
 namespace npusim {

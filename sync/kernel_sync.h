@@ -12,11 +12,11 @@
 #include <string>
 #include <utility>
 
+#include "base/syncall_id.h"
 #include "core/kernel_launch.h"
 #include "core/sync_port.h"
 #include "sync/cross_core_flags.h"
 #include "sync/hard_barrier.h"
-#include "sync/syncall_id.h"
 
 namespace npusim {
 

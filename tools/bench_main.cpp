@@ -45,14 +45,14 @@
 #include <systemc>
 
 #include "memory/global_memory.h"
-#include "sim/builtin_kernels.h"
-#include "sim/runtime.h"
-#include "sim/schedule_exploration.h"
-#include "sim/sim_context.h"
+#include "sim/engine/sim_context.h"
+#include "sim/host/runtime.h"
+#include "sim/kernels/builtin_kernels.h"
 #include "sim/simulator.h"
-#include "sim/sweep.h"
-#include "sim/sweep_runner.h"
-#include "sync/checker.h"
+#include "sim/study/schedule_exploration.h"
+#include "sim/study/sweep.h"
+#include "sim/study/sweep_runner.h"
+#include "sync/check/checker.h"
 #include "sync/deadlock/deadlock_predictor.h"
 
 namespace {
@@ -164,7 +164,7 @@ json run_racy_reduction(std::uint32_t blocks, bool check) {
         sim.attach(*checker);
     }
     // The built-in kernel sets up its 32 elements per block and checks the output itself.
-    const npusim::BuiltinKernel& reduction = *npusim::find_builtin_kernel("syncall_reduction");
+    const npusim::KernelDefinition& reduction = *npusim::find_builtin_kernel("syncall_reduction");
     const auto start = Clock::now();
     const npusim::RunResult r =
         reduction.run(sim, {.blocks = blocks}, {{"elements", 32}, {"sync", 0}}).run;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fails when a library source includes a header from a layer above its own. The layer order
 # is read from docs/architecture.md (the line starting "Layer order:"), so the document and
-# the check cannot drift apart.
+# the check cannot drift apart. A layer is a folder; layers nest (sim/engine is a layer inside
+# sim/), and a file belongs to the deepest layer folder that holds it.
 #   tools/check_layers.sh              check this repository
 #   tools/check_layers.sh --root DIR   check another tree (the self-test in tests/ uses it)
 set -euo pipefail
@@ -27,13 +28,26 @@ read -r -a layers <<<"$(sed -e 's/^Layer order://' -e 's/[`<]/ /g' <<<"$order_li
 declare -A rank=()
 for i in "${!layers[@]}"; do rank[${layers[$i]}]=$i; done
 
+# The layer of a path: its deepest folder prefix that is a layer ("" if none).
+layer_of() {
+  local dir=${1%/*}
+  [[ $dir == "$1" ]] && dir=""
+  while [[ -n $dir ]]; do
+    if [[ -n "${rank[$dir]+x}" ]]; then
+      echo "$dir"
+      return
+    fi
+    [[ $dir == */* ]] && dir=${dir%/*} || dir=""
+  done
+}
+
 violations=0
 while IFS= read -r file; do
-  layer=${file%%/*}
-  [[ -n "${rank[$layer]+x}" ]] || continue
+  layer=$(layer_of "$file")
+  [[ -n $layer ]] || continue
   while IFS=: read -r line target; do
-    dep=${target%%/*}
-    [[ -n "${rank[$dep]+x}" ]] || continue
+    dep=$(layer_of "$target")
+    [[ -n $dep ]] || continue
     if ((rank[$dep] > rank[$layer])); then
       echo "$file:$line: includes \"$target\": $layer/ may not depend on $dep/ (layer order: ${layers[*]})"
       violations=$((violations + 1))

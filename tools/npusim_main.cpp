@@ -29,15 +29,15 @@
 
 #include "base/errors.h"
 #include "base/printable_text.h"
-#include "sim/check_report.h"
-#include "sim/report.h"
-#include "sim/resource_estimate.h"
-#include "sim/scenario.h"
-#include "sim/scenario_report.h"
-#include "sim/schedule_exploration.h"
+#include "sim/kernels/resource_estimate.h"
+#include "sim/report/report.h"
+#include "sim/report/scenario_report.h"
+#include "sim/report/trace_writer.h"
+#include "sim/scenario/scenario.h"
 #include "sim/simulator.h"
-#include "sim/trace_writer.h"
-#include "sync/checker.h"
+#include "sim/study/schedule_exploration.h"
+#include "sync/check/check_report.h"
+#include "sync/check/checker.h"
 #include "sync/deadlock/deadlock_predictor.h"
 #include "tools/npusim_sweep.h"
 
@@ -353,7 +353,7 @@ int validate_command(const std::vector<std::string>& files,
 }
 
 void print_kernels() {
-    for (const npusim::BuiltinKernel& k : npusim::builtin_kernels()) {
+    for (const npusim::KernelDefinition& k : npusim::builtin_kernels()) {
         std::cout << k.name << ": " << k.description << "\n";
         for (const npusim::KernelParameter& p : k.parameters) {
             std::cout << "    " << p.name << " (default " << p.default_value << ", " << p.min

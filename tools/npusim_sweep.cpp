@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "base/errors.h"
-#include "sim/sweep.h"
-#include "sim/sweep_runner.h"
+#include "sim/study/sweep.h"
+#include "sim/study/sweep_runner.h"
 
 namespace npusim_cli {
 

@@ -1,7 +1,7 @@
 // Two user kernels in a shared library that npusim loads at run time
 // (docs/json-kernels.md). Build: the CMake target npusim_example_kernels
 // (build/lib/libnpusim_example_kernels.so); run: npusim run examples/user_kernels/scenario.json.
-#include <npusim/sim/kernel_registry.h>
+#include <npusim/sim/kernels/kernel_registry.h>
 
 using namespace npusim;
 

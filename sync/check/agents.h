@@ -17,7 +17,7 @@
 
 #include "base/pipe_table.h"
 #include "base/transaction.h"
-#include "sync/vector_clock.h"
+#include "sync/check/vector_clock.h"
 
 namespace npusim::check {
 
@@ -123,7 +123,7 @@ struct BlockState {
     std::uint32_t block = 0;
     CoreType type = CoreType::Vector;
     std::uint32_t core = 0;
-    std::uint32_t launch = 0;  // its kernel's host call (check::Launches), 0: Simulator::launch
+    std::uint32_t launch = 0;  // its kernel's host call (check::HostCalls), 0: Simulator::launch
     std::array<AgentId, kAgentSlots> agents{};
     LocalBuffers allocations;
     std::array<Shadow*, kMemSpaces> local_shadows{};  // this core's local spaces, once found
@@ -137,7 +137,7 @@ struct BlockState {
 struct KernelState {
     KernelInfo info;
     VectorClock start_clock;   // the host's knowledge at launch (a stream op: its stream's)
-    std::uint32_t launch = 0;  // its host call (check::Launches), 0: Simulator::launch
+    std::uint32_t launch = 0;  // its host call (check::HostCalls), 0: Simulator::launch
     std::vector<BlockState*> blocks;
     bool ended = false;
 };

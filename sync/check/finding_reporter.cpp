@@ -12,7 +12,7 @@ std::string short_pipe(Pipe pipe) {
 }
 
 FindingReporter::FindingReporter(std::vector<Finding>& out, const GlobalMemory& gm,
-                                 const CheckerOptions& options, const Launches& launches,
+                                 const CheckerOptions& options, const HostCalls& launches,
                                  KernelName kernel_name)
     : m_out(out),
       m_gm(gm),
@@ -68,7 +68,7 @@ AccessSite FindingReporter::site_of(const Site& s, bool write, MemSpace space,
     a.kernel_id = s.kernel_id;
     a.kernel = s.kernel_id == kNoKernel ? std::string() : m_kernel_name(s.kernel_id);
     if (s.launch != 0) {
-        const Launch& l = m_launches[s.launch];
+        const HostCall& l = m_launches[s.launch];
         a.origin = l.origin;
         a.call = l.call;
         a.call_site = l.where;
@@ -177,13 +177,13 @@ std::string FindingReporter::stream_fix(const Site& prior, const Site& now, Race
         return "order the two (an event recorded after the first and waited for before the "
                "second, or a synchronize before the host's access)";
     }
-    const Launch* first = &m_launches[prior.launch];
-    const Launch* second = &m_launches[now.launch];
+    const HostCall* first = &m_launches[prior.launch];
+    const HostCall* second = &m_launches[now.launch];
     if (second->order < first->order) std::swap(first, second);
-    const auto call = [](const Launch& l) { return l.call + " at " + l.where; };
+    const auto call = [](const HostCall& l) { return l.call + " at " + l.where; };
     if (scope == RaceScope::Host) {
-        const Launch& device = first->origin == AccessOrigin::HostThread ? *second : *first;
-        const Launch& host = first->origin == AccessOrigin::HostThread ? *first : *second;
+        const HostCall& device = first->origin == AccessOrigin::HostThread ? *second : *first;
+        const HostCall& host = first->origin == AccessOrigin::HostThread ? *first : *second;
         return "synchronize stream " + std::to_string(device.stream) +
                " (synchronize_stream, or synchronize_event on an event recorded after " +
                call(device) + ") before " + call(host);

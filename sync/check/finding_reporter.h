@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "memory/global_memory.h"
-#include "sync/check/launches.h"
+#include "sync/check/checker.h"
+#include "sync/check/findings.h"
+#include "sync/check/host_calls.h"
 #include "sync/check/site.h"
-#include "sync/checker.h"
-#include "sync/findings.h"
 
 namespace npusim::check {
 
@@ -25,14 +25,14 @@ public:
     using KernelName = std::function<std::string(std::uint32_t id)>;
 
     FindingReporter(std::vector<Finding>& out, const GlobalMemory& gm,
-                    const CheckerOptions& options, const Launches& launches,
+                    const CheckerOptions& options, const HostCalls& launches,
                     KernelName kernel_name);
 
     /// Which of two unordered accesses a report names first. Within a block: issue order
     /// (serial numbers, as the vendor's sanitizer does). Across blocks, RaceOrder::Timing: the
     /// order they took effect in this run; RaceOrder::Program: (kernel, core type with the AIC
     /// first, block, serial), the same whatever the timing, where "kernel" is the kernel id
-    /// for Simulator::launch and the host program order of the call (Launch::order) for a
+    /// for Simulator::launch and the host program order of the call (HostCall::order) for a
     /// runtime program's kernels, copies, memsets and host accesses.
     bool comes_before(const Site& a, const Site& b) const;
 
@@ -71,7 +71,7 @@ private:
     std::vector<Finding>& m_out;
     const GlobalMemory& m_gm;
     const CheckerOptions& m_options;
-    const Launches& m_launches;
+    const HostCalls& m_launches;
     KernelName m_kernel_name;
     std::unordered_map<Key, std::size_t, KeyHash> m_dedupe;  // key -> index in m_out
 };

@@ -11,10 +11,10 @@
 #include "base/transaction.h"
 #include "memory/global_memory.h"
 #include "sync/check/agents.h"
+#include "sync/check/checker.h"
 #include "sync/check/finding_reporter.h"
 #include "sync/check/shadow_memory.h"
 #include "sync/check/site.h"
-#include "sync/checker.h"
 
 namespace npusim::check {
 

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "sync/check/access_runs.h"
+#include "sync/check/checker.h"
 #include "sync/check/finding_reporter.h"
 #include "sync/check/site.h"
-#include "sync/checker.h"
 
 namespace npusim::check {
 

@@ -9,7 +9,7 @@
 
 #include "base/transaction.h"
 #include "base/types.h"
-#include "sync/vector_clock.h"
+#include "sync/check/vector_clock.h"
 
 namespace npusim::check {
 
@@ -23,7 +23,7 @@ struct Site {
     CoreType core_type = CoreType::Vector;
     Pipe pipe = Pipe::S;
     bool atomic = false;       // a write in atomic mode (Transaction::atomic)
-    std::uint32_t launch = 0;  // its host call in check::Launches (0: Simulator::launch/write)
+    std::uint32_t launch = 0;  // its host call in check::HostCalls (0: Simulator::launch/write)
     std::uint64_t serial = 0;
     std::source_location where;
     AgentId agent = 0;

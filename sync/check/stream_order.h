@@ -29,7 +29,7 @@
 
 #include "base/host_ops.h"
 #include "sync/check/agents.h"
-#include "sync/vector_clock.h"
+#include "sync/check/vector_clock.h"
 
 namespace npusim::check {
 
@@ -37,7 +37,7 @@ namespace npusim::check {
 struct PendingOp {
     HostOpKind kind = HostOpKind::Kernel;
     std::uint32_t stream = 0;
-    std::uint32_t launch = 0;  // its check::Launches id
+    std::uint32_t launch = 0;  // its check::HostCalls id
     std::uint32_t event = 0;
     std::uint64_t waits_for = 0;
     std::shared_ptr<const VectorClock> host;  // the host's knowledge when it was queued

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <string>
 
+#include "base/cross_core_routing.h"
 #include "base/kernel_type.h"
 #include "base/pipe_table.h"
-#include "sync/cross_core_routing.h"
 
 namespace npusim::check {
 

@@ -3,7 +3,7 @@
 //     core, (src, dst) pipe pair and event id, oldest first);
 //   - PipeBarrier<pipe> orders a pipe's instructions; PipeBarrier<PIPE_ALL> drains the block;
 //   - hard and soft SyncAll: every arrival's work before every departure;
-//   - cross-core flags, routed as the simulator routes them (sync/cross_core_routing.h).
+//   - cross-core flags, routed as the simulator routes them (base/cross_core_routing.h).
 // Reports a duplicate SetFlag, a SetFlag never waited for, and a cross-core flag overflow.
 #pragma once
 
@@ -21,9 +21,9 @@
 #include "base/pipe_table.h"
 #include "base/transaction.h"
 #include "sync/check/agents.h"
+#include "sync/check/checker.h"
 #include "sync/check/finding_reporter.h"
-#include "sync/checker.h"
-#include "sync/vector_clock.h"
+#include "sync/check/vector_clock.h"
 
 namespace npusim::check {
 
@@ -149,7 +149,7 @@ private:
     std::map<std::tuple<CoreType, std::uint32_t, Pipe, Pipe, std::uint32_t>, FlagQueue> m_flags;
 
     // SyncAll barriers by (kernel, sync_id, op). Transaction::sync_id is the barrier
-    // instance's identity (sync/syncall_id.h): equal on every block of the same instance and
+    // instance's identity (base/syncall_id.h): equal on every block of the same instance and
     // different for every other instance of the kernel, so the arrivals of one instance join
     // one clock and its departures learn it. The op keeps hard and soft apart.
     std::map<std::tuple<std::uint32_t, std::uint64_t, std::uint32_t>, VectorClock> m_barriers;

@@ -58,15 +58,9 @@ void DeadlockPredictor::on_host_op_queued(const HostOpInfo& info) {
     m_stream_of_op[info.op] = info.stream;
     if (info.kind != HostOpKind::Kernel) return;
     Launch launch;
-    launch.kernel = info.kernel;
-    launch.blocks = info.blocks;
-    launch.type = info.kernel_type;
-    launch.mode = info.schedule_mode;
-    launch.stream = info.stream;
+    launch.identity() = info.launch;
     launch.has_stream = true;
-    launch.where = info.where;
     launch.epoch = m_epoch;
-    launch.op = info.op;
     m_launch_of_op[{m_epoch, info.op}] = m_launches.size();
     m_launches.push_back(std::move(launch));
 }
@@ -81,16 +75,13 @@ void DeadlockPredictor::on_host_synchronized(std::uint64_t op) {
 void DeadlockPredictor::on_kernel_start(const KernelInfo& kernel, Cycle at) {
     if (kernel.host_op != 0) {
         const auto it = m_launch_of_op.find({m_epoch, kernel.host_op});
-        if (it != m_launch_of_op.end()) m_launch_of_kernel[kernel.kernel_id] = it->second;
+        if (it != m_launch_of_op.end()) m_launch_of_kernel[kernel.id] = it->second;
         return;
     }
     Launch launch;
-    launch.kernel = kernel.name;
-    launch.blocks = kernel.blocks;
-    launch.type = kernel.type;
-    launch.mode = kernel.schedule_mode;
+    launch.identity() = kernel.identity();
     launch.run_start = at;
-    m_launch_of_kernel[kernel.kernel_id] = m_launches.size();
+    m_launch_of_kernel[kernel.id] = m_launches.size();
     m_launches.push_back(std::move(launch));
 }
 
@@ -98,7 +89,7 @@ void DeadlockPredictor::on_transaction(const Transaction& tx) {
     if (!uses_inter_core_sync(tx.op) || tx.internal) return;
     const auto it = m_launch_of_kernel.find(tx.kernel_id);
     if (it == m_launch_of_kernel.end()) return;
-    const std::string& name = m_launches[it->second].kernel;
+    const std::string& name = m_launches[it->second].name;
     if (m_sync_use.count(name) == 0) {
         m_sync_use.emplace(name,
                            std::string(sync_name(tx.op)) + " at " + format_location(tx.where));
@@ -124,11 +115,12 @@ bool DeadlockPredictor::happens_before(std::uint64_t epoch, std::uint64_t before
 }
 
 bool DeadlockPredictor::ordered(const Launch& a, const Launch& b) const {
-    const bool host_a = a.op != 0, host_b = b.op != 0;
+    const bool host_a = a.host_op != 0, host_b = b.host_op != 0;
     if (host_a != host_b) return true;  // a host program and a plain run() never overlap
     if (!host_a) return a.run_start != b.run_start;
     if (a.epoch != b.epoch) return true;
-    return happens_before(a.epoch, a.op, b.op) || happens_before(a.epoch, b.op, a.op);
+    return happens_before(a.epoch, a.host_op, b.host_op) ||
+           happens_before(a.epoch, b.host_op, a.host_op);
 }
 
 std::vector<DeadlockFinding> DeadlockPredictor::warnings() const {
@@ -136,7 +128,7 @@ std::vector<DeadlockFinding> DeadlockPredictor::warnings() const {
     std::vector<std::size_t> candidates;
     for (std::size_t i = 0; i < m_launches.size(); ++i) {
         const Launch& l = m_launches[i];
-        if (l.mode == ScheduleMode::Normal && m_sync_use.count(l.kernel) != 0) {
+        if (l.schedule_mode == ScheduleMode::Normal && m_sync_use.count(l.name) != 0) {
             candidates.push_back(i);
         }
     }
@@ -201,19 +193,18 @@ std::vector<DeadlockFinding> DeadlockPredictor::warnings() const {
             const Launch& l = m_launches[candidates[set[k]]];
             vector += std::uint64_t{l.blocks} * vector_cores_per_block(l.type);
             cube += std::uint64_t{l.blocks} * cube_cores_per_block(l.type);
-            std::string name = "kernel " + l.kernel + " (" + std::to_string(l.blocks) + " blocks";
+            std::string name = "kernel " + l.name + " (" + std::to_string(l.blocks) + " blocks";
             if (l.has_stream) name += ", stream " + std::to_string(l.stream);
-            if (!l.where.empty()) name += ", launched at " + l.where;
+            if (!l.launch_site.empty()) name += ", launched at " + l.launch_site;
             name += ")";
             names += (k == 0 ? "" : k + 1 == set.size() ? " and " : ", ") + name;
             DeadlockParticipant p;
-            p.kernel = l.kernel;
+            p.kernel = l.name;
             if (l.has_stream) p.stream = l.stream;
             p.blocks = l.blocks == 1 ? "0" : "0-" + std::to_string(l.blocks - 1);
-            p.state =
-                "uses " + m_sync_use.at(l.kernel).substr(0, m_sync_use.at(l.kernel).find(" at "));
-            p.where = m_sync_use.at(l.kernel).substr(m_sync_use.at(l.kernel).find(" at ") + 4);
-            p.launch = l.where;
+            p.state = "uses " + m_sync_use.at(l.name).substr(0, m_sync_use.at(l.name).find(" at "));
+            p.where = m_sync_use.at(l.name).substr(m_sync_use.at(l.name).find(" at ") + 4);
+            p.launch = l.launch_site;
             f.participants.push_back(std::move(p));
         }
         const bool vector_over = vector > m_capacity.vector_cores;

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "base/launch_identity.h"
 #include "base/transaction.h"
 #include "sync/deadlock/deadlock_finding.h"
 
@@ -47,17 +48,10 @@ public:
     std::vector<DeadlockFinding> warnings() const;
 
 private:
-    struct Launch {
-        std::string kernel;
-        std::uint32_t blocks = 0;
-        KernelType type = KernelType::AIV_ONLY;
-        ScheduleMode mode = ScheduleMode::Normal;
-        std::uint32_t stream = 0;
+    struct Launch : LaunchIdentity {
         bool has_stream = false;
-        std::string where;  // launch call site
-        // Ordering: a host op (program epoch, op id), or a plain launch (run start cycle).
+        // Ordering: a host op (program epoch, host_op), or a plain launch (run start cycle).
         std::uint64_t epoch = 0;
-        std::uint64_t op = 0;
         Cycle run_start = 0;
     };
     struct Op {

@@ -14,9 +14,9 @@
 
 #include "kernel_operator.h"
 #include "sample_mix/matmul_relu.h"
-#include "sim/catch_matchers.h"
 #include "sim/simulator.h"
-#include "sync/checker.h"
+#include "sync/check/catch_matchers.h"
+#include "sync/check/checker.h"
 
 using namespace AscendC;
 

@@ -18,10 +18,10 @@
 #include <catch2/catch.hpp>
 
 #include "kernel_operator.h"
-#include "sim/catch_matchers.h"
+#include "sim/report/trace_writer.h"
 #include "sim/simulator.h"
-#include "sim/trace_writer.h"
-#include "sync/checker.h"
+#include "sync/check/catch_matchers.h"
+#include "sync/check/checker.h"
 #include "temp_dir.h"
 
 using namespace AscendC;

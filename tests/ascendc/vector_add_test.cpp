@@ -8,9 +8,9 @@
 #include <catch2/catch.hpp>
 
 #include "kernel_operator.h"
-#include "sim/catch_matchers.h"
 #include "sim/simulator.h"
-#include "sync/checker.h"
+#include "sync/check/catch_matchers.h"
+#include "sync/check/checker.h"
 
 using namespace AscendC;
 

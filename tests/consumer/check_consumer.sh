@@ -15,8 +15,8 @@ cmake --install "$build" --prefix "$work/prefix" >/dev/null
 headers=$(find "$work/prefix/include/npusim" -name '*.h' | sort)
 [[ -n "$headers" ]] || { echo "no headers installed" >&2; exit 1; }
 # Only the public headers: nothing that needs SystemC is installed.
-for internal in core/ai_core.h core/kernel_launch.h core/chip_resources.h sim/scheduler.h \
-                sim/sim_context.h; do
+for internal in core/ai_core.h core/kernel_launch.h core/chip_resources.h sim/engine/scheduler.h \
+                sim/engine/sim_context.h; do
   if [[ -e "$work/prefix/include/npusim/$internal" ]]; then
     echo "internal header installed: $internal" >&2
     exit 1

@@ -27,7 +27,7 @@
 
 #include "base/chip_config.h"
 #include "base/errors.h"
-#include "sim/scenario.h"
+#include "sim/scenario/scenario.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -28,7 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
-#include "sim/scenario.h"
+#include "sim/scenario/scenario.h"
 
 namespace {
 

@@ -15,11 +15,11 @@
 #include "base/chip_config.h"
 #include "base/tensor.h"
 #include "core/block.h"
-#include "sim/check_report.h"
-#include "sim/runtime.h"
+#include "sim/host/runtime.h"
 #include "sim/simulator.h"
-#include "sync/checker.h"
-#include "sync/findings.h"
+#include "sync/check/check_report.h"
+#include "sync/check/checker.h"
+#include "sync/check/findings.h"
 #include "test_support.h"
 
 using namespace npusim;

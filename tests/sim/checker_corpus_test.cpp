@@ -33,13 +33,13 @@
 #include <catch2/catch.hpp>
 
 #include "core/block.h"
-#include "sim/builtin_kernels.h"
+#include "sim/kernels/builtin_kernels.h"
 #include "sim/simulator.h"
-#include "sync/checker.h"
-#include "sync/finding_match.h"
-#include "sync/findings.h"
+#include "sync/check/checker.h"
+#include "sync/check/finding_match.h"
+#include "sync/check/findings.h"
 // After <catch2/catch.hpp>: the matchers derive from Catch::MatcherBase.
-#include "sim/catch_matchers.h"
+#include "sync/check/catch_matchers.h"
 
 using namespace npusim;
 
@@ -505,10 +505,10 @@ void intra_pipe(std::vector<Entry>& v) {
                      args.out = r.output(2 * N, "out");
                      r.run(aiv("vector_chain_no_barrier"),
                            [args](Block& b) { kernels::vector_chain(b, args); });
-                     const unsigned add =
-                         source_line("sim/builtin_kernel_bodies.cpp", "b.add(tmp, in, in, n);");
-                     const unsigned muls =
-                         source_line("sim/builtin_kernel_bodies.cpp", "b.muls(tmp, tmp, 2.0F, n);");
+                     const unsigned add = source_line("sim/kernels/builtin_kernel_bodies.cpp",
+                                                      "b.add(tmp, in, in, n);");
+                     const unsigned muls = source_line("sim/kernels/builtin_kernel_bodies.cpp",
+                                                       "b.muls(tmp, tmp, 2.0F, n);");
                      return r.done({race(RAW, UB, Intra, Pipe::V, add, Pipe::V, muls),
                                     race(WAW, UB, Intra, Pipe::V, add, Pipe::V, muls)});
                  }});
@@ -1170,7 +1170,7 @@ void inter_core(std::vector<Entry>& v) {
              auto args = reduction_args(r, 4, 0);
              r.run(aiv("syncall_reduction_nosync", 4),
                    [args](Block& b) { kernels::syncall_reduction(b, args); });
-             const char* file = "sim/builtin_kernel_bodies.cpp";
+             const char* file = "sim/kernels/builtin_kernel_bodies.cpp";
              const unsigned store = source_line(file, "b.copy(args.work.sub(me * n, n), mine, n);");
              const unsigned load =
                  source_line(file, "b.copy(other, args.work.sub(from * n, n), n);");

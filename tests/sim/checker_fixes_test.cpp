@@ -10,9 +10,9 @@
 #include "base/errors.h"
 #include "core/block.h"
 #include "sim/simulator.h"
-#include "sync/checker.h"
-#include "sync/finding_match.h"
-#include "sync/findings.h"
+#include "sync/check/checker.h"
+#include "sync/check/finding_match.h"
+#include "sync/check/findings.h"
 
 using namespace npusim;
 

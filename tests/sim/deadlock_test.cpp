@@ -9,10 +9,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "sim/report.h"
-#include "sim/runtime.h"
-#include "sim/schedule_exploration.h"
-#include "sim/trace_writer.h"
+#include "sim/host/runtime.h"
+#include "sim/report/report.h"
+#include "sim/report/trace_writer.h"
+#include "sim/study/schedule_exploration.h"
 #include "sync/deadlock/deadlock_predictor.h"
 #include "test_support.h"
 

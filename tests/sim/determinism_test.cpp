@@ -11,10 +11,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "sim/builtin_kernels.h"
-#include "sim/report.h"
+#include "sim/kernels/builtin_kernels.h"
+#include "sim/report/report.h"
+#include "sim/report/trace_writer.h"
 #include "sim/simulator.h"
-#include "sim/trace_writer.h"
 #include "test_support.h"
 
 using namespace npusim;

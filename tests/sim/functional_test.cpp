@@ -7,7 +7,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "sim/builtin_kernels.h"
+#include "sim/kernels/builtin_kernels.h"
 #include "sim/simulator.h"
 #include "test_support.h"
 

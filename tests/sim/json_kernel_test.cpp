@@ -1,5 +1,6 @@
-// The "kernels" section of scenario files: kernels written in JSON (sim/json_kernel.h) and
-// user C++ kernels from shared libraries (sim/kernel_library.h, sim/kernel_registry.h).
+// The "kernels" section of scenario files: kernels written in JSON (sim/kernels/json_kernel.h) and
+// user C++ kernels from shared libraries (sim/scenario/scenario_kernels.h,
+// sim/kernels/kernel_registry.h).
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -12,8 +13,8 @@
 
 #include "base/config_file.h"
 #include "base/errors.h"
-#include "sim/kernel_registry.h"
-#include "sim/scenario.h"
+#include "sim/kernels/kernel_registry.h"
+#include "sim/scenario/scenario.h"
 
 using namespace npusim;
 using Catch::Matchers::Contains;

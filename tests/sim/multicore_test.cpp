@@ -9,10 +9,10 @@
 
 #include "base/errors.h"
 #include "base/transaction.h"
-#include "sim/builtin_kernels.h"
-#include "sim/catch_matchers.h"
+#include "sim/kernels/builtin_kernels.h"
 #include "sim/simulator.h"
-#include "sync/checker.h"
+#include "sync/check/catch_matchers.h"
+#include "sync/check/checker.h"
 
 using namespace npusim;
 
@@ -251,7 +251,7 @@ TEST_CASE("SyncAll with 50 blocks on 48 cores stops with the stuck report",
 TEST_CASE("1:2 mixed kernel: cube matmul, cross-core flag, vector post-processing",
           "[multicore][mix]") {
     Simulator sim(builtin_chip_config("a2"));
-    const BuiltinKernel* k = find_builtin_kernel("mix_matmul");
+    const KernelDefinition* k = find_builtin_kernel("mix_matmul");
     REQUIRE(k != nullptr);
     LaunchSpec launch;
     launch.blocks = 1;

@@ -11,7 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include "base/errors.h"
-#include "sim/builtin_kernels.h"
+#include "sim/kernels/builtin_kernels.h"
 #include "sim/simulator.h"
 #include "test_support.h"
 
@@ -22,7 +22,7 @@ namespace {
 /// The built-in vector_add on `blocks` blocks: run, output checked when it completed.
 KernelOutcome vector_add(Simulator& sim, std::uint32_t blocks, std::uint64_t elements,
                          std::uint64_t tile) {
-    const BuiltinKernel* kernel = find_builtin_kernel("vector_add");
+    const KernelDefinition* kernel = find_builtin_kernel("vector_add");
     REQUIRE(kernel != nullptr);
     LaunchSpec launch;
     launch.blocks = blocks;

@@ -1,4 +1,4 @@
-// The host runtime, continued (sim/runtime.h): stream capture and graphs, unified memory,
+// The host runtime, continued (sim/host/runtime.h): stream capture and graphs, unified memory,
 // copies sharing GM and host-link bandwidth, and a host that polls a stuck device.
 #include <algorithm>
 #include <cstring>
@@ -11,7 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include "memory/global_memory.h"
-#include "sim/runtime.h"
+#include "sim/host/runtime.h"
 #include "test_support.h"
 
 using namespace npusim;
@@ -131,7 +131,7 @@ TEST_CASE("a graph of two kernels and a copy, launched twice, equals the work ru
     }
     REQUIRE(replayed.size() == 6);
     CHECK(replayed[0].kind == HostOpKind::Kernel);
-    CHECK(replayed[0].kernel == "scale");
+    CHECK(replayed[0].launch.name == "scale");
     CHECK(replayed[2].kind == HostOpKind::Copy);
     CHECK(replayed[2].reads.size() == 1);
     CHECK(replayed[3].stream != replayed[0].stream);
@@ -713,7 +713,7 @@ TEST_CASE("cross-stream capture: a forked stream joins the capture and replays c
     // B ran on an internal stream of the launch, the others on the launch stream.
     std::map<std::string, std::uint32_t> stream_of;
     for (const HostOpInfo& op : recorder.queued) {
-        if (op.kind == HostOpKind::Kernel) stream_of[op.kernel] = op.stream;
+        if (op.kind == HostOpKind::Kernel) stream_of[op.launch.name] = op.stream;
     }
     CHECK(stream_of["A"] == stream_of["C"]);
     CHECK(stream_of["A"] == stream_of["D"]);

@@ -1,6 +1,6 @@
-// The host runtime (sim/runtime.h): streams, events, memory kinds, copies, status codes and
+// The host runtime (sim/host/runtime.h): streams, events, memory kinds, copies, status codes and
 // lifecycle warnings, all in simulated time.
-#include "sim/runtime.h"
+#include "sim/host/runtime.h"
 
 #include <cstring>
 #include <optional>

@@ -1,6 +1,7 @@
-// Scenario files with a host program (sim/scenario_host.h, sim/host_program_runner.h,
-// sim/scenario_expect.h): parsing, problems with their pointers, runs through the runtime,
-// expectations that hold and that fail, and the built-in kernels' host-program form.
+// Scenario files with a host program (sim/scenario/scenario_host.h,
+// sim/scenario/host_program_runner.h, sim/scenario/scenario_expect.h): parsing, problems with their
+// pointers, runs through the runtime, expectations that hold and that fail, and the built-in
+// kernels' host-program form.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -8,9 +9,9 @@
 #include <catch2/catch.hpp>
 
 #include "base/errors.h"
-#include "sim/builtin_kernels.h"
-#include "sim/scenario.h"
-#include "sim/scenario_report.h"
+#include "sim/kernels/builtin_kernels.h"
+#include "sim/report/scenario_report.h"
+#include "sim/scenario/scenario.h"
 #include "test_support.h"
 
 using namespace npusim;
@@ -305,7 +306,7 @@ TEST_CASE("expected findings make a racy single-kernel scenario pass", "[scenari
 
 TEST_CASE("every built-in kernel has a host-program form whose arguments fit its needs",
           "[scenario][host]") {
-    for (const BuiltinKernel& k : builtin_kernels()) {
+    for (const KernelDefinition& k : builtin_kernels()) {
         INFO(k.name);
         CHECK(k.make_instance);
         CHECK_FALSE(k.arguments.empty());

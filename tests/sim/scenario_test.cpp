@@ -1,6 +1,6 @@
 // Scenario files: the shipped default parses, a small scenario runs with verified output, and
 // every kind of mistake is a ConfigError whose problems name the origin and JSON pointer.
-#include "sim/scenario.h"
+#include "sim/scenario/scenario.h"
 
 #include <filesystem>
 #include <string>
@@ -9,7 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "base/errors.h"
-#include "sim/builtin_kernels.h"
+#include "sim/kernels/builtin_kernels.h"
 #include "test_support.h"
 
 using namespace npusim;
@@ -98,7 +98,7 @@ TEST_CASE("parameters left out take their defaults and a chip path is relative t
         parse_scenario(R"({ "chip": "../chips/small.json", "kernel": "vector_add", "blocks": 2 })",
                        "test.json", kScenarioDir);
     CHECK(s.chip.name == "small");
-    const BuiltinKernel* kernel = find_builtin_kernel("vector_add");
+    const KernelDefinition* kernel = find_builtin_kernel("vector_add");
     REQUIRE(kernel != nullptr);
     for (const KernelParameter& p : kernel->parameters) {
         CHECK(s.params.at(p.name) == p.default_value);
@@ -217,7 +217,8 @@ TEST_CASE("range messages read cleanly when the parameter has no unit", "[scenar
     CHECK_THAT(p, Contains("expected 8..2097152, got 4"));
 }
 
-// ---- kernel needs checked against the chip (sim/resource_estimate.h) ----------------------
+// ---- kernel needs checked against the chip (sim/kernels/resource_estimate.h)
+// ----------------------
 
 TEST_CASE("a tile larger than UB is reported at /params/tile with the chip's UB pointer",
           "[scenario][config]") {

@@ -1,9 +1,9 @@
-// Schedule exploration's worker processes (sim/schedule_exploration.h): schedules handed out
+// Schedule exploration's worker processes (sim/study/schedule_exploration.h): schedules handed out
 // one at a time whatever they cost, the merge by schedule index, a worker that dies, a stop
 // request. The schedules here are stand-ins that return a made-up result after a chosen
 // delay, so that the tests control which schedules are slow; deadlock_test.cpp explores real
 // simulations.
-#include "sim/schedule_exploration.h"
+#include "sim/study/schedule_exploration.h"
 
 #include <atomic>
 #include <chrono>

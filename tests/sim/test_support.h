@@ -18,8 +18,8 @@
 #include "base/transaction.h"
 #include "base/types.h"
 #include "core/block.h"
-#include "sim/builtin_kernels.h"
-#include "sim/runtime.h"
+#include "sim/host/runtime.h"
+#include "sim/kernels/builtin_kernels.h"
 #include "sim/simulator.h"
 #include "temp_dir.h"
 

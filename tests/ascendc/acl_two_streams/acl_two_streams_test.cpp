@@ -23,10 +23,10 @@
 #include <catch2/catch.hpp>
 
 #include "acl/acl.h"
-#include "sim/scenario.h"
-#include "sim/scenario_overrides.h"
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/scenario_overrides.h"
 #include "sim/simulator.h"
-#include "sync/checker.h"
+#include "sync/check/checker.h"
 
 extern "C" __global__ __aicore__ void scale_custom(GM_ADDR x, GM_ADDR y, uint32_t perBlock);
 extern "C" __global__ __aicore__ void shift_custom(GM_ADDR y, GM_ADDR z, uint32_t perBlock);

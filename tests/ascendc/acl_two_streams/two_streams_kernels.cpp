@@ -1,11 +1,11 @@
 // The Ascend C kernels of the two-stream ACL program (acl_two_streams_test.cpp), built into a
-// user kernel library (sim/kernel_registry.h) that both forms run: the ACL program links it
+// user kernel library (sim/kernels/kernel_registry.h) that both forms run: the ACL program links it
 // and launches the kernels with ACLRT_LAUNCH_KERNEL / <<<>>>, the JSON scenarios next to this
 // file load it with "library". One copy of the kernel code, so findings name the same lines.
 //
 //   scale_custom: y = 2 * x      shift_custom: z = y + 1      (perBlock elements per block)
 #include "kernel_operator.h"
-#include "sim/kernel_registry.h"
+#include "sim/kernels/kernel_registry.h"
 
 extern "C" __global__ __aicore__ void scale_custom(GM_ADDR x, GM_ADDR y, uint32_t perBlock) {
     AscendC::TPipe pipe;

@@ -1,5 +1,5 @@
 // The ACL runtime API as Ascend C sample hosts use it, mapped onto npusim::Runtime
-// (sim/runtime.h). Host programs run on npusim's simulated host thread: either through
+// (sim/host/runtime.h). Host programs run on npusim's simulated host thread: either through
 // npusim::acl::run_host(sim, program), or, for a sample's unchanged main.cpp, through the
 // main() of the npusim::ascendc_main library (this header renames the program's main to
 // npusim_acl_user_main unless NPUSIM_ACL_NO_MAIN is defined).

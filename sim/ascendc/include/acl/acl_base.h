@@ -10,7 +10,7 @@
 #include <source_location>
 #include <string>
 
-#include "sim/runtime.h"
+#include "sim/host/runtime.h"
 
 using aclError = int;
 using aclrtStream = void*;

@@ -1,5 +1,5 @@
 // ACL streams and events (acl/acl.h): create, destroy, record, wait, query, synchronize,
-// elapsed time, each mapped onto npusim::Runtime (sim/runtime.h).
+// elapsed time, each mapped onto npusim::Runtime (sim/host/runtime.h).
 #pragma once
 
 #include <cstdint>

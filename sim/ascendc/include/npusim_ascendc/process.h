@@ -19,10 +19,10 @@
 
 #include "base/chip_config.h"
 #include "npusim_ascendc/context.h"
-#include "sim/check_report.h"
+#include "sim/report/trace_writer.h"
 #include "sim/simulator.h"
-#include "sim/trace_writer.h"
-#include "sync/checker.h"
+#include "sync/check/check_report.h"
+#include "sync/check/checker.h"
 
 namespace npusim::ascendc {
 

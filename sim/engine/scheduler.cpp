@@ -1,0 +1,441 @@
+// Dynamic processes: a launch-queue tick (SchedulerOptions::dispatch_period) is a spawned wait.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include "sim/engine/scheduler.h"
+
+#include <algorithm>
+
+#include "base/errors.h"
+#include "sync/kernel_sync.h"
+
+namespace npusim {
+
+namespace {
+KernelInfo info_of(const KernelLaunch& k) {
+    const CoreType primary = cube_cores_per_block(k.type) > 0 ? CoreType::Cube : CoreType::Vector;
+    KernelInfo info;
+    info.identity() = k.identity();
+    info.core_type = primary;
+    return info;
+}
+std::uint32_t cores_per_block(KernelType type) {
+    return vector_cores_per_block(type) + cube_cores_per_block(type);
+}
+bool is_cluster(KernelType type) {
+    return cube_cores_per_block(type) > 0 && vector_cores_per_block(type) > 0;
+}
+CoreType primary_core(KernelType type) {
+    return cube_cores_per_block(type) > 0 ? CoreType::Cube : CoreType::Vector;
+}
+/// "vector core", "cube core" or "cluster (AIC + AIV)", with an "s" for n != 1 if `plural`.
+std::string shape_name(KernelType type, bool plural) {
+    if (is_cluster(type)) return plural ? "clusters (AIC + AIV)" : "cluster (AIC + AIV)";
+    const std::string core = primary_core(type) == CoreType::Vector ? "vector core" : "cube core";
+    return plural ? core + "s" : core;
+}
+bool share_core_type(KernelType a, KernelType b) {
+    return (vector_cores_per_block(a) > 0 && vector_cores_per_block(b) > 0) ||
+           (cube_cores_per_block(a) > 0 && cube_cores_per_block(b) > 0);
+}
+}  // namespace
+
+std::string_view to_string(WaitReason reason) {
+    switch (reason) {
+        case WaitReason::NoFreeCore:
+            return "no free core";
+        case WaitReason::BatchWaiting:
+            return "batch waiting";
+        case WaitReason::BehindBatch:
+            return "behind a batch kernel";
+    }
+    return "?";
+}
+
+Scheduler::Scheduler(ChipResources& chip, std::vector<AiCore*> vector_cores,
+                     std::vector<AiCore*> cube_cores, SchedulerOptions options)
+    : m_chip(chip),
+      m_vector(std::move(vector_cores)),
+      m_cube(std::move(cube_cores)),
+      m_vector_held(m_vector.size()),
+      m_cube_held(m_cube.size()),
+      m_options(options),
+      m_random_state(options.seed) {}
+
+Scheduler::Scheduler(ChipResources& chip, std::uint32_t vector_cores, std::uint32_t cube_cores,
+                     AssignFn assign, SchedulerOptions options)
+    : m_chip(chip),
+      m_vector_held(vector_cores),
+      m_cube_held(cube_cores),
+      m_assign(std::move(assign)),
+      m_options(options),
+      m_random_state(options.seed) {}
+
+std::uint32_t Scheduler::capacity(KernelType type) const {
+    const std::uint32_t vectors = vector_cores_per_block(type);
+    const std::size_t nv = m_vector_held.size();
+    const std::size_t nc = m_cube_held.size();
+    if (cube_cores_per_block(type) == 0) return static_cast<std::uint32_t>(nv);
+    if (vectors == 0) return static_cast<std::uint32_t>(nc);
+    std::uint32_t clusters = 0;
+    for (std::size_t c = 0; c < nc; ++c) {
+        if (2 * c + vectors - 1 < nv) ++clusters;
+    }
+    return clusters;
+}
+
+std::uint32_t Scheduler::free_slots(KernelType type) const {
+    const std::uint32_t vectors = vector_cores_per_block(type);
+    const auto free_count = [](const std::vector<std::optional<Held>>& held) {
+        return static_cast<std::uint32_t>(std::count_if(
+            held.begin(), held.end(), [](const std::optional<Held>& h) { return !h; }));
+    };
+    if (cube_cores_per_block(type) == 0) return free_count(m_vector_held);
+    if (vectors == 0) return free_count(m_cube_held);
+    std::uint32_t clusters = 0;
+    for (std::size_t c = 0; c < m_cube_held.size(); ++c) {
+        bool free = !m_cube_held[c];
+        for (std::uint32_t sub = 0; sub < vectors; ++sub) {
+            const std::size_t v = 2 * c + sub;
+            free = free && v < m_vector_held.size() && !m_vector_held[v];
+        }
+        if (free) ++clusters;
+    }
+    return clusters;
+}
+
+void Scheduler::check_launch(const KernelLaunch& kernel) const {
+    if (kernel.schedule_mode != ScheduleMode::Batch) return;
+    const std::uint32_t most = capacity(kernel.type);
+    if (kernel.blocks <= most) return;
+    throw UsageError("launch of batch kernel '" + kernel.name + "' with " +
+                     std::to_string(kernel.blocks) + " blocks: the chip holds at most " +
+                     std::to_string(most) + " " + shape_name(kernel.type, most != 1) +
+                     " at once, and a batch kernel starts all its blocks together, so it could "
+                     "never start (use ScheduleMode::Normal or at most " +
+                     std::to_string(most) + " blocks)");
+}
+
+std::uint32_t Scheduler::launch(KernelLaunch kernel, Cycle now) {
+    check_launch(kernel);
+    kernel.id = m_next_id++;
+    m_now = std::max(m_now, now);
+    Entry entry;
+    entry.kernel = std::make_unique<KernelLaunch>(std::move(kernel));
+    entry.runtime =
+        std::make_unique<KernelRuntime>(*entry.kernel, std::make_unique<KernelSync>(*entry.kernel));
+    KernelResult& r = entry.result;
+    r.id = entry.kernel->id;
+    r.name = entry.kernel->name;
+    r.blocks = entry.kernel->blocks;
+    r.type = entry.kernel->type;
+    r.core_type = info_of(*entry.kernel).core_type;
+    r.start = r.end = now;
+    for (TransactionObserver* o : m_chip.observers) o->on_kernel_start(info_of(*entry.kernel), now);
+    const std::uint32_t id = entry.kernel->id;
+    if (m_options.dispatch_period > 0 && !m_assign) {
+        const Cycle tick = next_tick(now);
+        entry.ready_at = tick;
+        if (tick > now) {
+            // Wake the dispatcher at the tick (unless the run is aborted first).
+            sc_core::sc_spawn([this, tick, now] {
+                sc_core::wait(sc_core::sc_time::from_value(tick - now), m_chip.abort_event);
+                if (m_chip.abort) return;
+                m_now = std::max(m_now, tick);
+                dispatch();
+            });
+        }
+    }
+    m_entries.push_back(std::move(entry));
+    return id;
+}
+
+Cycle Scheduler::next_tick(Cycle now) const {
+    const Cycle period = m_options.dispatch_period;
+    const Cycle phase = m_options.dispatch_phase % period;
+    if (now <= phase) return phase;
+    return phase + (now - phase + period - 1) / period * period;
+}
+
+void Scheduler::start_on(CoreType type, std::uint32_t core, Entry& entry, std::uint32_t block,
+                         std::uint32_t sub, std::uint32_t group) {
+    holders(type)[core] = Held{entry.kernel.get(), block, group, m_now};
+    ++m_chip.busy_cores;
+    const BlockAssignment work{entry.kernel.get(), entry.runtime.get(), block, sub, group};
+    if (m_assign) {
+        m_assign(type, core, work);
+    } else {
+        (type == CoreType::Vector ? m_vector : m_cube)[core]->assign(work);
+    }
+}
+
+bool Scheduler::place(Entry& entry) {
+    const KernelType type = entry.kernel->type;
+    const std::uint32_t vectors = vector_cores_per_block(type);
+    const std::uint32_t cubes = cube_cores_per_block(type);
+    const std::uint32_t g = entry.next_group;
+    if (cubes == 0) {  // one AIV per block: the lowest free vector core
+        for (std::uint32_t v = 0; v < m_vector_held.size(); ++v) {
+            if (m_vector_held[v]) continue;
+            start_on(CoreType::Vector, v, entry, g, 0, g);
+            return true;
+        }
+        return false;
+    }
+    for (std::uint32_t c = 0; c < m_cube_held.size(); ++c) {  // a whole cluster must be free
+        if (m_cube_held[c]) continue;
+        bool free = true;
+        for (std::uint32_t sub = 0; sub < vectors; ++sub) {
+            const std::size_t v = 2 * c + sub;
+            free = free && v < m_vector_held.size() && !m_vector_held[v];
+        }
+        if (!free) continue;
+        start_on(CoreType::Cube, c, entry, g, 0, g);
+        for (std::uint32_t sub = 0; sub < vectors; ++sub) {
+            start_on(CoreType::Vector, 2 * c + sub, entry, vectors * g + sub, sub, g);
+        }
+        return true;
+    }
+    return false;
+}
+
+bool Scheduler::place_unit(Entry& entry) {
+    if (!entry.unplaced()) return false;
+    if (entry.kernel->schedule_mode == ScheduleMode::Batch) {
+        // All at once or not at all: clusters are disjoint, so free slots add up.
+        if (free_slots(entry.kernel->type) < entry.kernel->blocks - entry.next_group) return false;
+        while (entry.unplaced() && place(entry)) ++entry.next_group;
+        return true;
+    }
+    if (!place(entry)) return false;
+    ++entry.next_group;
+    return true;
+}
+
+const Scheduler::Entry* Scheduler::blocking_batch(std::size_t index) const {
+    const KernelType type = m_entries[index].kernel->type;
+    for (std::size_t j = 0; j < index; ++j) {
+        const Entry& e = m_entries[j];
+        if (e.kernel->schedule_mode == ScheduleMode::Batch && e.unplaced() &&
+            share_core_type(e.kernel->type, type)) {
+            return &e;
+        }
+    }
+    return nullptr;
+}
+
+std::uint64_t Scheduler::next_random() {  // splitmix64
+    std::uint64_t z = (m_random_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void Scheduler::dispatch() {
+    // Kernels that may place now: blocks left, no earlier-ready batch kernel waiting for a
+    // core type they need. Recomputed after every placement (placing a batch unblocks).
+    const auto candidates = [this] {
+        std::vector<std::size_t> list;
+        for (std::size_t i = 0; i < m_entries.size(); ++i) {
+            if (m_entries[i].unplaced() && ready(m_entries[i]) && blocking_batch(i) == nullptr)
+                list.push_back(i);
+        }
+        return list;
+    };
+    switch (m_options.placement) {
+        case PlacementPolicy::LaunchOrder:
+            for (std::size_t i = 0; i < m_entries.size(); ++i) {
+                if (!m_entries[i].unplaced() || !ready(m_entries[i]) ||
+                    blocking_batch(i) != nullptr) {
+                    continue;
+                }
+                while (place_unit(m_entries[i])) {
+                }
+            }
+            return;
+        case PlacementPolicy::RoundRobin:
+            for (;;) {
+                std::vector<std::size_t> list = candidates();
+                const auto key = [this](std::size_t i) {
+                    return std::pair{m_entries[i].kernel->stream, m_entries[i].kernel->id};
+                };
+                std::sort(list.begin(), list.end(),
+                          [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+                // Start after the kernel served last, wrapping around.
+                const auto first =
+                    m_last_served
+                        ? std::find_if(list.begin(), list.end(),
+                                       [&](std::size_t i) { return key(i) > *m_last_served; })
+                        : list.begin();
+                std::rotate(list.begin(), first, list.end());
+                bool placed = false;
+                for (std::size_t i : list) {
+                    if (!place_unit(m_entries[i])) continue;
+                    m_last_served = key(i);
+                    placed = true;
+                    break;
+                }
+                if (!placed) return;
+            }
+        case PlacementPolicy::Random:
+            for (;;) {
+                std::vector<std::size_t> list = candidates();
+                bool placed = false;
+                while (!list.empty() && !placed) {
+                    const std::size_t pick = next_random() % list.size();
+                    placed = place_unit(m_entries[list[pick]]);
+                    if (!placed) list.erase(list.begin() + static_cast<std::ptrdiff_t>(pick));
+                }
+                if (!placed) return;
+            }
+    }
+}
+
+void Scheduler::block_finished(AiCore& core, const BlockAssignment& work, Cycle end) {
+    block_finished(core.type(), core.index(), work, end);
+}
+
+void Scheduler::block_finished(CoreType type, std::uint32_t core, const BlockAssignment& work,
+                               Cycle end) {
+    holders(type)[core].reset();
+    --m_chip.busy_cores;
+    m_now = std::max(m_now, end);
+    for (Entry& entry : m_entries) {
+        if (entry.kernel.get() != work.kernel) continue;
+        KernelResult& r = entry.result;
+        r.end = std::max(r.end, end);
+        if (++entry.finished_cores == r.blocks * cores_per_block(entry.kernel->type)) {
+            r.blocks_finished = r.blocks;
+            for (TransactionObserver* o : m_chip.observers) {
+                o->on_kernel_end(info_of(*entry.kernel), r.end);
+            }
+            if (m_kernel_finished) m_kernel_finished(r);
+        }
+        break;
+    }
+    dispatch();
+}
+
+bool Scheduler::all_finished() const {
+    return std::all_of(m_entries.begin(), m_entries.end(),
+                       [](const Entry& e) { return e.result.completed(); });
+}
+
+WaitingBlocks Scheduler::waiting_of(std::size_t index) const {
+    const Entry& entry = m_entries[index];
+    const KernelType type = entry.kernel->type;
+    WaitingBlocks w;
+    w.first_block = entry.next_group;
+    w.count = entry.kernel->blocks - entry.next_group;
+    w.core_type = primary_core(type);
+    w.cluster = is_cluster(type);
+    w.free = free_slots(type);
+    const bool batch = entry.kernel->schedule_mode == ScheduleMode::Batch;
+    w.needed = batch ? w.count : 1;
+    const std::uint32_t total = capacity(type);
+    if (const Entry* ahead = blocking_batch(index)) {
+        w.reason = WaitReason::BehindBatch;
+        w.behind_kernel = ahead->kernel->id;
+        w.describe = "waits behind batch kernel '" + ahead->kernel->name + "' (id " +
+                     std::to_string(ahead->kernel->id) +
+                     "), which became ready earlier and waits " + "for " +
+                     std::to_string(ahead->kernel->blocks - ahead->next_group) + " free " +
+                     shape_name(ahead->kernel->type, true) +
+                     " at once; later kernels do not overtake it on the core types it needs";
+    } else if (batch) {
+        w.reason = WaitReason::BatchWaiting;
+        w.describe = "batch kernel waits for " + std::to_string(w.count) + " free " +
+                     shape_name(type, true) + " at once; " + std::to_string(w.free) + " of " +
+                     std::to_string(total) + " are free";
+    } else {
+        // Name the block as a block and the cores as cores: block numbers can exceed the
+        // core indices (block 48 on a chip whose vector cores are 0-47).
+        const CoreType core = w.core_type;
+        const std::size_t cores = (core == CoreType::Vector ? m_vector_held : m_cube_held).size();
+        w.reason = WaitReason::NoFreeCore;
+        w.describe = "waits for a free " + shape_name(type, false) + "; all " +
+                     std::to_string(cores) + " " + (core == CoreType::Vector ? "vector" : "cube") +
+                     " cores (0-" + std::to_string(cores == 0 ? 0 : cores - 1) + ") are held";
+    }
+    return w;
+}
+
+std::vector<StuckBlock> Scheduler::unstarted_blocks() const {
+    std::vector<StuckBlock> blocks;
+    for (std::size_t i = 0; i < m_entries.size(); ++i) {
+        const Entry& entry = m_entries[i];
+        if (!entry.unplaced() || entry.result.completed()) continue;
+        const WaitingBlocks w = waiting_of(i);
+        const std::string reason =
+            "never started: " + w.describe +
+            (w.reason == WaitReason::BehindBatch ? std::string()
+             : w.reason == WaitReason::BatchWaiting
+                 ? std::string(" and the others are held by blocks that cannot finish")
+                 : std::string(" by blocks that cannot finish"));
+        for (std::uint32_t g = w.first_block; g < entry.kernel->blocks; ++g) {
+            blocks.push_back({entry.kernel->name, g, w.core_type, -1, "", reason});
+        }
+    }
+    return blocks;
+}
+
+SchedulerState Scheduler::state() const {
+    SchedulerState s;
+    s.placement = m_options.placement;
+    for (std::size_t i = 0; i < m_entries.size(); ++i) {
+        const Entry& entry = m_entries[i];
+        if (entry.result.completed()) continue;
+        const KernelLaunch& k = *entry.kernel;
+        KernelState ks;
+        ks.identity() = k.identity();
+        ks.blocks_finished = entry.finished_cores / cores_per_block(k.type);
+        for (CoreType type : {CoreType::Vector, CoreType::Cube}) {
+            const auto& held = type == CoreType::Vector ? m_vector_held : m_cube_held;
+            for (std::uint32_t c = 0; c < held.size(); ++c) {
+                if (held[c] && held[c]->kernel == &k) {
+                    ks.held.push_back({type, c, held[c]->block, held[c]->group, held[c]->since});
+                }
+            }
+        }
+        if (entry.unplaced()) ks.waiting = waiting_of(i);
+        s.kernels.push_back(std::move(ks));
+    }
+    for (CoreType type : {CoreType::Vector, CoreType::Cube}) {
+        const auto& held = type == CoreType::Vector ? m_vector_held : m_cube_held;
+        for (std::uint32_t c = 0; c < held.size(); ++c) {
+            CoreState cs{type, c, std::nullopt};
+            if (held[c])
+                cs.holder = CoreHolder{held[c]->kernel->id, held[c]->block, held[c]->group};
+            s.cores.push_back(cs);
+        }
+    }
+    return s;
+}
+
+std::vector<KernelResult> Scheduler::take_results() {
+    std::vector<KernelResult> results = peek_results();
+    m_entries.clear();
+    // The next run places as if the simulator were new: the same launches, the same order.
+    m_last_served.reset();
+    m_random_state = m_options.seed;
+    return results;
+}
+
+std::vector<KernelResult> Scheduler::peek_results() const {
+    std::vector<KernelResult> results;
+    results.reserve(m_entries.size());
+    for (const Entry& entry : m_entries) {
+        KernelResult r = entry.result;
+        if (!r.completed()) {
+            r.blocks_finished = entry.finished_cores / cores_per_block(entry.kernel->type);
+        }
+        results.push_back(r);
+    }
+    return results;
+}
+
+void Scheduler::reset_after_abort() {
+    std::fill(m_vector_held.begin(), m_vector_held.end(), std::nullopt);
+    std::fill(m_cube_held.begin(), m_cube_held.end(), std::nullopt);
+    m_chip.busy_cores = 0;
+}
+
+}  // namespace npusim

@@ -1,0 +1,143 @@
+// Places the blocks of launched kernels on cores. A block of a mixed kernel is a group (one
+// AIC with its one or two AIVs) and runs on a physical cluster: AIC c with AIV 2c (and 2c+1).
+// A kernel's blocks are placed in index order on the lowest free cores as cores become free;
+// blocks beyond the physical cores run in later rounds, as on hardware.
+//
+// Which ready kernel goes first is the placement policy (SchedulerOptions::placement):
+//   LaunchOrder  kernels in the order they became ready, each placing every block that fits;
+//   RoundRobin   one placement unit per ready kernel in turn, kernels ordered by (stream id,
+//                readiness); the turn continues after the kernel served last;
+//   Random       a seeded pseudo-random ready kernel places one unit at a time (splitmix64
+//                on SchedulerOptions::seed: the same seed, the same order).
+// A placement unit is one block (group) of a Normal kernel, or all blocks of a Batch kernel.
+//
+// Batch kernels (ScheduleMode::Batch) start all their blocks at once or wait. While a Batch
+// kernel waits, no kernel that became ready after it may take a core of a type it needs
+// (vector, cube, or both for a mixed kernel): the batch kernel cannot be starved by a stream
+// of later small kernels. Kernels that became ready earlier keep placing their blocks. A
+// Batch kernel with more blocks than the chip can ever hold at once is refused at launch
+// (UsageError, see check_launch). Details: docs/multicore.md, "Scheduling".
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/ai_core.h"
+#include "core/chip_resources.h"
+#include "core/kernel_launch.h"
+#include "sim/engine/run_result.h"
+#include "sync/deadlock/wait_state.h"
+
+namespace npusim {
+
+struct SchedulerOptions {
+    PlacementPolicy placement = PlacementPolicy::LaunchOrder;
+    std::uint64_t seed = 1;
+    /// Launch-queue ticks (0: a launched kernel is ready at once). With a period, a kernel
+    /// launched at t becomes ready at the first tick phase + k * period >= t, so kernels of
+    /// several streams launched within one period are placed together, interleaved by the
+    /// policy. Schedule exploration (sim/study/schedule_exploration.h) draws period and phase.
+    /// Ignored by the SystemC-free constructor.
+    Cycle dispatch_period = 0;
+    Cycle dispatch_phase = 0;
+};
+
+class Scheduler final : public WorkSource {
+public:
+    Scheduler(ChipResources& chip, std::vector<AiCore*> vector_cores,
+              std::vector<AiCore*> cube_cores, SchedulerOptions options = {});
+    /// Without SystemC cores (unit tests, what-if planning): `assign` is called where a core
+    /// would be given its block; report finished blocks with block_finished(type, index, ...).
+    using AssignFn = std::function<void(CoreType, std::uint32_t core, const BlockAssignment&)>;
+    Scheduler(ChipResources& chip, std::uint32_t vector_cores, std::uint32_t cube_cores,
+              AssignFn assign, SchedulerOptions options = {});
+
+    /// Called (on the simulation thread) when a kernel's last block has finished.
+    void on_kernel_finished(std::function<void(const KernelResult&)> callback) {
+        m_kernel_finished = std::move(callback);
+    }
+
+    /// Throws UsageError for a launch this chip can never run: a Batch kernel with more
+    /// blocks than cores (clusters) of the shape it needs. Call it where the user enqueues
+    /// the kernel; launch() calls it too.
+    void check_launch(const KernelLaunch& kernel) const;
+    /// Blocks (groups) of `type` the chip can hold at once: its cores or whole clusters.
+    std::uint32_t capacity(KernelType type) const;
+
+    /// Queues a kernel that became ready at `now`. Returns its id.
+    std::uint32_t launch(KernelLaunch kernel, Cycle now);
+    /// Places every block that fits on the free cores now, in the policy's order.
+    void dispatch();
+    void block_finished(AiCore& core, const BlockAssignment& work, Cycle end) override;
+    void block_finished(CoreType type, std::uint32_t core, const BlockAssignment& work, Cycle end);
+
+    bool all_finished() const;
+    /// Blocks of unfinished kernels that never got a core.
+    std::vector<StuckBlock> unstarted_blocks() const;
+    /// Who holds which core, and what waits for one and why.
+    SchedulerState state() const;
+    /// Results of the kernels launched since the last take_results(), without forgetting.
+    std::vector<KernelResult> peek_results() const;
+    /// Results of the kernels launched since the last call; forgets them, and restarts the
+    /// RoundRobin turn and the Random sequence (each run places as on a new simulator).
+    std::vector<KernelResult> take_results();
+    /// After an aborted run: every core is free again.
+    void reset_after_abort();
+
+private:
+    struct Entry {
+        std::unique_ptr<KernelLaunch> kernel;
+        std::unique_ptr<KernelRuntime> runtime;
+        KernelResult result;
+        std::uint32_t next_group = 0;
+        std::uint32_t finished_cores = 0;  // sub-blocks finished
+        Cycle ready_at = 0;                // SchedulerOptions::dispatch_period
+        bool unplaced() const { return next_group < kernel->blocks; }
+    };
+    struct Held {
+        const KernelLaunch* kernel = nullptr;
+        std::uint32_t block = 0;
+        std::uint32_t group = 0;
+        Cycle since = 0;
+    };
+    std::vector<std::optional<Held>>& holders(CoreType type) {
+        return type == CoreType::Vector ? m_vector_held : m_cube_held;
+    }
+    /// Places one unit of `entry` (a block, or every block of a Batch kernel) if it fits.
+    bool place_unit(Entry& entry);
+    bool place(Entry& entry);
+    void start_on(CoreType type, std::uint32_t core, Entry& entry, std::uint32_t block,
+                  std::uint32_t sub, std::uint32_t group);
+    /// Free places for one block of `type` now: free cores, or free whole clusters.
+    std::uint32_t free_slots(KernelType type) const;
+    /// The unplaced Batch kernel ready before entries[index] that needs a core type it needs.
+    const Entry* blocking_batch(std::size_t index) const;
+    WaitingBlocks waiting_of(std::size_t index) const;
+    std::uint64_t next_random();
+    /// The launch-queue tick at or after `now` (SchedulerOptions::dispatch_period).
+    Cycle next_tick(Cycle now) const;
+    bool ready(const Entry& entry) const { return entry.ready_at <= m_now; }
+
+    ChipResources& m_chip;
+    std::vector<AiCore*> m_vector;
+    std::vector<AiCore*> m_cube;
+    std::vector<std::optional<Held>> m_vector_held;
+    std::vector<std::optional<Held>> m_cube_held;
+    AssignFn m_assign;
+    std::vector<Entry> m_entries;
+    std::uint32_t m_next_id = 0;
+    SchedulerOptions m_options;
+    std::uint64_t m_random_state;
+    Cycle m_now = 0;  // the latest launch or block end seen
+    // RoundRobin: the (stream, id) of the kernel served last.
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> m_last_served;
+    std::function<void(const KernelResult&)> m_kernel_finished;
+};
+
+}  // namespace npusim

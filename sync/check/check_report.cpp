@@ -1,0 +1,143 @@
+#include "sync/check/check_report.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "base/transaction.h"
+
+namespace npusim {
+
+namespace {
+
+std::string location(const AccessSite& s) {
+    if (s.where.file_name() == nullptr || *s.where.file_name() == '\0') return "?";
+    return format_location(s.where);
+}
+
+std::string describe(const AccessSite& s) {
+    const std::string access =
+        std::string(s.write ? " Write" : " Read") + " at " + s.buffer + "+" + hex_string(s.offset);
+    switch (s.origin) {
+        case AccessOrigin::Stream:
+            return s.call + access + " on stream " + std::to_string(s.stream) + " at " +
+                   s.call_site;
+        case AccessOrigin::HostThread:
+            return s.call + access + " on the host thread at " + s.call_site;
+        case AccessOrigin::Kernel:
+            break;
+    }
+    std::string text = std::string(to_string(s.pipe)) + access + " in block " +
+                       std::to_string(s.block) + " (" + std::string(to_string(s.core_type)) +
+                       ") serialNo " + std::to_string(s.serial) + " at " + location(s);
+    if (!s.call.empty()) {
+        text +=
+            " (" + s.call + " on stream " + std::to_string(s.stream) + " at " + s.call_site + ")";
+    }
+    return text;
+}
+
+/// Who made the access, for the head line of an inter-stream or host race.
+std::string who(const AccessSite& s) {
+    switch (s.origin) {
+        case AccessOrigin::Stream:
+            return s.call + " on stream " + std::to_string(s.stream);
+        case AccessOrigin::HostThread:
+            return s.call + " on the host thread";
+        case AccessOrigin::Kernel:
+            break;
+    }
+    return "kernel " + s.kernel + (s.call.empty() ? "" : " on stream " + std::to_string(s.stream));
+}
+
+bool between_host_calls(const Finding& f) {
+    return (f.scope == RaceScope::InterStream || f.scope == RaceScope::Host) && f.sites.size() == 2;
+}
+
+}  // namespace
+
+std::string format_findings(const std::vector<Finding>& findings) {
+    std::ostringstream out;
+    for (const Finding& f : findings) {
+        const char* level = f.severity == Severity::Error ? "ERROR" : "WARNING";
+        const std::string kernel = f.sites.empty() ? "?" : f.sites.front().kernel;
+        if (is_race(f.kind)) {
+            out << level << ": Potential " << to_string(f.kind) << " hazard detected at "
+                << to_string(f.space);
+            if (between_host_calls(f)) {
+                out << " between " << who(f.sites[0]) << " and " << who(f.sites[1]) << ":\n";
+            } else {
+                out << " in kernel " << kernel << ":\n";
+            }
+            for (const AccessSite& s : f.sites) out << "    " << describe(s) << "\n";
+            out << "    scope: " << to_string(f.scope);
+        } else {
+            out << level << ": " << to_string(f.kind) << " in kernel " << kernel << ": "
+                << f.message << "\n";
+            for (const AccessSite& s : f.sites) {
+                if (s.serial != 0) out << "    " << describe(s) << "\n";
+            }
+            out << "   ";
+        }
+        if (f.count > 1) out << (is_race(f.kind) ? "; " : " ") << f.count << " instances";
+        out << "\n    fix: " << f.fix << "\n";
+    }
+    return out.str();
+}
+
+std::string format_findings_summary(const std::vector<Finding>& findings, bool interrupted) {
+    const std::string head = interrupted ? "checker (interrupted, findings so far): " : "checker: ";
+    const auto errors = std::count_if(findings.begin(), findings.end(), [](const Finding& f) {
+        return f.severity == Severity::Error;
+    });
+    const auto warnings = static_cast<std::ptrdiff_t>(findings.size()) - errors;
+    if (findings.empty()) return head + "no findings";
+    return head + std::to_string(errors) + (errors == 1 ? " error, " : " errors, ") +
+           std::to_string(warnings) + (warnings == 1 ? " warning" : " warnings");
+}
+
+nlohmann::json findings_to_json(const std::vector<Finding>& findings) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const Finding& f : findings) {
+        nlohmann::json j;
+        j["kind"] = to_string(f.kind);
+        j["severity"] = f.severity == Severity::Error ? "error" : "warning";
+        if (is_race(f.kind)) j["scope"] = to_string(f.scope);
+        j["space"] = to_string(f.space);
+        j["message"] = f.message;
+        j["fix"] = f.fix;
+        j["count"] = f.count;
+        j["accesses"] = nlohmann::json::array();
+        for (const AccessSite& s : f.sites) {
+            nlohmann::json a;
+            if (s.origin == AccessOrigin::Kernel) {
+                a = {{"kernel", s.kernel},
+                     {"block", s.block},
+                     {"core_type", to_string(s.core_type)},
+                     {"pipe", to_string(s.pipe)},
+                     {"access", s.write ? "write" : "read"},
+                     {"buffer", s.buffer},
+                     {"offset", s.offset},
+                     {"bytes", s.bytes},
+                     {"serial", s.serial},
+                     {"location", location(s)}};
+            } else {
+                a = {{"access", s.write ? "write" : "read"},
+                     {"buffer", s.buffer},
+                     {"offset", s.offset},
+                     {"bytes", s.bytes}};
+            }
+            // Runtime programs: who made it and the host call it belongs to.
+            if (!s.call.empty()) {
+                a["origin"] = to_string(s.origin);
+                a["call"] = s.call;
+                a["call_site"] = s.call_site;
+                if (s.origin != AccessOrigin::HostThread) a["stream"] = s.stream;
+            }
+            j["accesses"].push_back(std::move(a));
+        }
+        list.push_back(std::move(j));
+    }
+    return list;
+}
+
+}  // namespace npusim

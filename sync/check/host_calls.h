@@ -1,0 +1,53 @@
+// The host calls of a runtime program (Simulator::run_host) that make device work or touch GM:
+// kernel launches, asynchronous copies and memsets on a stream, synchronous accesses of the
+// host thread. A Site names its call by id (Site::launch), so that a report can say which
+// launches race and how to order them (an event, a synchronize) without the Site growing.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "sync/check/findings.h"
+
+namespace npusim::check {
+
+struct HostCall {
+    AccessOrigin origin = AccessOrigin::Kernel;  // Kernel: a kernel launch
+    /// Host program order, for reports (RaceOrder::Program): 2 x the op id of a stream
+    /// operation, 2 x (the last op queued) + 1 for a host-thread access made after it.
+    std::uint64_t order = 0;
+    std::uint32_t stream = 0;
+    std::string call;   // "launch", "memcpy_async", "memcpy", "launch_graph", ...
+    std::string where;  // its call site
+    std::string kernel;
+};
+
+/// Contract: ids start at 1 (0 is "no host call"); equal (origin, stream, call, where, kernel)
+/// get the same id and keep the first one's order, so a loop that launches one kernel at one
+/// line costs one entry however many times it runs.
+class HostCalls final {
+public:
+    std::uint32_t intern(HostCall launch) {
+        auto key =
+            std::tuple(launch.origin, launch.stream, launch.call, launch.where, launch.kernel);
+        const auto it = m_ids.find(key);
+        if (it != m_ids.end()) return it->second;
+        m_launches.push_back(std::move(launch));
+        const auto id = static_cast<std::uint32_t>(m_launches.size());
+        m_ids.emplace(std::move(key), id);
+        return id;
+    }
+    const HostCall& operator[](std::uint32_t id) const { return m_launches[id - 1]; }
+
+private:
+    std::vector<HostCall> m_launches;
+    std::map<std::tuple<AccessOrigin, std::uint32_t, std::string, std::string, std::string>,
+             std::uint32_t>
+        m_ids;
+};
+
+}  // namespace npusim::check

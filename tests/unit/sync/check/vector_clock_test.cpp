@@ -1,0 +1,233 @@
+// VectorClock: sparse get/set/raise, elementwise-max join and the change counter that lets
+// a consumer skip a join it has already done. (Happens-before is the checker's use of it:
+// a clock that joined another knows at least every epoch the other knew.)
+#include "sync/check/vector_clock.h"
+
+#include <random>
+
+#include <catch2/catch.hpp>
+
+using namespace npusim;
+
+namespace {
+/// a <= b elementwise over agents [0, agents).
+bool covered_by(const VectorClock& a, const VectorClock& b, AgentId agents) {
+    for (AgentId i = 0; i < agents; ++i) {
+        if (a.get(i) > b.get(i)) return false;
+    }
+    return true;
+}
+}  // namespace
+
+TEST_CASE("vector clock: unknown agents read zero, set and raise", "[unit]") {
+    VectorClock clock;
+    CHECK(clock.get(0) == 0);
+    CHECK(clock.get(1000000) == 0);
+    clock.set(5, 3);
+    clock.set(2, 7);
+    clock.set(9, 1);
+    CHECK(clock.get(2) == 7);
+    CHECK(clock.get(5) == 3);
+    CHECK(clock.get(9) == 1);
+    CHECK(clock.get(4) == 0);
+    clock.set(5, 1);  // set may lower
+    CHECK(clock.get(5) == 1);
+    clock.raise(5, 0);  // raise never lowers
+    CHECK(clock.get(5) == 1);
+    clock.raise(5, 4);
+    clock.raise(6, 2);
+    CHECK(clock.get(5) == 4);
+    CHECK(clock.get(6) == 2);
+}
+
+TEST_CASE("vector clock: join is the elementwise maximum", "[unit]") {
+    VectorClock a, b;
+    a.set(1, 5);
+    a.set(3, 1);
+    b.set(1, 2);
+    b.set(2, 4);
+    b.set(3, 6);
+    a.join(b);
+    CHECK(a.get(1) == 5);
+    CHECK(a.get(2) == 4);
+    CHECK(a.get(3) == 6);
+    CHECK(b.get(1) == 2);  // the argument is unchanged
+    CHECK(covered_by(b, a, 8));
+    CHECK_FALSE(covered_by(a, b, 8));
+}
+
+TEST_CASE("vector clock: join of a subset raises in place", "[unit]") {
+    VectorClock a, b;
+    for (AgentId i = 0; i < 6; ++i) a.set(i, 2);
+    b.set(1, 1);
+    b.set(4, 9);
+    a.join(b);
+    CHECK(a.get(1) == 2);
+    CHECK(a.get(4) == 9);
+    CHECK(a.get(5) == 2);
+}
+
+TEST_CASE("vector clock: version moves only when a join changes something", "[unit]") {
+    VectorClock a, b;
+    a.set(1, 5);
+    b.set(1, 3);
+    const std::uint64_t v0 = a.version();
+    a.join(b);  // nothing new
+    CHECK(a.version() == v0);
+    a.join(a);  // self
+    CHECK(a.version() == v0);
+    a.join(VectorClock{});  // empty
+    CHECK(a.version() == v0);
+    b.set(1, 6);
+    a.join(b);  // raise in place
+    CHECK(a.version() > v0);
+    const std::uint64_t v1 = a.version();
+    b.set(7, 1);
+    a.join(b);  // a new agent
+    CHECK(a.version() > v1);
+    CHECK(a.get(7) == 1);
+    const std::uint64_t v2 = a.version();
+    a.set(7, 1);  // set counts as a change
+    CHECK(a.version() > v2);
+}
+
+TEST_CASE("vector clock: join is commutative, idempotent and an upper bound", "[unit]") {
+    std::mt19937 random(7);
+    std::uniform_int_distribution<AgentId> agent(0, 40);
+    std::uniform_int_distribution<EpochCount> epoch(0, 9);
+    for (int trial = 0; trial < 200; ++trial) {
+        VectorClock a, b;
+        for (int i = 0; i < 12; ++i) a.set(agent(random), epoch(random));
+        for (int i = 0; i < 12; ++i) b.set(agent(random), epoch(random));
+        VectorClock ab = a, ba = b;
+        ab.join(b);
+        ba.join(a);
+        for (AgentId i = 0; i <= 40; ++i) {
+            CHECK(ab.get(i) == std::max(a.get(i), b.get(i)));
+            CHECK(ab.get(i) == ba.get(i));
+        }
+        const std::uint64_t version = ab.version();
+        ab.join(b);
+        CHECK(ab.version() == version);
+        CHECK(covered_by(a, ab, 41));
+        CHECK(covered_by(b, ab, 41));
+    }
+}
+
+TEST_CASE("vector clock: join merges interleaved new agents in place, in order", "[unit]") {
+    VectorClock a, b;
+    a.set(2, 4);
+    a.set(5, 1);
+    a.set(9, 3);
+    b.set(0, 1);   // before every entry of a
+    b.set(5, 6);   // shared, raised
+    b.set(7, 2);   // between two entries of a
+    b.set(8, 0);   // a zero entry adds nothing
+    b.set(12, 5);  // after every entry of a
+    const std::uint64_t v0 = a.version();
+    a.join(b);
+    CHECK(a.version() > v0);
+    const EpochCount expected[] = {1, 0, 4, 0, 0, 6, 0, 2, 0, 3, 0, 0, 5};
+    for (AgentId i = 0; i < 13; ++i) CHECK(a.get(i) == expected[i]);
+    const std::uint64_t v1 = a.version();
+    VectorClock zeros;
+    zeros.set(3, 0);
+    zeros.set(20, 0);
+    a.join(zeros);  // only zero entries: nothing changes
+    CHECK(a.version() == v1);
+}
+
+TEST_CASE("vector clock: join and raise agree with an elementwise reference", "[unit]") {
+    std::mt19937 random(11);
+    std::uniform_int_distribution<AgentId> agent(0, 30);
+    std::uniform_int_distribution<EpochCount> epoch(0, 5);
+    std::uniform_int_distribution<int> entries(0, 10);
+    for (int trial = 0; trial < 300; ++trial) {
+        VectorClock a, b;
+        EpochCount ref[31] = {};
+        for (int i = entries(random); i > 0; --i) {
+            const AgentId id = agent(random);
+            const EpochCount e = epoch(random);
+            a.set(id, e);
+            ref[id] = e;
+        }
+        for (int i = entries(random); i > 0; --i) b.set(agent(random), epoch(random));
+        bool changes = false;
+        for (AgentId i = 0; i <= 30; ++i) changes = changes || b.get(i) > ref[i];
+        const std::uint64_t version = a.version();
+        a.join(b);
+        CHECK((a.version() != version) == changes);
+        for (AgentId i = 0; i <= 30; ++i) {
+            ref[i] = std::max(ref[i], b.get(i));
+            CHECK(a.get(i) == ref[i]);
+        }
+        const AgentId id = agent(random);
+        const EpochCount e = epoch(random);
+        const std::uint64_t before = a.version();
+        a.raise(id, e);
+        CHECK((a.version() != before) == (e > ref[id]));
+        CHECK(a.get(id) == std::max(ref[id], e));
+    }
+}
+
+TEST_CASE("vector clock: a moved window keeps every epoch", "[unit]") {
+    VectorClock clock;
+    clock.set(0, 3);   // inside the first window
+    clock.set(41, 5);  // outside it
+    clock.set(44, 2);
+    clock.focus(40);
+    CHECK(clock.window_base() == 40);
+    CHECK(clock.get(0) == 3);
+    CHECK(clock.get(41) == 5);
+    CHECK(clock.get(44) == 2);
+    CHECK(clock.get(42) == 0);
+    clock.set(40 + VectorClock::kWindow, 7);  // just past the window
+    clock.focus(0);
+    CHECK(clock.get(40 + VectorClock::kWindow) == 7);
+    CHECK(clock.get(41) == 5);
+}
+
+TEST_CASE("vector clock: clocks with different windows join entry by entry", "[unit]") {
+    std::mt19937 random(13);
+    std::uniform_int_distribution<AgentId> agent(0, 60);
+    std::uniform_int_distribution<EpochCount> epoch(0, 6);
+    std::uniform_int_distribution<AgentId> base(0, 50);
+    for (int trial = 0; trial < 200; ++trial) {
+        VectorClock a, b;
+        a.focus(base(random));
+        b.focus(base(random));
+        for (int i = 0; i < 10; ++i) a.set(agent(random), epoch(random));
+        for (int i = 0; i < 10; ++i) b.set(agent(random), epoch(random));
+        bool changes = false;
+        for (AgentId i = 0; i <= 60; ++i) changes = changes || b.get(i) > a.get(i);
+        VectorClock joined = a;
+        const std::uint64_t version = joined.version();
+        joined.join(b);
+        CHECK((joined.version() != version) == changes);
+        for (AgentId i = 0; i <= 60; ++i) CHECK(joined.get(i) == std::max(a.get(i), b.get(i)));
+        CHECK(joined.window_base() == a.window_base());
+    }
+}
+
+TEST_CASE("vector clock: copies keep their entries inline and on the heap", "[unit]") {
+    // Entries outside the window: a few are held inline, more move to the heap. Copies in
+    // either direction are independent of their source.
+    VectorClock few;
+    few.set(20, 1);
+    few.set(30, 2);
+    VectorClock many;
+    for (AgentId id = 20; id < 32; ++id) many.set(id, id);
+    VectorClock copy = many;  // heap entries into a fresh clock
+    many.set(25, 99);
+    CHECK(copy.get(25) == 25);
+    copy = few;  // inline entries over heap ones
+    CHECK(copy.get(20) == 1);
+    CHECK(copy.get(30) == 2);
+    CHECK(copy.get(25) == 0);
+    copy = many;  // heap entries over inline ones
+    for (AgentId id = 20; id < 32; ++id) CHECK(copy.get(id) == (id == 25 ? 99 : id));
+    VectorClock grown = few;  // inline entries grow onto the heap in a join
+    grown.join(many);
+    for (AgentId id = 20; id < 32; ++id) CHECK(grown.get(id) == many.get(id));
+    CHECK(few.get(21) == 0);
+}
