@@ -2,8 +2,8 @@
 // Written once and embedded wherever a launch is described — the launch the scheduler places
 // (core/kernel_launch.h), what observers hear (KernelInfo, base/transaction.h), a stream
 // operation (HostOpInfo, base/host_ops.h), the scheduler's state for the deadlock analysis
-// (sync/deadlock/wait_state.h) and the deadlock predictor's record — so a new field is added
-// in one place and copied whole.
+// (sync/deadlock/wait_state.h), a run's result (KernelResult, sim/engine/run_result.h) and
+// the deadlock predictor's record — so a new field is added in one place and copied whole.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // The instruction decoder: checks one kernel API call against the hardware rules and turns it
 // into a Transaction (pipe, operands, memory accesses). Pure: no SystemC, no timing, so every
-// rule unit-tests without a kernel (tests/unit/instruction_decoder_test.cpp).
+// rule unit-tests without a kernel (tests/unit/core/instruction_decoder_test.cpp).
 //
 // Contract: the caller fills the transaction's identity (kernel, block, core, serial, source
 // location) first; decode() fills the rest or throws KernelError whose message names kernel,

@@ -1,5 +1,5 @@
 // A kernel launch as the cores see it: what to run, and the shared state its blocks
-// synchronize through (barriers, cross-core flags). The scheduler in sim/ owns these and
+// synchronize through (barriers, cross-core flags). The scheduler in sim/engine/ owns these and
 // places blocks on cores; cores know nothing of streams.
 #pragma once
 

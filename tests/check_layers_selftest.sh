@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The layer check passes on this repository and fails, naming both files and the rule, on
-# trees with one reversed include: base/ including sim/, and inside sim/ the engine including
-# the host runtime above it (sim/engine < sim/host), and the host runtime including the facade.
+# trees with one reversed include: base/ including sim/; inside sim/ the engine including the
+# host runtime above it (sim/engine < sim/host) and the host runtime including the facade; and
+# inside sync/ the checker including the cores (sync/check < core).
 #   check_layers_selftest.sh SOURCE_DIR
 set -euo pipefail
 source=$1

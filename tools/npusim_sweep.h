@@ -1,4 +1,4 @@
-// `npusim sweep` and `npusim merge`: the command-line face of sim/sweep.h.
+// `npusim sweep` and `npusim merge`: the command-line face of sim/study/sweep.h.
 #pragma once
 
 #include <atomic>

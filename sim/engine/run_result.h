@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/kernel_type.h"
+#include "base/launch_identity.h"
 #include "base/transaction.h"
 #include "base/types.h"
 #include "sync/deadlock/deadlock_finding.h"
@@ -80,11 +81,8 @@ struct CoreUsage {
     std::vector<PipeUsage> pipes;  // in pipe order S, MTE2, (MTE1), V/M, MTE3/FIX
 };
 
-struct KernelResult {
-    std::uint32_t id = 0;
-    std::string name;
-    std::uint32_t blocks = 0;  // N (groups, for mixed kernels)
-    KernelType type = KernelType::AIV_ONLY;
+/// A launched kernel's result: its launch identity (base/launch_identity.h) and how it ran.
+struct KernelResult : LaunchIdentity {
     CoreType core_type = CoreType::Vector;  // Cube for kernels with a cube part
     std::uint32_t blocks_finished = 0;
     Cycle start = 0;

@@ -123,10 +123,7 @@ std::uint32_t Scheduler::launch(KernelLaunch kernel, Cycle now) {
     entry.runtime =
         std::make_unique<KernelRuntime>(*entry.kernel, std::make_unique<KernelSync>(*entry.kernel));
     KernelResult& r = entry.result;
-    r.id = entry.kernel->id;
-    r.name = entry.kernel->name;
-    r.blocks = entry.kernel->blocks;
-    r.type = entry.kernel->type;
+    r.identity() = entry.kernel->identity();
     r.core_type = info_of(*entry.kernel).core_type;
     r.start = r.end = now;
     for (TransactionObserver* o : m_chip.observers) o->on_kernel_start(info_of(*entry.kernel), now);

@@ -213,7 +213,7 @@ struct Runtime::Impl {
 
     void work(const std::shared_ptr<StreamState>& stream);
 
-    void run(const StreamState& stream, HostOp& op);
+    void run(HostOp& op);
 
     void complete(const HostOp& op);
 

@@ -1,7 +1,7 @@
 // The host runtime's state (sim/host/runtime_engine.h): operations with their completion state,
 // captured operations and graphs, streams, events, host and device allocations, and the call
 // site every runtime call reports. Plain data; Runtime::Impl owns and changes it. Included only
-// through sim/runtime_engine.h.
+// through sim/host/runtime_engine.h.
 #pragma once
 
 #include <cstdint>

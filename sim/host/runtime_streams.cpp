@@ -86,7 +86,7 @@ void Runtime::Impl::work(const std::shared_ptr<StreamState>& stream) {
     try {
         while (!stream->queue.empty()) {
             HostOp& op = stream->queue.front();
-            run(*stream, op);
+            run(op);
             complete(op);
             stream->queue.pop_front();
         }
@@ -96,15 +96,13 @@ void Runtime::Impl::work(const std::shared_ptr<StreamState>& stream) {
     stream->worker = false;
 }
 
-void Runtime::Impl::run(const StreamState& stream, HostOp& op) {
+void Runtime::Impl::run(HostOp& op) {
     check_abort();
     publish([&](TransactionObserver& o) { o.on_host_op_started(op.info.op, now()); });
     switch (op.kind) {
         case HostOp::Kind::Kernel: {
             KernelLaunch kernel = std::move(*op.kernel);
-            kernel.stream = stream.id;
-            kernel.host_op = op.info.op;
-            kernel.launch_site = op.info.where;
+            kernel.identity() = op.info.launch;  // with its stream, op id and call site
             const std::uint32_t id = scheduler.launch(std::move(kernel), now());
             running_kernels[id] = op.state;
             op.state->kernel_id = id;

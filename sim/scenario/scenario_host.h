@@ -1,7 +1,7 @@
 // The host-program part of a scenario file: runtime settings, named buffers, streams and
 // events, and an ordered list of host operations run by Simulator::run_host (docs/runtime.md,
 // docs/scenarios.md). Plain data plus the reader that checks it; running it is
-// sim/host_program_runner.h.
+// sim/scenario/host_program_runner.h.
 //
 //   "runtime": {"flavor": "acl", "placement": "round_robin"},
 //   "buffers": {"x": {"dtype": "float32", "shape": [4096], "init": {"fill": 1}}},

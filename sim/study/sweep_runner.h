@@ -1,5 +1,5 @@
 // The default task of a study: the point's scenario document run as `npusim run` would run
-// it (checker on), summarised as the result columns of sim/sweep_output.h.
+// it (checker on), summarised as the result columns of sim/study/sweep_output.h.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -32,7 +32,7 @@ struct Checker::Impl {
     Impl(std::vector<Finding>& findings, const GlobalMemory& memory, CheckerOptions opts)
         : gm(memory),
           options(opts),
-          reporter(findings, memory, options, launches,
+          reporter(findings, memory, options, calls,
                    [this](std::uint32_t id) -> std::string {
                        const check::KernelState* k = agents.find_kernel(id);
                        return k != nullptr ? k->info.name : "?";
@@ -45,7 +45,7 @@ struct Checker::Impl {
     const GlobalMemory& gm;
     CheckerOptions options;
     Agents agents;
-    check::HostCalls launches;
+    check::HostCalls calls;
     check::FindingReporter reporter;
     check::ShadowMemory shadows;
     check::SyncEdges sync;
@@ -277,7 +277,7 @@ void Checker::on_host_op_queued(const HostOpInfo& op) {
         l.call = op.call;
         l.where = op.where;
         l.kernel = op.launch.name;
-        launch = impl.launches.intern(std::move(l));
+        launch = impl.calls.intern(std::move(l));
     }
     impl.streams.queued(op, launch);
 }
@@ -321,7 +321,7 @@ void Checker::on_host_access(const HostAccess& access) {
     l.order = 2 * impl.streams.last_op() + 1;
     l.call = access.call;
     l.where = access.where;
-    const std::uint32_t launch = impl.launches.intern(std::move(l));
+    const std::uint32_t launch = impl.calls.intern(std::move(l));
     Agent& host = impl.agents.host();
     const EpochCount epoch = ++host.counter;
     host.clock.set(Agents::kHost, epoch);

@@ -1,5 +1,5 @@
 // Matching findings against expectations, for tests and tools: "exactly this hazard" or
-// "nothing". Catch2 adapters live in sim/catch_matchers.h.
+// "nothing". Catch2 adapters live in sync/check/catch_matchers.h.
 #pragma once
 
 #include <optional>

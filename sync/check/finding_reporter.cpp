@@ -12,12 +12,12 @@ std::string short_pipe(Pipe pipe) {
 }
 
 FindingReporter::FindingReporter(std::vector<Finding>& out, const GlobalMemory& gm,
-                                 const CheckerOptions& options, const HostCalls& launches,
+                                 const CheckerOptions& options, const HostCalls& calls,
                                  KernelName kernel_name)
     : m_out(out),
       m_gm(gm),
       m_options(options),
-      m_launches(launches),
+      m_calls(calls),
       m_kernel_name(std::move(kernel_name)) {}
 
 std::size_t FindingReporter::KeyHash::operator()(const Key& k) const {
@@ -68,7 +68,7 @@ AccessSite FindingReporter::site_of(const Site& s, bool write, MemSpace space,
     a.kernel_id = s.kernel_id;
     a.kernel = s.kernel_id == kNoKernel ? std::string() : m_kernel_name(s.kernel_id);
     if (s.launch != 0) {
-        const HostCall& l = m_launches[s.launch];
+        const HostCall& l = m_calls[s.launch];
         a.origin = l.origin;
         a.call = l.call;
         a.call_site = l.where;
@@ -105,7 +105,7 @@ bool FindingReporter::comes_before(const Site& a, const Site& b) const {
     // Kernel ids of stream ops depend on when their streams reached them; the host program
     // order of their calls does not.
     const auto program = [this](const Site& s) {
-        return s.launch != 0 ? std::pair(1, m_launches[s.launch].order)
+        return s.launch != 0 ? std::pair(1, m_calls[s.launch].order)
                              : std::pair(0, std::uint64_t{s.kernel_id});
     };
     return std::tuple(program(a), static_cast<int>(a.core_type) ^ 1, a.block, a.serial) <
@@ -130,7 +130,7 @@ void FindingReporter::race(const Site& first_seen, bool first_seen_write, const 
     std::uint64_t launches = 0;
     if (prior.launch != now.launch) {  // two host calls of a runtime program
         const auto host_thread = [this](const Site& s) {
-            return s.launch != 0 && m_launches[s.launch].origin == AccessOrigin::HostThread;
+            return s.launch != 0 && m_calls[s.launch].origin == AccessOrigin::HostThread;
         };
         scope = host_thread(prior) || host_thread(now) ? RaceScope::Host : RaceScope::InterStream;
         launches = (std::uint64_t{prior.launch} << 32) | now.launch;
@@ -177,8 +177,8 @@ std::string FindingReporter::stream_fix(const Site& prior, const Site& now, Race
         return "order the two (an event recorded after the first and waited for before the "
                "second, or a synchronize before the host's access)";
     }
-    const HostCall* first = &m_launches[prior.launch];
-    const HostCall* second = &m_launches[now.launch];
+    const HostCall* first = &m_calls[prior.launch];
+    const HostCall* second = &m_calls[now.launch];
     if (second->order < first->order) std::swap(first, second);
     const auto call = [](const HostCall& l) { return l.call + " at " + l.where; };
     if (scope == RaceScope::Host) {

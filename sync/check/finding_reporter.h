@@ -25,8 +25,7 @@ public:
     using KernelName = std::function<std::string(std::uint32_t id)>;
 
     FindingReporter(std::vector<Finding>& out, const GlobalMemory& gm,
-                    const CheckerOptions& options, const HostCalls& launches,
-                    KernelName kernel_name);
+                    const CheckerOptions& options, const HostCalls& calls, KernelName kernel_name);
 
     /// Which of two unordered accesses a report names first. Within a block: issue order
     /// (serial numbers, as the vendor's sanitizer does). Across blocks, RaceOrder::Timing: the
@@ -71,7 +70,7 @@ private:
     std::vector<Finding>& m_out;
     const GlobalMemory& m_gm;
     const CheckerOptions& m_options;
-    const HostCalls& m_launches;
+    const HostCalls& m_calls;
     KernelName m_kernel_name;
     std::unordered_map<Key, std::size_t, KeyHash> m_dedupe;  // key -> index in m_out
 };

@@ -1,4 +1,4 @@
-// What the checker reports. Plain data: formatting lives in sim/check_report.h.
+// What the checker reports. Plain data: formatting lives in sync/check/check_report.h.
 #pragma once
 
 #include <cstdint>

@@ -31,20 +31,19 @@ struct HostCall {
 /// line costs one entry however many times it runs.
 class HostCalls final {
 public:
-    std::uint32_t intern(HostCall launch) {
-        auto key =
-            std::tuple(launch.origin, launch.stream, launch.call, launch.where, launch.kernel);
+    std::uint32_t intern(HostCall call) {
+        auto key = std::tuple(call.origin, call.stream, call.call, call.where, call.kernel);
         const auto it = m_ids.find(key);
         if (it != m_ids.end()) return it->second;
-        m_launches.push_back(std::move(launch));
-        const auto id = static_cast<std::uint32_t>(m_launches.size());
+        m_calls.push_back(std::move(call));
+        const auto id = static_cast<std::uint32_t>(m_calls.size());
         m_ids.emplace(std::move(key), id);
         return id;
     }
-    const HostCall& operator[](std::uint32_t id) const { return m_launches[id - 1]; }
+    const HostCall& operator[](std::uint32_t id) const { return m_calls[id - 1]; }
 
 private:
-    std::vector<HostCall> m_launches;
+    std::vector<HostCall> m_calls;
     std::map<std::tuple<AccessOrigin, std::uint32_t, std::string, std::string, std::string>,
              std::uint32_t>
         m_ids;

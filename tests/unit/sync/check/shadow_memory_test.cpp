@@ -41,8 +41,8 @@ struct Fixture {
     GlobalMemory gm{std::uint64_t{1} << 30};
     std::vector<Finding> findings;
     CheckerOptions options;
-    HostCalls launches;
-    FindingReporter reporter{findings, gm, options, launches,
+    HostCalls calls;
+    FindingReporter reporter{findings, gm, options, calls,
                              [](std::uint32_t) { return std::string("k"); }};
     ShadowMemory shadows{reporter, options};
 };
