@@ -3,7 +3,7 @@
 # gnuplot-nox: one small package, scriptable from a shell, no Python stack):
 #   row 1: deadlock frequency per (streams, blocks per kernel), one heat map per schedule mode;
 #   row 2: makespan of batch mode relative to normal mode on the runs that completed, and
-#          where the documented rule (npu-semantics.md section 4) says a deadlock is possible:
+#          where the documented rule (docs/deadlocks.md, Prediction) says a deadlock is possible:
 #          two or more streams whose concurrent kernels' blocks exceed the cores (CORES).
 #   tools/plot_study.sh study.csv study.png [STREAMS_COLUMN BLOCKS_COLUMN MODE_COLUMN [CORES]]
 # Columns default to the axes of configs/scenarios/whatif_syncall_streams.json:

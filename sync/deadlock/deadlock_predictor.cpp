@@ -221,7 +221,7 @@ std::vector<DeadlockFinding> DeadlockPredictor::warnings() const {
             "rule: two or more launches that use inter-core sync (SyncAll, cross-core "
             "flags), that no stream order, event or host synchronization orders, that are "
             "not in batch schedule mode, and whose blocks together exceed the physical "
-            "cores of the type they need, can deadlock (npu-semantics section 4)";
+            "cores of the type they need, can deadlock (docs/deadlocks.md, Prediction)";
         f.fix =
             "launch them in batch schedule mode (LaunchSpec::schedule_mode = "
             "ScheduleMode::Batch, SetScheduleMode(1)), or order them (one stream, or "

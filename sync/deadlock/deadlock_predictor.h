@@ -1,6 +1,6 @@
 // Deadlock prediction: warns "possible deadlock" when a run's launch pattern can deadlock
-// under some timing, whether or not this run's timing did. The rule (npu-semantics.md
-// section 4, docs/deadlocks.md):
+// under some timing, whether or not this run's timing did. The rule (docs/deadlocks.md,
+// "Prediction"):
 //
 //   two or more kernel launches that use inter-core sync (hard or soft SyncAll, cross-core
 //   flags), that can run at the same time (no stream order, event, or host synchronization

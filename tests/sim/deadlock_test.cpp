@@ -1,5 +1,5 @@
 // The deadlock checker end to end (docs/deadlocks.md): schedule exploration of the SyncAll
-// trap of npu-semantics.md section 4 through the host runtime, its findings and fixes, the
+// trap (docs/multicore.md) through the host runtime, its findings and fixes, the
 // prediction, and the orphan waits (flags, cross-core flags, host waits behind a deadlock).
 #include <algorithm>
 #include <set>

@@ -1,5 +1,5 @@
 // Device scheduling through the Simulator: placement policies for kernels launched together,
-// batch schedule mode, and the SyncAll trap of npu-semantics.md section 4.
+// batch schedule mode, and the SyncAll trap (docs/multicore.md).
 #include <algorithm>
 #include <map>
 #include <set>
@@ -160,9 +160,9 @@ TEST_CASE(
     "two SyncAll kernels together exceeding the cores deadlock in Normal mode and "
     "complete in Batch mode",
     "[scheduler][batch][deadlock]") {
-    // npu-semantics.md section 4: kernels that use SyncAll must run in batch mode. Interleaved
-    // placement gives each kernel 2 of the 4 vector cores; both barriers wait for a third
-    // block that never gets a core.
+    // The SyncAll trap (docs/multicore.md): kernels that use SyncAll must run in batch mode.
+    // Interleaved placement gives each kernel 2 of the 4 vector cores; both barriers wait for a
+    // third block that never gets a core.
     const auto barrier_kernel = [](Block& b) {
         const LocalTensor<float> t{MemSpace::UB, 0, 256};
         b.fill(t, 1.0F, 256);

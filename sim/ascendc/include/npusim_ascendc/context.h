@@ -223,13 +223,13 @@ private:
 };
 
 /// The compiler's automatic synchronization, modelled on what it inserts on arch 2201
-/// (ascend-c-and-acl-facts.md C.3): a PipeBarrier<PIPE_V> before a vector instruction that
-/// depends on (overlaps, one of them writing) an earlier vector instruction nothing orders
-/// it after yet; SetFlag/WaitFlag<X_S> before a scalar access that depends on unordered
-/// earlier work of X in {V, MTE2, MTE3}; SetFlag/WaitFlag<S_X> before X work that depends on
-/// an unordered earlier scalar access. Nothing on the cube side, never V <-> MTE flags.
-/// Inserted instructions are marked Transaction::inserted and carry the line of the
-/// instruction that needed them.
+/// (docs/ascendc.md, "Automatic synchronization"): a PipeBarrier<PIPE_V> before a vector
+/// instruction that depends on (overlaps, one of them writing) an earlier vector instruction
+/// nothing orders it after yet; SetFlag/WaitFlag<X_S> before a scalar access that depends on
+/// unordered earlier work of X in {V, MTE2, MTE3}; SetFlag/WaitFlag<S_X> before X work that depends
+/// on an unordered earlier scalar access. Nothing on the cube side, never V <-> MTE flags. Inserted
+/// instructions are marked Transaction::inserted and carry the line of the instruction that needed
+/// them.
 class AutoSync {
 public:
     struct Record {

@@ -1,7 +1,7 @@
 // TPipe, TQue / TQueBind and TBuf: local buffers and the queue framework's implicit flags.
 //
-// Implicit flags (ascend-c-and-acl-facts.md C.3), by the queue's (source, destination)
-// positions, as a producer pipe P and a consumer pipe C:
+// Implicit flags (docs/ascendc.md, "The queue framework's implicit flags"), by the queue's (source,
+// destination) positions, as a producer pipe P and a consumer pipe C:
 //   GM -> VECIN: MTE2 / V      VECOUT -> GM: V / MTE3      VECIN -> VECOUT: MTE2 / MTE3
 //   GM -> A1/B1: MTE2 / MTE1   A1 -> A2, B1 -> B2: MTE1 / M   CO1 -> GM: M / FIX
 //   EnQue: SetFlag<P_C>    DeQue: WaitFlag<P_C>    (the consumer waits for the data)
