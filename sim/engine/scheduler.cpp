@@ -57,6 +57,8 @@ Scheduler::Scheduler(ChipResources& chip, std::vector<AiCore*> vector_cores,
       m_cube(std::move(cube_cores)),
       m_vector_held(m_vector.size()),
       m_cube_held(m_cube.size()),
+      m_free_vector(static_cast<std::uint32_t>(m_vector.size())),
+      m_free_cube(static_cast<std::uint32_t>(m_cube.size())),
       m_options(options),
       m_random_state(options.seed) {}
 
@@ -65,6 +67,8 @@ Scheduler::Scheduler(ChipResources& chip, std::uint32_t vector_cores, std::uint3
     : m_chip(chip),
       m_vector_held(vector_cores),
       m_cube_held(cube_cores),
+      m_free_vector(vector_cores),
+      m_free_cube(cube_cores),
       m_assign(std::move(assign)),
       m_options(options),
       m_random_state(options.seed) {}
@@ -84,12 +88,8 @@ std::uint32_t Scheduler::capacity(KernelType type) const {
 
 std::uint32_t Scheduler::free_slots(KernelType type) const {
     const std::uint32_t vectors = vector_cores_per_block(type);
-    const auto free_count = [](const std::vector<std::optional<Held>>& held) {
-        return static_cast<std::uint32_t>(std::count_if(
-            held.begin(), held.end(), [](const std::optional<Held>& h) { return !h; }));
-    };
-    if (cube_cores_per_block(type) == 0) return free_count(m_vector_held);
-    if (vectors == 0) return free_count(m_cube_held);
+    if (cube_cores_per_block(type) == 0) return m_free_vector;
+    if (vectors == 0) return m_free_cube;
     std::uint32_t clusters = 0;
     for (std::size_t c = 0; c < m_cube_held.size(); ++c) {
         bool free = !m_cube_held[c];
@@ -116,13 +116,16 @@ void Scheduler::check_launch(const KernelLaunch& kernel) const {
 
 std::uint32_t Scheduler::launch(KernelLaunch kernel, Cycle now) {
     check_launch(kernel);
+    m_retired.clear();  // their cores have returned since they finished
+    if (m_results.empty()) m_first_id = m_next_id;
     kernel.id = m_next_id++;
     m_now = std::max(m_now, now);
     Entry entry;
     entry.kernel = std::make_unique<KernelLaunch>(std::move(kernel));
     entry.runtime =
         std::make_unique<KernelRuntime>(*entry.kernel, std::make_unique<KernelSync>(*entry.kernel));
-    KernelResult& r = entry.result;
+    entry.result = m_results.size();
+    KernelResult& r = m_results.emplace_back();
     r.identity() = entry.kernel->identity();
     r.core_type = info_of(*entry.kernel).core_type;
     r.start = r.end = now;
@@ -141,7 +144,8 @@ std::uint32_t Scheduler::launch(KernelLaunch kernel, Cycle now) {
             });
         }
     }
-    m_entries.push_back(std::move(entry));
+    const KernelLaunch* key = entry.kernel.get();
+    m_by_launch.emplace(key, m_active.insert(m_active.end(), std::move(entry)));
     return id;
 }
 
@@ -156,6 +160,7 @@ void Scheduler::start_on(CoreType type, std::uint32_t core, Entry& entry, std::u
                          std::uint32_t sub, std::uint32_t group) {
     holders(type)[core] = Held{entry.kernel.get(), block, group, m_now};
     ++m_chip.busy_cores;
+    --(type == CoreType::Vector ? m_free_vector : m_free_cube);
     const BlockAssignment work{entry.kernel.get(), entry.runtime.get(), block, sub, group};
     if (m_assign) {
         m_assign(type, core, work);
@@ -207,16 +212,44 @@ bool Scheduler::place_unit(Entry& entry) {
     return true;
 }
 
-const Scheduler::Entry* Scheduler::blocking_batch(std::size_t index) const {
-    const KernelType type = m_entries[index].kernel->type;
-    for (std::size_t j = 0; j < index; ++j) {
-        const Entry& e = m_entries[j];
+const Scheduler::Entry* Scheduler::blocking_batch(const Entry& entry) const {
+    const KernelType type = entry.kernel->type;
+    for (const Entry& e : m_active) {
+        if (&e == &entry) break;
         if (e.kernel->schedule_mode == ScheduleMode::Batch && e.unplaced() &&
             share_core_type(e.kernel->type, type)) {
             return &e;
         }
     }
     return nullptr;
+}
+
+namespace {
+// The core types an unplaced batch kernel seen so far in readiness order reserves: a later
+// kernel needing one of them waits behind it (Scheduler::blocking_batch, in one pass).
+struct BatchReservations {
+    bool vector = false;
+    bool cube = false;
+    bool blocks(KernelType type) const {
+        return (vector && vector_cores_per_block(type) > 0) ||
+               (cube && cube_cores_per_block(type) > 0);
+    }
+    void note(const KernelLaunch& kernel, bool unplaced) {
+        if (kernel.schedule_mode != ScheduleMode::Batch || !unplaced) return;
+        vector = vector || vector_cores_per_block(kernel.type) > 0;
+        cube = cube || cube_cores_per_block(kernel.type) > 0;
+    }
+};
+}  // namespace
+
+std::vector<Scheduler::Entry*> Scheduler::candidates() {
+    std::vector<Entry*> list;
+    BatchReservations reserved;
+    for (Entry& e : m_active) {
+        if (e.unplaced() && ready(e) && !reserved.blocks(e.kernel->type)) list.push_back(&e);
+        reserved.note(*e.kernel, e.unplaced());
+    }
+    return list;
 }
 
 std::uint64_t Scheduler::next_random() {  // splitmix64
@@ -229,44 +262,38 @@ std::uint64_t Scheduler::next_random() {  // splitmix64
 void Scheduler::dispatch() {
     // Kernels that may place now: blocks left, no earlier-ready batch kernel waiting for a
     // core type they need. Recomputed after every placement (placing a batch unblocks).
-    const auto candidates = [this] {
-        std::vector<std::size_t> list;
-        for (std::size_t i = 0; i < m_entries.size(); ++i) {
-            if (m_entries[i].unplaced() && ready(m_entries[i]) && blocking_batch(i) == nullptr)
-                list.push_back(i);
-        }
-        return list;
-    };
     switch (m_options.placement) {
-        case PlacementPolicy::LaunchOrder:
-            for (std::size_t i = 0; i < m_entries.size(); ++i) {
-                if (!m_entries[i].unplaced() || !ready(m_entries[i]) ||
-                    blocking_batch(i) != nullptr) {
-                    continue;
+        case PlacementPolicy::LaunchOrder: {
+            BatchReservations reserved;
+            for (Entry& e : m_active) {
+                if (m_free_vector == 0 && m_free_cube == 0) return;  // nothing more fits
+                if (e.unplaced() && ready(e) && !reserved.blocks(e.kernel->type)) {
+                    while (place_unit(e)) {
+                    }
                 }
-                while (place_unit(m_entries[i])) {
-                }
+                reserved.note(*e.kernel, e.unplaced());
             }
             return;
+        }
         case PlacementPolicy::RoundRobin:
             for (;;) {
-                std::vector<std::size_t> list = candidates();
-                const auto key = [this](std::size_t i) {
-                    return std::pair{m_entries[i].kernel->stream, m_entries[i].kernel->id};
+                std::vector<Entry*> list = candidates();
+                const auto key = [](const Entry* e) {
+                    return std::pair{e->kernel->stream, e->kernel->id};
                 };
                 std::sort(list.begin(), list.end(),
-                          [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+                          [&](const Entry* a, const Entry* b) { return key(a) < key(b); });
                 // Start after the kernel served last, wrapping around.
                 const auto first =
                     m_last_served
                         ? std::find_if(list.begin(), list.end(),
-                                       [&](std::size_t i) { return key(i) > *m_last_served; })
+                                       [&](const Entry* e) { return key(e) > *m_last_served; })
                         : list.begin();
                 std::rotate(list.begin(), first, list.end());
                 bool placed = false;
-                for (std::size_t i : list) {
-                    if (!place_unit(m_entries[i])) continue;
-                    m_last_served = key(i);
+                for (Entry* e : list) {
+                    if (!place_unit(*e)) continue;
+                    m_last_served = key(e);
                     placed = true;
                     break;
                 }
@@ -274,11 +301,11 @@ void Scheduler::dispatch() {
             }
         case PlacementPolicy::Random:
             for (;;) {
-                std::vector<std::size_t> list = candidates();
+                std::vector<Entry*> list = candidates();
                 bool placed = false;
                 while (!list.empty() && !placed) {
                     const std::size_t pick = next_random() % list.size();
-                    placed = place_unit(m_entries[list[pick]]);
+                    placed = place_unit(*list[pick]);
                     if (!placed) list.erase(list.begin() + static_cast<std::ptrdiff_t>(pick));
                 }
                 if (!placed) return;
@@ -294,10 +321,13 @@ void Scheduler::block_finished(CoreType type, std::uint32_t core, const BlockAss
                                Cycle end) {
     holders(type)[core].reset();
     --m_chip.busy_cores;
+    ++(type == CoreType::Vector ? m_free_vector : m_free_cube);
     m_now = std::max(m_now, end);
-    for (Entry& entry : m_entries) {
-        if (entry.kernel.get() != work.kernel) continue;
-        KernelResult& r = entry.result;
+    const auto found = m_by_launch.find(work.kernel);
+    if (found != m_by_launch.end()) {
+        const Active::iterator it = found->second;
+        Entry& entry = *it;
+        KernelResult& r = m_results[entry.result];
         r.end = std::max(r.end, end);
         if (++entry.finished_cores == r.blocks * cores_per_block(entry.kernel->type)) {
             r.blocks_finished = r.blocks;
@@ -305,19 +335,19 @@ void Scheduler::block_finished(CoreType type, std::uint32_t core, const BlockAss
                 o->on_kernel_end(info_of(*entry.kernel), r.end);
             }
             if (m_kernel_finished) m_kernel_finished(r);
+            m_by_launch.erase(entry.kernel.get());
+            m_retired.push_back(std::move(entry));
+            m_active.erase(it);
         }
-        break;
     }
     dispatch();
 }
 
 bool Scheduler::all_finished() const {
-    return std::all_of(m_entries.begin(), m_entries.end(),
-                       [](const Entry& e) { return e.result.completed(); });
+    return m_active.empty();
 }
 
-WaitingBlocks Scheduler::waiting_of(std::size_t index) const {
-    const Entry& entry = m_entries[index];
+WaitingBlocks Scheduler::waiting_of(const Entry& entry) const {
     const KernelType type = entry.kernel->type;
     WaitingBlocks w;
     w.first_block = entry.next_group;
@@ -328,7 +358,7 @@ WaitingBlocks Scheduler::waiting_of(std::size_t index) const {
     const bool batch = entry.kernel->schedule_mode == ScheduleMode::Batch;
     w.needed = batch ? w.count : 1;
     const std::uint32_t total = capacity(type);
-    if (const Entry* ahead = blocking_batch(index)) {
+    if (const Entry* ahead = blocking_batch(entry)) {
         w.reason = WaitReason::BehindBatch;
         w.behind_kernel = ahead->kernel->id;
         w.describe = "waits behind batch kernel '" + ahead->kernel->name + "' (id " +
@@ -357,10 +387,9 @@ WaitingBlocks Scheduler::waiting_of(std::size_t index) const {
 
 std::vector<StuckBlock> Scheduler::unstarted_blocks() const {
     std::vector<StuckBlock> blocks;
-    for (std::size_t i = 0; i < m_entries.size(); ++i) {
-        const Entry& entry = m_entries[i];
-        if (!entry.unplaced() || entry.result.completed()) continue;
-        const WaitingBlocks w = waiting_of(i);
+    for (const Entry& entry : m_active) {
+        if (!entry.unplaced()) continue;
+        const WaitingBlocks w = waiting_of(entry);
         const std::string reason =
             "never started: " + w.describe +
             (w.reason == WaitReason::BehindBatch ? std::string()
@@ -377,9 +406,7 @@ std::vector<StuckBlock> Scheduler::unstarted_blocks() const {
 SchedulerState Scheduler::state() const {
     SchedulerState s;
     s.placement = m_options.placement;
-    for (std::size_t i = 0; i < m_entries.size(); ++i) {
-        const Entry& entry = m_entries[i];
-        if (entry.result.completed()) continue;
+    for (const Entry& entry : m_active) {
         const KernelLaunch& k = *entry.kernel;
         KernelState ks;
         ks.identity() = k.identity();
@@ -392,7 +419,7 @@ SchedulerState Scheduler::state() const {
                 }
             }
         }
-        if (entry.unplaced()) ks.waiting = waiting_of(i);
+        if (entry.unplaced()) ks.waiting = waiting_of(entry);
         s.kernels.push_back(std::move(ks));
     }
     for (CoreType type : {CoreType::Vector, CoreType::Cube}) {
@@ -409,7 +436,10 @@ SchedulerState Scheduler::state() const {
 
 std::vector<KernelResult> Scheduler::take_results() {
     std::vector<KernelResult> results = peek_results();
-    m_entries.clear();
+    m_by_launch.clear();
+    m_active.clear();
+    m_retired.clear();
+    m_results.clear();
     // The next run places as if the simulator were new: the same launches, the same order.
     m_last_served.reset();
     m_random_state = m_options.seed;
@@ -417,14 +447,10 @@ std::vector<KernelResult> Scheduler::take_results() {
 }
 
 std::vector<KernelResult> Scheduler::peek_results() const {
-    std::vector<KernelResult> results;
-    results.reserve(m_entries.size());
-    for (const Entry& entry : m_entries) {
-        KernelResult r = entry.result;
-        if (!r.completed()) {
-            r.blocks_finished = entry.finished_cores / cores_per_block(entry.kernel->type);
-        }
-        results.push_back(r);
+    std::vector<KernelResult> results = m_results;
+    for (const Entry& entry : m_active) {
+        results[entry.result].blocks_finished =
+            entry.finished_cores / cores_per_block(entry.kernel->type);
     }
     return results;
 }
@@ -433,6 +459,8 @@ void Scheduler::reset_after_abort() {
     std::fill(m_vector_held.begin(), m_vector_held.end(), std::nullopt);
     std::fill(m_cube_held.begin(), m_cube_held.end(), std::nullopt);
     m_chip.busy_cores = 0;
+    m_free_vector = static_cast<std::uint32_t>(m_vector_held.size());
+    m_free_cube = static_cast<std::uint32_t>(m_cube_held.size());
 }
 
 }  // namespace npusim

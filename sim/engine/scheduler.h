@@ -21,10 +21,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <list>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -91,15 +93,19 @@ public:
     void reset_after_abort();
 
 private:
+    // A kernel that has not finished yet. Finished kernels leave the active list (their
+    // result stays in m_results), so a placement looks at live kernels only, whatever the
+    // program's length.
     struct Entry {
         std::unique_ptr<KernelLaunch> kernel;
         std::unique_ptr<KernelRuntime> runtime;
-        KernelResult result;
+        std::size_t result = 0;  // index in m_results
         std::uint32_t next_group = 0;
         std::uint32_t finished_cores = 0;  // sub-blocks finished
         Cycle ready_at = 0;                // SchedulerOptions::dispatch_period
         bool unplaced() const { return next_group < kernel->blocks; }
     };
+    using Active = std::list<Entry>;
     struct Held {
         const KernelLaunch* kernel = nullptr;
         std::uint32_t block = 0;
@@ -116,9 +122,12 @@ private:
                   std::uint32_t sub, std::uint32_t group);
     /// Free places for one block of `type` now: free cores, or free whole clusters.
     std::uint32_t free_slots(KernelType type) const;
-    /// The unplaced Batch kernel ready before entries[index] that needs a core type it needs.
-    const Entry* blocking_batch(std::size_t index) const;
-    WaitingBlocks waiting_of(std::size_t index) const;
+    /// The unplaced Batch kernel ready before `entry` that needs a core type it needs.
+    const Entry* blocking_batch(const Entry& entry) const;
+    WaitingBlocks waiting_of(const Entry& entry) const;
+    /// Active kernels that may place now (blocks left, ready, no earlier unplaced batch kernel
+    /// needing a core type they need), in readiness order.
+    std::vector<Entry*> candidates();
     std::uint64_t next_random();
     /// The launch-queue tick at or after `now` (SchedulerOptions::dispatch_period).
     Cycle next_tick(Cycle now) const;
@@ -129,8 +138,14 @@ private:
     std::vector<AiCore*> m_cube;
     std::vector<std::optional<Held>> m_vector_held;
     std::vector<std::optional<Held>> m_cube_held;
+    std::uint32_t m_free_vector = 0;  // cores not held, per type
+    std::uint32_t m_free_cube = 0;
     AssignFn m_assign;
-    std::vector<Entry> m_entries;
+    Active m_active;  // unfinished kernels in readiness (launch) order
+    std::unordered_map<const KernelLaunch*, Active::iterator> m_by_launch;
+    std::vector<Entry> m_retired;  // finished, freed at the next launch (cores just let go)
+    std::vector<KernelResult> m_results;  // every kernel of this run, by id - m_first_id
+    std::uint32_t m_first_id = 0;
     std::uint32_t m_next_id = 0;
     SchedulerOptions m_options;
     std::uint64_t m_random_state;

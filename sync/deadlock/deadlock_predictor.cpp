@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <tuple>
 
 namespace npusim {
 
@@ -36,46 +37,83 @@ const char* sync_name(Op op) {
 
 }  // namespace
 
+void DeadlockPredictor::join(StreamClock& into, const StreamClock& other) {
+    if (into.size() < other.size()) into.resize(other.size(), 0);
+    for (std::size_t i = 0; i < other.size(); ++i) into[i] = std::max(into[i], other[i]);
+}
+
+DeadlockPredictor::StreamTail& DeadlockPredictor::tail_of(std::uint32_t stream) {
+    const auto it = m_tails.find(stream);
+    if (it != m_tails.end()) return it->second;
+    StreamTail& t = m_tails[stream];
+    t.slot = static_cast<std::uint32_t>(m_tails.size() - 1);
+    return t;
+}
+
+const DeadlockPredictor::StreamClock* DeadlockPredictor::clock_of(std::uint64_t op) const {
+    const auto record = m_records.find(op);
+    if (record != m_records.end()) return &record->second;
+    for (const auto& [stream, t] : m_tails) {
+        if (t.last_op == op) return &t.clock;
+    }
+    return nullptr;
+}
+
 void DeadlockPredictor::on_host_op_queued(const HostOpInfo& info) {
     if (info.op <= m_last_op) {
         // A new host program: op ids start again, and nothing orders it with the last one's
         // ops except that it runs after them.
         ++m_epoch;
-        m_stream_tail.clear();
-        m_synchronized.clear();
-        m_stream_of_op.clear();
+        m_tails.clear();
+        m_launch_of_op.clear();
+        m_latest_record.clear();
+        m_records.clear();
+        m_host.clear();
     }
     m_last_op = info.op;
-    Op& op = m_ops[{m_epoch, info.op}];
-    op.stream = info.stream;
-    const auto tail = m_stream_tail.find(info.stream);
-    if (tail != m_stream_tail.end()) op.after.push_back(tail->second);
-    if (info.kind == HostOpKind::EventWait && info.waits_for != 0)
-        op.after.push_back(info.waits_for);
-    // What the host knew had completed when it queued this op.
-    for (const auto& [stream, done] : m_synchronized) op.after.push_back(done);
-    m_stream_tail[info.stream] = info.op;
-    m_stream_of_op[info.op] = info.stream;
+    StreamTail& tail = tail_of(info.stream);
+    // After the op before it on its stream, what the host has seen complete, and the
+    // record an event wait waits for.
+    StreamClock clock = tail.clock;
+    join(clock, m_host);
+    if (info.kind == HostOpKind::EventWait && info.waits_for != 0) {
+        if (const StreamClock* record = clock_of(info.waits_for)) join(clock, *record);
+    }
+    if (clock.size() <= tail.slot) clock.resize(tail.slot + 1, 0);
+    const std::uint32_t position = ++clock[tail.slot];
+    tail.last_op = info.op;
+    tail.clock = clock;
+    if (info.kind == HostOpKind::EventRecord) {
+        std::uint64_t& latest = m_latest_record[info.event];
+        if (latest != 0) m_records.erase(latest);  // re-recorded: waits name the new one
+        latest = info.op;
+        m_records[info.op] = clock;
+    }
     if (info.kind != HostOpKind::Kernel) return;
     Launch launch;
     launch.identity() = info.launch;
     launch.has_stream = true;
     launch.epoch = m_epoch;
-    m_launch_of_op[{m_epoch, info.op}] = m_launches.size();
+    launch.slot = tail.slot;
+    launch.position = position;
+    launch.clock = std::move(clock);
+    m_launch_of_op[info.op] = m_launches.size();
     m_launches.push_back(std::move(launch));
 }
 
+// The runtime names a drained stream's last op or an event's latest record; an op it no
+// longer knows teaches nothing, which keeps every warning.
 void DeadlockPredictor::on_host_synchronized(std::uint64_t op) {
-    const auto it = m_stream_of_op.find(op);
-    if (it == m_stream_of_op.end()) return;
-    std::uint64_t& done = m_synchronized[it->second];
-    done = std::max(done, op);
+    if (const StreamClock* clock = clock_of(op)) join(m_host, *clock);
 }
 
 void DeadlockPredictor::on_kernel_start(const KernelInfo& kernel, Cycle at) {
     if (kernel.host_op != 0) {
-        const auto it = m_launch_of_op.find({m_epoch, kernel.host_op});
-        if (it != m_launch_of_op.end()) m_launch_of_kernel[kernel.id] = it->second;
+        const auto it = m_launch_of_op.find(kernel.host_op);
+        if (it != m_launch_of_op.end()) {
+            m_launch_of_kernel[kernel.id] = it->second;
+            m_launch_of_op.erase(it);
+        }
         return;
     }
     Launch launch;
@@ -83,6 +121,10 @@ void DeadlockPredictor::on_kernel_start(const KernelInfo& kernel, Cycle at) {
     launch.run_start = at;
     m_launch_of_kernel[kernel.id] = m_launches.size();
     m_launches.push_back(std::move(launch));
+}
+
+void DeadlockPredictor::on_kernel_end(const KernelInfo& kernel, Cycle) {
+    m_launch_of_kernel.erase(kernel.id);
 }
 
 void DeadlockPredictor::on_transaction(const Transaction& tx) {
@@ -96,31 +138,64 @@ void DeadlockPredictor::on_transaction(const Transaction& tx) {
     }
 }
 
-bool DeadlockPredictor::happens_before(std::uint64_t epoch, std::uint64_t before,
-                                       std::uint64_t after) const {
-    if (before >= after) return false;  // an op only waits for ops queued before it
-    std::set<std::uint64_t> seen;
-    std::vector<std::uint64_t> stack{after};
-    while (!stack.empty()) {
-        const std::uint64_t op = stack.back();
-        stack.pop_back();
-        const auto it = m_ops.find({epoch, op});
-        if (it == m_ops.end()) continue;
-        for (std::uint64_t p : it->second.after) {
-            if (p == before) return true;
-            if (p > before && seen.insert(p).second) stack.push_back(p);
-        }
-    }
-    return false;
+bool DeadlockPredictor::precedes(const Launch& a, const Launch& b) {
+    return a.slot < b.clock.size() && b.clock[a.slot] >= a.position;
 }
 
-bool DeadlockPredictor::ordered(const Launch& a, const Launch& b) const {
-    const bool host_a = a.host_op != 0, host_b = b.host_op != 0;
-    if (host_a != host_b) return true;  // a host program and a plain run() never overlap
-    if (!host_a) return a.run_start != b.run_start;
-    if (a.epoch != b.epoch) return true;
-    return happens_before(a.epoch, a.host_op, b.host_op) ||
-           happens_before(a.epoch, b.host_op, a.host_op);
+std::vector<std::vector<std::size_t>> DeadlockPredictor::concurrency(
+    const std::vector<std::size_t>& candidates) const {
+    // Groups that are ordered inside: one stream of one host program (stream order), or
+    // one plain run (all concurrent; different runs never overlap).
+    struct Group {
+        bool host = false;
+        std::uint64_t epoch = 0;
+        std::uint32_t slot = 0;
+        Cycle run_start = 0;
+        std::vector<std::size_t> members;  // candidate indices, in launch (stream) order
+    };
+    std::vector<Group> groups;
+    std::map<std::tuple<bool, std::uint64_t, std::uint64_t>, std::size_t> group_of;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const Launch& l = m_launches[candidates[i]];
+        const bool host = l.host_op != 0;
+        const auto key = host ? std::tuple{true, l.epoch, std::uint64_t{l.slot}}
+                              : std::tuple{false, std::uint64_t{0}, l.run_start};
+        const auto [it, added] = group_of.emplace(key, groups.size());
+        if (added) groups.push_back({host, l.epoch, l.slot, l.run_start, {}});
+        groups[it->second].members.push_back(i);
+    }
+    std::vector<std::vector<std::size_t>> concurrent(candidates.size());
+    const auto launch = [&](std::size_t i) -> const Launch& { return m_launches[candidates[i]]; };
+    for (const Group& a : groups) {
+        if (!a.host) {
+            for (std::size_t i : a.members) {
+                for (std::size_t j : a.members) {
+                    if (i != j) concurrent[i].push_back(j);
+                }
+            }
+            continue;
+        }
+        for (const Group& b : groups) {
+            if (&a == &b || !b.host || a.epoch != b.epoch) continue;
+            for (std::size_t i : a.members) {
+                const Launch& la = launch(i);
+                // b's launches la does not come after: positions past what la knows of b's
+                // stream; of those, the ones that do not come after la: a prefix of b's
+                // stream, whose knowledge of la's stream only grows along it.
+                const std::uint32_t known = b.slot < la.clock.size() ? la.clock[b.slot] : 0;
+                const auto first = std::partition_point(
+                    b.members.begin(), b.members.end(),
+                    [&](std::size_t j) { return launch(j).position <= known; });
+                const auto last =
+                    std::partition_point(first, b.members.end(), [&](std::size_t j) {
+                        return !precedes(la, launch(j));
+                    });
+                concurrent[i].insert(concurrent[i].end(), first, last);
+            }
+        }
+    }
+    for (auto& list : concurrent) std::sort(list.begin(), list.end());
+    return concurrent;
 }
 
 std::vector<DeadlockFinding> DeadlockPredictor::warnings() const {
@@ -133,13 +208,7 @@ std::vector<DeadlockFinding> DeadlockPredictor::warnings() const {
         }
     }
     const std::size_t n = candidates.size();
-    std::vector<std::vector<bool>> concurrent(n, std::vector<bool>(n, false));
-    for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = i + 1; j < n; ++j) {
-            const bool c = !ordered(m_launches[candidates[i]], m_launches[candidates[j]]);
-            concurrent[i][j] = concurrent[j][i] = c;
-        }
-    }
+    const std::vector<std::vector<std::size_t>> concurrent = concurrency(candidates);
     const auto over = [&](const std::vector<std::size_t>& set) {
         std::uint64_t vector = 0, cube = 0;
         for (std::size_t i : set) {
@@ -150,32 +219,39 @@ std::vector<DeadlockFinding> DeadlockPredictor::warnings() const {
         return vector > m_capacity.vector_cores || cube > m_capacity.cube_cores;
     };
     // Maximal sets of mutually concurrent candidates (Bron-Kerbosch, in candidate order),
-    // bounded so a pathological program cannot stall the report.
+    // bounded so a pathological program cannot stall the report. `p` and `x` are sorted;
+    // each step looks at the chosen launch's concurrent ones only, so a long program of
+    // mostly ordered launches costs what its concurrency costs.
     std::vector<std::vector<std::size_t>> sets;
     std::size_t budget = 100'000;
-    std::function<void(std::vector<std::size_t>, std::vector<std::size_t>,
-                       std::vector<std::size_t>)>
-        extend = [&](std::vector<std::size_t> r, std::vector<std::size_t> p,
-                     std::vector<std::size_t> x) {
+    std::function<void(const std::vector<std::size_t>&, const std::vector<std::size_t>&,
+                       const std::vector<std::size_t>&)>
+        extend = [&](const std::vector<std::size_t>& r, const std::vector<std::size_t>& p,
+                     const std::vector<std::size_t>& x) {
             if (budget == 0) return;
             --budget;
             if (p.empty() && x.empty()) {
                 if (r.size() >= 2 && over(r)) sets.push_back(r);
                 return;
             }
-            while (!p.empty()) {
-                const std::size_t v = p.front();
+            for (std::size_t i = 0; i < p.size(); ++i) {
+                const std::size_t v = p[i];
                 std::vector<std::size_t> r2 = r, p2, x2;
                 r2.push_back(v);
-                for (std::size_t w : p) {
-                    if (w != v && concurrent[v][w]) p2.push_back(w);
+                // Neighbours of v still to choose (after it in p) or excluded (x, or before
+                // it in p).
+                for (std::size_t w : concurrent[v]) {
+                    const auto at = std::lower_bound(p.begin(), p.end(), w);
+                    if (at != p.end() && *at == w) {
+                        (static_cast<std::size_t>(at - p.begin()) > i ? p2 : x2).push_back(w);
+                    } else if (std::binary_search(x.begin(), x.end(), w)) {
+                        x2.push_back(w);
+                    }
                 }
-                for (std::size_t w : x) {
-                    if (concurrent[v][w]) x2.push_back(w);
-                }
+                std::sort(x2.begin(), x2.end());
+                if (r2.size() < 2 && p2.empty()) continue;  // alone: no set to find
                 extend(r2, p2, x2);
-                p.erase(p.begin());
-                x.push_back(v);
+                if (budget == 0) return;
             }
         };
     std::vector<std::size_t> all(n);

@@ -24,7 +24,6 @@
 
 #include <cstdint>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -40,6 +39,7 @@ public:
 
     void on_kernel_start(const KernelInfo& kernel, Cycle at) override;
     void on_transaction(const Transaction& tx) override;
+    void on_kernel_end(const KernelInfo& kernel, Cycle at) override;
     void on_host_op_queued(const HostOpInfo& op) override;
     void on_host_synchronized(std::uint64_t op) override;
 
@@ -48,33 +48,53 @@ public:
     std::vector<DeadlockFinding> warnings() const;
 
 private:
+    // What a host op is ordered after, as a vector clock over the program's streams (by the
+    // order each stream was first used): entry s is how many ops of stream s it comes after
+    // or is (its own stream's entry: its position there). Op a precedes op b exactly when
+    // b's clock covers a's position on a's stream: the clocks carry every path of stream
+    // order, event waits and host synchronization, at a cost per op bounded by the streams.
+    using StreamClock = std::vector<std::uint32_t>;
+
     struct Launch : LaunchIdentity {
         bool has_stream = false;
-        // Ordering: a host op (program epoch, host_op), or a plain launch (run start cycle).
+        // Ordering: a host op (program epoch, stream slot, position, clock), or a plain
+        // launch (run start cycle).
         std::uint64_t epoch = 0;
+        std::uint32_t slot = 0;
+        std::uint32_t position = 0;
+        StreamClock clock;
         Cycle run_start = 0;
     };
-    struct Op {
-        std::uint32_t stream = 0;
-        std::vector<std::uint64_t> after;  // ops it directly happens after
+    struct StreamTail {
+        std::uint32_t slot = 0;
+        std::uint64_t last_op = 0;  // 0: none yet
+        StreamClock clock;          // the last op's
     };
 
-    bool ordered(const Launch& a, const Launch& b) const;
-    /// Op `before` happens before op `after` (same epoch): a path of direct orderings.
-    bool happens_before(std::uint64_t epoch, std::uint64_t before, std::uint64_t after) const;
+    /// For each candidate (an index into `candidates`, launches by index): the candidates
+    /// it can run at the same time as, sorted. Costs what the concurrency costs, not the
+    /// square of the launches.
+    std::vector<std::vector<std::size_t>> concurrency(
+        const std::vector<std::size_t>& candidates) const;
+    static bool precedes(const Launch& a, const Launch& b);
+    static void join(StreamClock& into, const StreamClock& other);
+    StreamTail& tail_of(std::uint32_t stream);
+    /// The clock of op `op` of this program if still known: a stream's last op or an event's
+    /// latest record (the ops host synchronization and event waits name). Null otherwise.
+    const StreamClock* clock_of(std::uint64_t op) const;
 
     CoreCapacity m_capacity;
-    std::vector<Launch> m_launches;
-    std::map<std::uint32_t, std::size_t> m_launch_of_kernel;  // kernel id -> launch
+    std::vector<Launch> m_launches;  // compact records of every launch, in launch order
+    std::map<std::uint32_t, std::size_t> m_launch_of_kernel;  // running kernel id -> launch
     std::map<std::string, std::string> m_sync_use;            // kernel name -> first sync site
-    // Host ops per program epoch (a new run_host restarts op ids).
+    // The current host program (a new run_host restarts op ids: a new epoch).
     std::uint64_t m_epoch = 0;
     std::uint64_t m_last_op = 0;
-    std::map<std::pair<std::uint64_t, std::uint64_t>, Op> m_ops;
-    std::map<std::pair<std::uint64_t, std::uint64_t>, std::size_t> m_launch_of_op;
-    std::map<std::uint32_t, std::uint64_t> m_stream_tail;   // stream -> last op queued
-    std::map<std::uint32_t, std::uint64_t> m_synchronized;  // stream -> last op the host saw end
-    std::map<std::uint64_t, std::uint32_t> m_stream_of_op;  // this epoch's ops
+    std::map<std::uint32_t, StreamTail> m_tails;             // by stream id
+    std::map<std::uint64_t, std::size_t> m_launch_of_op;     // queued kernel ops not started
+    std::map<std::uint32_t, std::uint64_t> m_latest_record;  // event -> its latest record op
+    std::map<std::uint64_t, StreamClock> m_records;          // record op -> its clock
+    StreamClock m_host;  // what the host has seen complete (host synchronization)
 };
 
 }  // namespace npusim
