@@ -85,6 +85,11 @@ public:
         if (n > m_size) std::fill(d + m_size, d + n, T{});
         m_size = static_cast<std::uint32_t>(n);
     }
+    /// Makes the values [first, first + n) (not inside this vector).
+    void assign(const T* first, std::size_t n) {
+        resize(n);
+        std::copy_n(first, n, data());
+    }
     /// Keeps the values for which keep(value) is true, in order; keep sees each value once,
     /// in order.
     template <class Keep>

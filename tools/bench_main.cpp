@@ -27,6 +27,13 @@
 //      process (j1) and two (j2): j2 at least 1.8x faster. Three runs of each, alternately,
 //      the fastest kept. Each also reports its CPU time (its own and its workers'), so that
 //      the cost of the workers shows on a busy machine too.
+//   l  a long host program: 10,000 (l10k) and 100,000 (l100k) launches of a 4-block kernel on
+//      one stream, without (_0) and with (_1) the checker (tools/bench_programs.h)
+//   m  4 streams x 5,000 launches of GM-reading and -writing kernels ordered by events,
+//      without (m0) and with (m1) the checker
+// Targets of l and m: time linear in launches (l100k <= 11x l10k, with and without the
+// checker); l100k_1 peaks <= 300 MB and costs <= 1.5x l100k_0's time; m1 costs <= 1.5x m0's
+// time and <= 2x its peak RSS.
 // `--quick` shrinks every case (a smoke run for CI); `--case X` runs one case in-process;
 // `--case j` runs the j1/j2 rounds (each run in its own process) and their target alone.
 #include <chrono>
@@ -54,6 +61,8 @@
 #include "sim/study/sweep_runner.h"
 #include "sync/check/checker.h"
 #include "sync/deadlock/deadlock_predictor.h"
+#include "tools/bench_measure.h"
+#include "tools/bench_programs.h"
 
 namespace {
 
@@ -65,12 +74,15 @@ constexpr double kScalingTarget = 0.85;         // 48-block rate at least 85% of
 constexpr double kExploreParallelTarget = 1.8;  // -j 2 vs -j 1 exploration speed-up
 constexpr double kMultiStreamTarget = 0.8;      // the runtime costs at most 20% of the rate
 
-using Clock = std::chrono::steady_clock;
-using nlohmann::json;
+constexpr double kLinearTarget = 11.0;                  // 100,000 launches vs 10,000: time ratio
+constexpr double kLongCheckerTimeTarget = 1.5;          // checker on vs off, cases l and m
+constexpr std::uint64_t kLongCheckerRss = 300'000'000;  // l100k with the checker
+constexpr double kEventStreamsRssTarget = 2.0;          // case m: checker on vs off, peak RSS
 
-double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using nlohmann::json;
+using npusim::bench::Clock;
+using npusim::bench::peak_rss_bytes;
+using npusim::bench::seconds_since;
 
 /// User + system CPU time of this process and of its children that ended and were waited for.
 double cpu_seconds_with_children() {
@@ -82,12 +94,6 @@ double cpu_seconds_with_children() {
             total += static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
     }
     return total;
-}
-
-std::uint64_t peak_rss_bytes() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
 }
 
 // Fills GM in chunks so that the host never holds a copy of a whole operand (the memory
@@ -382,10 +388,17 @@ json run_case(const std::string& name, bool quick, std::uint64_t floor_activatio
         j = run_exploration(name == "j1" ? 1 : 2, quick ? 20 : 100);
     } else if (name == "k1" || name == "k2") {
         j = run_study(name == "k1" ? 1 : 2, quick);
+    } else if (name == "l10k_0" || name == "l10k_1" || name == "l100k_0" || name == "l100k_1") {
+        const bool big = name.starts_with("l100k");
+        const std::uint32_t launches = quick ? (big ? 2'000u : 200u) : (big ? 100'000u : 10'000u);
+        j = npusim::bench::run_long_program(launches, name.back() == '1');
+    } else if (name == "m0" || name == "m1") {
+        j = npusim::bench::run_event_streams(quick ? 100 : 5'000, name == "m1");
     } else {
-        throw npusim::UsageError("unknown case '" + name +
-                                 "' (a, b, c, d, e, f0, f1, g512_0, g512_1, g1024_0, g1024_1, "
-                                 "h1, h48, i1, i4, j1, j2, k1, k2)");
+        throw npusim::UsageError(
+            "unknown case '" + name +
+            "' (a, b, c, d, e, f0, f1, g512_0, g512_1, g1024_0, g1024_1, "
+            "h1, h48, i1, i4, j1, j2, k1, k2, l10k_0, l10k_1, l100k_0, l100k_1, m0, m1)");
     }
     j["peak_rss_bytes"] = peak_rss_bytes();
     return j;
@@ -478,6 +491,53 @@ void add_exploration_targets(const json& out, json& targets) {
     }
 }
 
+/// The l and m targets from their entries of `out`, if they ran.
+void add_long_program_targets(const json& out, json& targets) {
+    const auto seconds = [&](const char* key) {
+        return out.contains(key) && out[key].contains("host_seconds")
+                   ? out[key]["host_seconds"].get<double>()
+                   : -1.0;
+    };
+    const auto rss = [&](const char* key) {
+        return out.contains(key) && out[key].contains("peak_rss_bytes")
+                   ? out[key]["peak_rss_bytes"].get<double>()
+                   : -1.0;
+    };
+    const double l10_0 = seconds("l10k_0_long_program"),
+                 l10_1 = seconds("l10k_1_long_program_checked");
+    const double l100_0 = seconds("l100k_0_long_program");
+    const double l100_1 = seconds("l100k_1_long_program_checked");
+    if (l10_0 > 0 && l10_1 > 0 && l100_0 > 0 && l100_1 > 0) {
+        const double linear_off = l100_0 / l10_0, linear_on = l100_1 / l10_1;
+        const double checker = l100_1 / l100_0;
+        const double peak = rss("l100k_1_long_program_checked");
+        targets["long_program_seconds_per_launch_off"] =
+            out["l100k_0_long_program"]["host_seconds_per_launch"];
+        targets["long_program_seconds_per_launch_on"] =
+            out["l100k_1_long_program_checked"]["host_seconds_per_launch"];
+        targets["long_program_100k_vs_10k_off"] = linear_off;
+        targets["long_program_100k_vs_10k_on"] = linear_on;
+        targets["long_program_linear_target"] = kLinearTarget;
+        targets["long_program_checker_time_ratio"] = checker;
+        targets["long_program_checker_peak_rss_bytes"] = peak;
+        targets["long_program_checker_peak_rss_target"] = kLongCheckerRss;
+        targets["long_program_pass"] = linear_off <= kLinearTarget && linear_on <= kLinearTarget &&
+                                       checker <= kLongCheckerTimeTarget &&
+                                       peak <= static_cast<double>(kLongCheckerRss);
+    }
+    const double m0 = seconds("m0_event_streams"), m1 = seconds("m1_event_streams_checked");
+    if (m0 > 0 && m1 > 0) {
+        const double time_ratio = m1 / m0;
+        const double rss_ratio = rss("m1_event_streams_checked") / rss("m0_event_streams");
+        targets["event_streams_checker_time_ratio"] = time_ratio;
+        targets["event_streams_checker_rss_ratio"] = rss_ratio;
+        targets["event_streams_target"] = {{"time", kLongCheckerTimeTarget},
+                                           {"rss", kEventStreamsRssTarget}};
+        targets["event_streams_pass"] =
+            time_ratio <= kLongCheckerTimeTarget && rss_ratio <= kEventStreamsRssTarget;
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -487,7 +547,8 @@ int main(int argc, char** argv) {
     app.add_flag("--quick", quick, "Small sizes (smoke test)");
     app.add_option("--case", only,
                    "Run one case (a, b, c, d, e, f0, f1, g512_0, g512_1, g1024_0, g1024_1, h1, "
-                   "h48, i1, i4, j1, j2, k1, k2) in-process, or j: j1 and j2 three times each "
+                   "h48, i1, i4, j1, j2, k1, k2, l10k_0, l10k_1, l100k_0, l100k_1, m0, m1) "
+                   "in-process, or j: j1 and j2 three times each "
                    "with the speed-up");
     try {
         app.parse(argc, argv);
@@ -533,6 +594,14 @@ int main(int argc, char** argv) {
         run_exploration_cases(quick, 3, out);
         out["k1_study_1_worker"] = run_isolated("k1", quick, 0);
         out["k2_study_2_workers"] = run_isolated("k2", quick, 0);
+        run_alternating(
+            {{"l10k_0", "l10k_0_long_program"}, {"l10k_1", "l10k_1_long_program_checked"}}, quick,
+            rounds, out);
+        run_alternating(
+            {{"l100k_0", "l100k_0_long_program"}, {"l100k_1", "l100k_1_long_program_checked"}},
+            quick, rounds, out);
+        run_alternating({{"m0", "m0_event_streams"}, {"m1", "m1_event_streams_checked"}}, quick,
+                        rounds, out);
 
         const json& b = out["b_tiny_tiles"];
         const json& c = out["c_systemc_floor"];
@@ -627,6 +696,7 @@ int main(int argc, char** argv) {
             targets["study_target"] = kExploreParallelTarget;
             targets["study_pass"] = speedup >= kExploreParallelTarget;
         }
+        add_long_program_targets(out, targets);
         out["targets"] = targets;
         std::cout << out.dump(2) << "\n";
         return 0;

@@ -143,7 +143,7 @@ private:
     AssignFn m_assign;
     Active m_active;  // unfinished kernels in readiness (launch) order
     std::unordered_map<const KernelLaunch*, Active::iterator> m_by_launch;
-    std::vector<Entry> m_retired;  // finished, freed at the next launch (cores just let go)
+    std::vector<Entry> m_retired;         // finished, freed at the next launch (cores just let go)
     std::vector<KernelResult> m_results;  // every kernel of this run, by id - m_first_id
     std::uint32_t m_first_id = 0;
     std::uint32_t m_next_id = 0;

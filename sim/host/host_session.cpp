@@ -18,6 +18,7 @@ void HostSession::start(HostProgram program) {
             try {
                 program(*impl.self);
                 impl.host_returned = true;
+                impl.release_idle_workers();
             } catch (const HostAborted&) {
                 // the run was aborted or stopped: the host thread unwinds
             } catch (const sc_core::sc_unwind_exception&) {
@@ -25,6 +26,7 @@ void HostSession::start(HostProgram program) {
             } catch (...) {
                 impl.host_error = std::current_exception();
                 impl.host_returned = true;
+                impl.release_idle_workers();
             }
             impl.host_wait.clear();
         },

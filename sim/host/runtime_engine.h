@@ -212,6 +212,9 @@ struct Runtime::Impl {
     std::shared_ptr<HostOpState> enqueue(StreamState& stream, HostOp op);
 
     void work(const std::shared_ptr<StreamState>& stream);
+    /// The host program returned: every idle stream worker ends (busy ones end when their
+    /// queue is empty).
+    void release_idle_workers();
 
     void run(HostOp& op);
 

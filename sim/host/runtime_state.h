@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <systemc>
+
 #include "core/kernel_launch.h"
 #include "sim/host/runtime.h"
 
@@ -112,8 +114,12 @@ struct StreamState {
     bool graph_internal = false;  // a lane of a graph launch (no handle; counts as destroyed)
     std::string destroyed_at;
     std::deque<HostOp> queue;  // the head runs; an op leaves the queue when it completed
+    // Its worker thread: started with its first op, it waits for more while the host program
+    // runs (one thread per stream, not one per burst of ops), and ends with the host program.
     bool worker = false;
-    std::uint64_t last_op = 0;  // the last op queued (0: none yet)
+    bool worker_idle = false;        // waiting on work_arrived with an empty queue
+    sc_core::sc_event work_arrived;  // an op was queued while the worker was idle
+    std::uint64_t last_op = 0;       // the last op queued (0: none yet)
 };
 
 struct EventState {

@@ -78,22 +78,43 @@ std::shared_ptr<HostOpState> Runtime::Impl::enqueue(StreamState& stream, HostOp 
         sc_core::sc_spawn_options spawn;
         spawn.set_stack_size(128 * 1024);
         sc_core::sc_spawn([this, shared] { work(shared); }, nullptr, &spawn);
+    } else if (stream.worker_idle) {
+        stream.worker_idle = false;
+        stream.work_arrived.notify(sc_core::SC_ZERO_TIME);
     }
     return state;
 }
 
+// One thread per stream for the whole host program: spawning one per burst of ops would
+// make a long program's cost grow with its length (SystemC keeps every process it named).
 void Runtime::Impl::work(const std::shared_ptr<StreamState>& stream) {
     try {
-        while (!stream->queue.empty()) {
-            HostOp& op = stream->queue.front();
-            run(op);
-            complete(op);
-            stream->queue.pop_front();
+        for (;;) {
+            while (!stream->queue.empty()) {
+                HostOp& op = stream->queue.front();
+                run(op);
+                complete(op);
+                stream->queue.pop_front();
+            }
+            if (host_returned) break;  // nothing more can be queued
+            stream->worker_idle = true;
+            sc_core::wait(stream->work_arrived | chip.abort_event);
+            stream->worker_idle = false;
+            check_abort();
         }
     } catch (const HostAborted&) {
         // the run ends; the queue is dropped with the runtime
     }
+    stream->worker_idle = false;
     stream->worker = false;
+}
+
+void Runtime::Impl::release_idle_workers() {
+    for (auto& [id, stream] : streams) {
+        if (!stream->worker_idle) continue;
+        stream->worker_idle = false;
+        stream->work_arrived.notify(sc_core::SC_ZERO_TIME);
+    }
 }
 
 void Runtime::Impl::run(HostOp& op) {

@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -40,12 +42,23 @@ struct Agent {
     VectorClock clock;       // what this agent knows; clock[self] is its completed frontier
     EpochCount counter = 0;  // instructions issued on this agent
     std::uint64_t scalar_version_seen = 0;
+    // clock.version() when its block started with it: an agent whose clock is still its
+    // block's start clock adds nothing to what the block drained.
+    std::uint64_t start_version = 0;
 };
 
 /// The local buffers a block allocated, per space: memcheck's bounds.
 class LocalBuffers {
 public:
     void add(MemSpace space, std::uint64_t address, std::uint64_t bytes);
+    /// Forgets every buffer (keeping the storage, for the next block).
+    void clear() {
+        for (Space& s : m_spaces) {
+            s.by_start.clear();
+            s.longest = 0;
+        }
+        m_known.fill({});
+    }
     /// Whether the block allocated anything in `space` (none: it lays the space out by hand).
     bool any(MemSpace space) const { return !m_spaces[index(space)].by_start.empty(); }
     /// Whether [address, address + bytes) lies inside one buffer of `space`. Looks only at
@@ -125,13 +138,26 @@ struct BlockState {
     std::uint32_t core = 0;
     std::uint32_t launch = 0;  // its kernel's host call (check::HostCalls), 0: Simulator::launch
     std::array<AgentId, kAgentSlots> agents{};
-    LocalBuffers allocations;
+    LocalBuffers allocations;  // (cleared, not freed, when the state is reused)
     std::array<Shadow*, kMemSpaces> local_shadows{};  // this core's local spaces, once found
     RecentFlagQueues flag_queues;  // its core's intra-core flags (SyncEdges), once found
     // The next block on its core took over `agents` (Agents::block_of); `final_clock` is
     // what this block drained then, its drained() from now on.
     bool handed_over = false;
     VectorClock final_clock;
+    // Its kernel ended (end_kernel): `final_clock` is what it drained, its drained() from
+    // then on.
+    bool ended = false;
+    // Its kernel ended while it was the latest block on its core: kept (with its agents) only
+    // until the next block on that core decides whether it is ordered after it.
+    bool parked = false;
+};
+
+/// The agents of a block that ended and that no later block took over: free for a new
+/// block whose start is ordered after all they did (Agents::block_of).
+struct AgentSet {
+    std::array<AgentId, kAgentSlots> agents{};
+    VectorClock final_clock;  // what its last block drained
 };
 
 struct KernelState {
@@ -160,6 +186,18 @@ public:
 
     /// The kernel's state, made empty on first use.
     KernelState& kernel(std::uint32_t id) { return m_kernels[id]; }
+    /// A kernel starts: its state (made empty on first use) with `info`; its name is kept
+    /// for reports after the kernel is retired.
+    KernelState& start_kernel(const KernelInfo& info);
+    /// The name of kernel `id`, also once retired ("?" if never started).
+    const std::string& kernel_name(std::uint32_t id) const;
+    /// The kernel ended and all it did has been collected (end_kernel): its state and blocks
+    /// are released, and the agents no later block took over are free for a block that is
+    /// ordered after them. So the agents, and with them every clock, grow with the blocks
+    /// that can still race, not with the program's length.
+    void retire_kernel(std::uint32_t id);
+    /// Agent ids ever made (their clocks' width bound): for tests and the benchmark.
+    std::size_t agent_count() const { return m_agents.size(); }
     const KernelState* find_kernel(std::uint32_t id) const;
     std::map<std::uint32_t, KernelState>& kernels() { return m_kernels; }
 
@@ -167,9 +205,12 @@ public:
     /// the previous block on its core (for a kernel of a stream op: only a previous block of
     /// the same kernel; kernels of other streams are ordered by events alone, not by where
     /// the scheduler happened to place them). A block ordered after the previous one takes
-    /// over its agents (their counters go on), so clocks hold one entry per core and slot,
-    /// not one per block that ever ran; an unordered one gets new agents. `created` says it
-    /// is new (its core's local memories then start fresh).
+    /// over its agents (their counters go on). Otherwise it takes a free agent set whose
+    /// whole work its start clock already covers (stream order, events, synchronization),
+    /// else new agents. Either way the new block is ordered after everything its agents did
+    /// before, so sharing them loses no race, and clocks hold one entry per agent that can
+    /// still race, not one per block that ever ran. `created` says it is new (its core's
+    /// local memories then start fresh).
     BlockState& block_of(const Transaction& tx, bool& created) {
         created = false;
         if (is_block_of(m_last_block, tx)) return *m_last_block;
@@ -216,7 +257,18 @@ private:
         m_blocks;
     std::map<std::pair<CoreType, std::uint32_t>, BlockState*> m_on_core;  // block on a core
     std::map<std::uint32_t, KernelState> m_kernels;
+    std::vector<AgentSet> m_free_sets;  // in the order they were freed
+    // Kernel names for reports, interned: 4 bytes per kernel id (the scheduler numbers its
+    // kernels in launch order from m_first_kernel_id), one string per name.
+    static constexpr std::uint32_t kNoName = ~std::uint32_t{0};
+    std::vector<std::string> m_names;
+    std::unordered_map<std::string, std::uint32_t> m_name_ids;
+    std::vector<std::uint32_t> m_kernel_names;  // by kernel id - m_first_kernel_id
+    std::uint32_t m_first_kernel_id = 0;
+    VectorClock m_start;  // take_agents' start clock, its storage reused
     BlockState* m_last_block = nullptr;
+    // Released block states, reused by the next blocks (their buffers keep their storage).
+    std::vector<std::unique_ptr<BlockState>> m_spare_blocks;
     std::array<std::vector<BlockState*>, 2> m_running;  // per core type and core: latest block
 
     static bool is_block_of(const BlockState* b, const Transaction& tx) {
@@ -225,6 +277,16 @@ private:
     }
     BlockState& find_or_start_block(const Transaction& tx, bool& created);
     void new_agents(BlockState& b, const VectorClock& start);
+    /// Gives `b` the agents of `set`, each starting from `start` joined with what the set's
+    /// previous block(s) knew.
+    void take_agents(BlockState& b, const VectorClock& kernel_start,
+                     const std::array<AgentId, kAgentSlots>& set, const VectorClock& final_clock);
+    /// Whether `start` covers every instruction the agents of `set` ever issued.
+    bool covers_all(const VectorClock& start, const std::array<AgentId, kAgentSlots>& set) const;
+    /// Takes the first free agent set `start` covers for `b`; false if none.
+    bool reuse_free_set(BlockState& b, const VectorClock& start);
+    /// Forgets block `b` (its kernel ended; its agents are elsewhere now).
+    void free_block(BlockState* b);
 };
 
 }  // namespace npusim::check

@@ -33,10 +33,7 @@ struct Checker::Impl {
         : gm(memory),
           options(opts),
           reporter(findings, memory, options, calls,
-                   [this](std::uint32_t id) -> std::string {
-                       const check::KernelState* k = agents.find_kernel(id);
-                       return k != nullptr ? k->info.name : "?";
-                   }),
+                   [this](std::uint32_t id) -> std::string { return agents.kernel_name(id); }),
           shadows(reporter, options),
           sync(agents, reporter, options),
           memcheck(memory, reporter, options),
@@ -62,14 +59,24 @@ struct Checker::Impl {
 
     // A kernel's work flows into the host (Simulator::launch, or a run that aborted) or into
     // its stream (a stream op, through StreamOrder when the op completes).
+    // Then the kernel's synccheck (unless aborted: the reset cores dropped its pending
+    // flags), and its state is retired: only its name stays, for reports.
     void end_kernel(check::KernelState& k, bool aborted) {
-        memcheck.report_uninitialized(shadows, k.info.id);
+        const std::uint32_t id = k.info.id;
+        memcheck.report_uninitialized(shadows, id);
         VectorClock done = agents.end_kernel(k);
         if (k.info.host_op != 0 && !aborted) {
             streams.kernel_ended(k.info.host_op, std::move(done));
         } else {
             agents.host().clock.join(done);
         }
+        if (aborted) {
+            sync.drop_flags(id);
+        } else if (options.synccheck) {
+            sync.report_unpaired(id);
+        }
+        sync.forget_kernel(id);
+        agents.retire_kernel(id);
     }
 
     // A run that stopped on a deadlock or a KernelError never ends its kernels, yet the host
@@ -77,11 +84,11 @@ struct Checker::Impl {
     // blocks) and did not end ends here, and its pending intra-core flags are dropped (the
     // abort reset the cores). Kernels launched but not yet run have no blocks and stay open.
     void end_aborted() {
+        std::vector<std::uint32_t> ran;
         for (auto& [id, k] : agents.kernels()) {
-            if (k.ended || k.blocks.empty()) continue;
-            end_kernel(k, true);
-            sync.drop_flags(id);
+            if (!k.ended && !k.blocks.empty()) ran.push_back(id);
         }
+        for (const std::uint32_t id : ran) end_kernel(agents.kernel(id), true);
     }
 
     // The host acts outside a runtime program (Simulator::write or launch): the program that
@@ -194,8 +201,7 @@ void Checker::on_kernel_start(const KernelInfo& kernel, Cycle at) {
     const check::PendingOp* op =
         kernel.host_op != 0 ? impl.streams.pending(kernel.host_op) : nullptr;
     if (op == nullptr) impl.leave_runtime();
-    check::KernelState& k = impl.agents.kernel(kernel.id);
-    k.info = kernel;
+    check::KernelState& k = impl.agents.start_kernel(kernel);
     if (op != nullptr) {  // a stream op: its blocks start with what its stream knows
         k.launch = op->launch;
         k.start_clock = impl.agents.agent(impl.streams.stream_agent(op->stream)).clock;
@@ -219,7 +225,6 @@ void Checker::on_kernel_end(const KernelInfo& kernel, Cycle at) {
     Impl& impl = *m_impl;
     impl.latest = std::max(impl.latest, at);
     impl.end_kernel(impl.agents.kernel(kernel.id), false);
-    if (impl.options.synccheck) impl.sync.report_unpaired(kernel.id);
 }
 
 void Checker::on_host_write(std::uint64_t address, std::uint64_t bytes) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 
 #include "base/cross_core_routing.h"
 #include "base/kernel_type.h"
@@ -162,6 +163,26 @@ void SyncEdges::report_unpaired(std::uint32_t kernel_id) {
                                   ") before the block ends");
         }
     }
+}
+
+namespace {
+// Erases the entries of `map` (keyed by tuples whose first element is a kernel id) of
+// kernel `kernel_id`.
+template <class Map>
+void erase_kernel(Map& map, std::uint32_t kernel_id) {
+    typename Map::key_type key{};  // the kernel's first possible key
+    std::get<0>(key) = kernel_id;
+    const auto first = map.lower_bound(key);
+    auto last = first;
+    while (last != map.end() && std::get<0>(last->first) == kernel_id) ++last;
+    map.erase(first, last);
+}
+}  // namespace
+
+void SyncEdges::forget_kernel(std::uint32_t kernel_id) {
+    erase_kernel(m_barriers, kernel_id);
+    erase_kernel(m_cross_counters, kernel_id);
+    erase_kernel(m_cross_rounds, kernel_id);
 }
 
 void SyncEdges::drop_flags(std::uint32_t kernel_id) {

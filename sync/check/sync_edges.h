@@ -94,6 +94,9 @@ public:
     void report_unpaired(std::uint32_t kernel_id);
     /// The kernel aborted: the reset cores dropped its pending intra-core flags.
     void drop_flags(std::uint32_t kernel_id);
+    /// The kernel is over: its barriers and cross-core flags are forgotten (its intra-core
+    /// flags stay set on their cores for the next kernel, as on hardware).
+    void forget_kernel(std::uint32_t kernel_id);
 
 private:
     // The queue of tx's flag on b's core: the block remembers the ones it used last

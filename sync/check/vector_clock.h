@@ -86,15 +86,21 @@ public:
     /// join each other often should share it.
     void focus(AgentId base) {
         if (base == m_base) return;
-        std::vector<Entry> all;
-        all.reserve(m_entries.size() + kWindow);
-        for (AgentId i = 0; i < kWindow; ++i)
-            if (m_window[i] != 0) all.push_back({m_base + i, m_window[i]});
-        for (const Entry& e : m_entries) all.push_back(e);
+        std::vector<Entry>& all = scratch();
+        all_entries(all);
         m_window.fill(0);
-        m_entries.clear();
         m_base = base;
-        for (const Entry& e : all) raise_quietly(e.agent, e.epoch);
+        // `all` is sorted: the entries outside the new window keep their order.
+        std::size_t kept = 0;
+        for (const Entry& e : all) {
+            const AgentId offset = e.agent - m_base;
+            if (offset < kWindow) {
+                m_window[offset] = e.epoch;
+            } else {
+                all[kept++] = e;
+            }
+        }
+        m_entries.assign(all.data(), kept);
     }
     AgentId window_base() const { return m_base; }
     /// Incremented on every change: lets a consumer skip a join it has already done.
@@ -130,14 +136,69 @@ private:
         return true;
     }
 
-    // join() of a clock with another window: entry by entry.
+    // A buffer for rebuilding entries without allocating (one thread checks at a time;
+    // thread_local keeps concurrent checkers of different simulations apart).
+    static std::vector<Entry>& scratch() {
+        thread_local std::vector<Entry> buffer;
+        return buffer;
+    }
+    static std::vector<Entry>& other_scratch() {
+        thread_local std::vector<Entry> buffer;
+        return buffer;
+    }
+
+    // Every non-zero entry, window included, sorted by agent, into `out`.
+    void all_entries(std::vector<Entry>& out) const {
+        out.clear();
+        const Entry* e = m_entries.begin();
+        const Entry* const end = m_entries.end();
+        for (; e != end && e->agent < m_base; ++e) out.push_back(*e);
+        for (AgentId i = 0; i < kWindow; ++i)
+            if (m_window[i] != 0) out.push_back({m_base + i, m_window[i]});
+        for (; e != end; ++e) out.push_back(*e);
+    }
+
+    // join() of a clock with another window: its entries inside this window elementwise, the
+    // others merged with this clock's sorted entries in one pass.
     [[gnu::noinline]] void join_other_window(const VectorClock& other) {
         bool raised = false;
-        for (AgentId i = 0; i < kWindow; ++i) {
-            if (other.m_window[i] != 0)
-                raised = raise_quietly(other.m_base + i, other.m_window[i]) || raised;
+        std::vector<Entry>& theirs = other_scratch();
+        other.all_entries(theirs);
+        std::size_t outside = 0;
+        for (const Entry& e : theirs) {
+            const AgentId offset = e.agent - m_base;
+            if (offset < kWindow) {
+                if (e.epoch > m_window[offset]) {
+                    m_window[offset] = e.epoch;
+                    raised = true;
+                }
+            } else {
+                theirs[outside++] = e;
+            }
         }
-        for (const Entry& e : other.m_entries) raised = raise_quietly(e.agent, e.epoch) || raised;
+        if (outside != 0) {
+            std::vector<Entry>& merged = scratch();
+            merged.clear();
+            const Entry* a = m_entries.begin();
+            const Entry* const a_end = m_entries.end();
+            const Entry* b = theirs.data();
+            const Entry* const b_end = b + outside;
+            while (a != a_end || b != b_end) {
+                if (b == b_end || (a != a_end && a->agent < b->agent)) {
+                    merged.push_back(*a++);
+                } else if (a == a_end || b->agent < a->agent) {
+                    merged.push_back(*b++);
+                    raised = true;
+                } else {
+                    if (b->epoch > a->epoch) raised = true;
+                    merged.push_back({a->agent, std::max(a->epoch, b->epoch)});
+                    ++a;
+                    ++b;
+                }
+            }
+            if (merged.size() != m_entries.size() || raised)
+                m_entries.assign(merged.data(), merged.size());
+        }
         if (raised) ++m_version;
     }
 
@@ -163,6 +224,25 @@ private:
     // The entries outside the window of a clock with the same window (so none of them falls
     // inside this one's). Returns whether any was raised or added.
     [[gnu::noinline]] bool join_entries(const VectorClock& other) {
+        // Clocks of one block, or of one stream's kernels, mostly know the same agents: then
+        // one elementwise pass.
+        if (other.m_entries.size() == m_entries.size()) {
+            Entry* a = m_entries.begin();
+            const Entry* b = other.m_entries.begin();
+            const std::size_t n = m_entries.size();
+            AgentId differ = 0;
+            for (std::size_t i = 0; i < n; ++i) differ |= a[i].agent ^ b[i].agent;
+            if (differ == 0) {
+                EpochCount up = 0;
+                for (std::size_t i = 0; i < n; ++i) {
+                    const EpochCount mine = a[i].epoch;
+                    const EpochCount theirs = b[i].epoch;
+                    up |= theirs > mine ? 1U : 0U;
+                    a[i].epoch = theirs > mine ? theirs : mine;
+                }
+                return up != 0;
+            }
+        }
         bool raised = false;
         std::size_t missing = 0;
         Entry* a = m_entries.begin();

@@ -186,10 +186,9 @@ std::vector<std::vector<std::size_t>> DeadlockPredictor::concurrency(
                 const auto first = std::partition_point(
                     b.members.begin(), b.members.end(),
                     [&](std::size_t j) { return launch(j).position <= known; });
-                const auto last =
-                    std::partition_point(first, b.members.end(), [&](std::size_t j) {
-                        return !precedes(la, launch(j));
-                    });
+                const auto last = std::partition_point(first, b.members.end(), [&](std::size_t j) {
+                    return !precedes(la, launch(j));
+                });
                 concurrent[i].insert(concurrent[i].end(), first, last);
             }
         }
