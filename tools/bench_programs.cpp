@@ -24,7 +24,13 @@ json program_figures(const RunResult& r, std::uint64_t launches, double seconds,
     j["host_seconds_per_launch"] = seconds / static_cast<double>(launches);
     j["instructions"] = r.instructions;
     j["simulated_cycles"] = r.cycles();
-    if (checker != nullptr) j["checker_findings"] = checker->findings().size();
+    if (checker != nullptr) {
+        j["checker_findings"] = checker->findings().size();
+        const CheckerFootprint held = checker->footprint();
+        j["checker_agents"] = held.agents;
+        j["checker_block_states"] = held.block_states;
+        j["checker_live_kernels"] = held.live_kernels;
+    }
     j["peak_rss_bytes"] = peak_rss_bytes();
     return j;
 }

@@ -42,14 +42,18 @@ const std::string& Agents::kernel_name(std::uint32_t id) const {
 }
 
 BlockState& Agents::find_or_start_block(const Transaction& tx, bool& created) {
-    auto& by_core = m_running[tx.core_type == CoreType::Cube ? 1 : 0];
-    auto& slot = m_blocks[{tx.kernel_id, tx.core_type, tx.block}];
-    if (!slot) {
+    const std::size_t type_index = tx.core_type == CoreType::Cube ? 1 : 0;
+    auto& by_core = m_running[type_index];
+    KernelState& kernel = m_kernels[tx.kernel_id];
+    auto& index = kernel.by_index[type_index];
+    if (tx.block >= index.size()) index.resize(tx.block + 1, nullptr);
+    BlockState*& slot = index[tx.block];
+    if (slot == nullptr) {
         created = true;
         if (m_spare_blocks.empty()) {
-            slot = std::make_unique<BlockState>();
+            slot = m_block_store.emplace_back(std::make_unique<BlockState>()).get();
         } else {
-            slot = std::move(m_spare_blocks.back());
+            slot = m_spare_blocks.back();
             m_spare_blocks.pop_back();
         }
         BlockState& b = *slot;
@@ -57,7 +61,6 @@ BlockState& Agents::find_or_start_block(const Transaction& tx, bool& created) {
         b.block = tx.block;
         b.type = tx.core_type;
         b.core = tx.core;
-        const KernelState& kernel = m_kernels[tx.kernel_id];
         b.launch = kernel.launch;
         // The previous block on this core finished before this one started.
         const std::pair<CoreType, std::uint32_t> core{tx.core_type, tx.core};
@@ -70,62 +73,64 @@ BlockState& Agents::find_or_start_block(const Transaction& tx, bool& created) {
         // event): ordered after it just the same, by what the host program said.
         const bool program_order = previous != nullptr && !core_order && previous->parked &&
                                    covers_all(kernel.start_clock, previous->agents);
-        if (core_order || program_order) {
-            // Ordered after it: this block goes on with its agents.
-            if (!previous->ended) previous->final_clock = drained(*previous);
+        if (core_order) {
+            // Ordered after it by the core: this block goes on with its agents and learns
+            // all the previous block knew.
+            previous->final_clock = drained(*previous);
             previous->handed_over = true;
-            take_agents(b, kernel.start_clock, previous->agents, previous->final_clock);
+            take_agents(b, kernel.start_clock, previous->agents, &previous->final_clock);
+            if (previous->kernel_id != tx.kernel_id) kernel.done_from_blocks = true;
             if (previous->parked) free_block(previous);
+        } else if (program_order) {
+            previous->handed_over = true;
+            take_agents(b, kernel.start_clock, previous->agents, nullptr);
+            free_block(previous);
         } else {
             if (previous != nullptr && previous->parked) {
                 // Its kernel is over: its agents join the free sets.
-                m_free_sets.push_back({previous->agents, std::move(previous->final_clock)});
+                m_free_sets.push_back(previous->agents);
                 free_block(previous);
             }
             if (!reuse_free_set(b, kernel.start_clock)) new_agents(b, kernel.start_clock);
         }
         m_on_core[core] = &b;
-        m_kernels[tx.kernel_id].blocks.push_back(&b);
+        kernel.blocks.push_back(&b);
     } else if (slot->handed_over) {
         // Not expected (a block ends before the next one on its core starts), but should a
         // block act after handing its agents over, it must not act as its successor: it
         // goes on with new agents that know what it knew.
         slot->handed_over = false;
+        kernel.done_from_blocks = true;
         new_agents(*slot, slot->final_clock);
     }
-    m_last_block = slot.get();
+    m_last_block = slot;
     if (tx.core >= by_core.size()) by_core.resize(tx.core + 1, nullptr);
-    by_core[tx.core] = slot.get();
+    by_core[tx.core] = slot;
     return *slot;
 }
 
-void Agents::take_agents(BlockState& b, const VectorClock& kernel_start,
-                         const std::array<AgentId, kAgentSlots>& set,
-                         const VectorClock& final_clock) {
-    // Every agent's clock becomes `start`, which covers all the previous block knew and did.
-    VectorClock& start = m_start;  // its storage reused
-    start = kernel_start;
-    start.focus(set[0]);
-    start.join(final_clock);
+void Agents::take_agents(BlockState& b, const VectorClock& kernel_start, const AgentSet& set,
+                         const VectorClock* previous) {
+    // Every agent's clock becomes the start (on first use), which covers all the previous
+    // block knew and did.
+    b.start = kernel_start;
+    b.start.focus(set[0]);
+    if (previous != nullptr) b.start.join(*previous);
     b.agents = set;
-    for (const AgentId id : b.agents) {
-        Agent& a = m_agents[id];
-        a.clock = start;
-        a.scalar_version_seen = 0;
-        a.start_version = a.clock.version();
-    }
+    b.generation = ++m_generation;
 }
 
-bool Agents::covers_all(const VectorClock& start,
-                        const std::array<AgentId, kAgentSlots>& set) const {
-    return std::all_of(set.begin(), set.end(),
-                       [&](AgentId id) { return start.get(id) >= m_agents[id].counter; });
+bool Agents::covers_all(const VectorClock& start, const AgentSet& set) const {
+    return std::all_of(set.begin(), set.end(), [&](AgentId id) {
+        const EpochCount issued = m_agents[id].counter;
+        return issued == 0 || start.get(id) >= issued;
+    });
 }
 
 bool Agents::reuse_free_set(BlockState& b, const VectorClock& start) {
     for (auto it = m_free_sets.begin(); it != m_free_sets.end(); ++it) {
-        if (!covers_all(start, it->agents)) continue;
-        take_agents(b, start, it->agents, it->final_clock);
+        if (!covers_all(start, *it)) continue;
+        take_agents(b, start, *it, nullptr);
         m_free_sets.erase(it);
         return true;
     }
@@ -138,17 +143,14 @@ void Agents::free_block(BlockState* b) {
     if (b->core < by_core.size() && by_core[b->core] == b) by_core[b->core] = nullptr;
     const auto on_core = m_on_core.find({b->type, b->core});
     if (on_core != m_on_core.end() && on_core->second == b) m_on_core.erase(on_core);
-    const auto it = m_blocks.find({b->kernel_id, b->type, b->block});
-    if (it == m_blocks.end()) return;
-    // Back to what a new state holds, keeping the storage of its buffer lists (final_clock
-    // is written before it is read).
-    std::unique_ptr<BlockState> spare = std::move(it->second);
-    m_blocks.erase(it);
-    spare->allocations.clear();
-    spare->local_shadows.fill(nullptr);
-    spare->flag_queues = RecentFlagQueues{};
-    spare->handed_over = spare->ended = spare->parked = false;
-    m_spare_blocks.push_back(std::move(spare));
+    // Back to what a new state holds, keeping the storage of its buffer lists and clocks
+    // (start and final_clock are written before they are read). Its kernel's index goes
+    // with the kernel (a block is freed when its kernel is retired, or after).
+    b->allocations.clear();
+    b->local_shadows.fill(nullptr);
+    b->flag_queues = RecentFlagQueues{};
+    b->handed_over = b->ended = b->parked = false;
+    m_spare_blocks.push_back(b);
 }
 
 void Agents::retire_kernel(std::uint32_t id) {
@@ -160,7 +162,7 @@ void Agents::retire_kernel(std::uint32_t id) {
             b->parked = true;  // the next block on its core decides where its agents go
             continue;
         }
-        if (!b->handed_over) m_free_sets.push_back({b->agents, std::move(b->final_clock)});
+        if (!b->handed_over) m_free_sets.push_back(b->agents);
         free_block(b);
     }
     m_kernels.erase(it);
@@ -169,38 +171,50 @@ void Agents::retire_kernel(std::uint32_t id) {
 // The block's agents get consecutive ids, and each clock keeps them in its window.
 void Agents::new_agents(BlockState& b, const VectorClock& start) {
     static_assert(kAgentSlots <= VectorClock::kWindow);
-    VectorClock focused = start;
-    focused.focus(static_cast<AgentId>(m_agents.size()));
+    if (&b.start != &start) b.start = start;
+    b.start.focus(static_cast<AgentId>(m_agents.size()));
+    b.generation = ++m_generation;
     for (Slot s = 0; s < kAgentSlots; ++s) {
         b.agents[s] = static_cast<AgentId>(m_agents.size());
-        Agent& a = m_agents.emplace_back();
-        a.clock = focused;
-        a.start_version = a.clock.version();
+        m_agents.emplace_back();
     }
 }
 
 VectorClock Agents::drained(const BlockState& b) const {
-    if (b.handed_over || b.ended) return b.final_clock;
+    if (b.handed_over) return b.final_clock;
     // The scalar unit's clock covers the block's start clock: an agent whose clock is still
     // that start adds only its own frontier.
+    // (An agent the block never used holds another block's clock: only its count counts.)
     const Agent& scalar = m_agents[b.agents[kScalarSlot]];
-    VectorClock c = scalar.clock;
+    VectorClock c = scalar.owner == b.generation ? scalar.clock : b.start;
     for (Slot s = 0; s < kAgentSlots; ++s) {
         const Agent& a = m_agents[b.agents[s]];
-        if (s != kScalarSlot && a.clock.version() != a.start_version) c.join(a.clock);
+        if (s != kScalarSlot && a.owner == b.generation && a.clock.version() != a.start_version)
+            c.join(a.clock);
         c.raise(b.agents[s], a.counter);
     }
     return c;
 }
 
+// What a kernel's blocks can know is its start clock, what its own blocks did (flags,
+// barriers, cross-core flags stay inside the kernel), and what their agents' earlier blocks
+// did, which the start covers (a free set is taken only by a start that covers it). So its
+// end is its start with every block's agents at their counts, unless some block learned
+// more (done_from_blocks): then the join of what each drained.
 VectorClock Agents::end_kernel(KernelState& k) {
     k.ended = true;
-    VectorClock done;
-    for (BlockState* b : k.blocks) {
-        if (!b->handed_over && !b->ended) b->final_clock = drained(*b);
-        b->ended = true;
-        done.join(b->final_clock);
+    for (BlockState* b : k.blocks) b->ended = true;
+    if (!k.done_from_blocks) {
+        VectorClock done = k.start_clock;
+        for (const BlockState* b : k.blocks) {
+            for (const AgentId id : b->agents) {
+                if (m_agents[id].counter != 0) done.raise(id, m_agents[id].counter);
+            }
+        }
+        return done;
     }
+    VectorClock done;
+    for (const BlockState* b : k.blocks) done.join(drained(*b));
     return done;
 }
 

@@ -19,6 +19,7 @@
 
 #include "base/pipe_table.h"
 #include "base/transaction.h"
+#include "sync/check/checker.h"
 #include "sync/check/vector_clock.h"
 
 namespace npusim::check {
@@ -45,6 +46,10 @@ struct Agent {
     // clock.version() when its block started with it: an agent whose clock is still its
     // block's start clock adds nothing to what the block drained.
     std::uint64_t start_version = 0;
+    // The generation of the block whose clock `clock` is (BlockState::generation): a block
+    // hands its start clock to each of its agents when it first uses it, so agents it never
+    // uses (the pipes a kernel does not touch) cost nothing.
+    std::uint64_t owner = 0;
 };
 
 /// The local buffers a block allocated, per space: memcheck's bounds.
@@ -132,6 +137,8 @@ private:
 };
 
 struct BlockState {
+    std::uint64_t generation = 0;  // unique per block that took agents (Agent::owner)
+    VectorClock start;             // its agents' clock when it started, given on first use
     std::uint32_t kernel_id = 0;
     std::uint32_t block = 0;
     CoreType type = CoreType::Vector;
@@ -145,27 +152,29 @@ struct BlockState {
     // what this block drained then, its drained() from now on.
     bool handed_over = false;
     VectorClock final_clock;
-    // Its kernel ended (end_kernel): `final_clock` is what it drained, its drained() from
-    // then on.
-    bool ended = false;
+    bool ended = false;  // its kernel ended (end_kernel)
     // Its kernel ended while it was the latest block on its core: kept (with its agents) only
     // until the next block on that core decides whether it is ordered after it.
     bool parked = false;
 };
 
 /// The agents of a block that ended and that no later block took over: free for a new
-/// block whose start is ordered after all they did (Agents::block_of).
-struct AgentSet {
-    std::array<AgentId, kAgentSlots> agents{};
-    VectorClock final_clock;  // what its last block drained
-};
+/// block whose start is ordered after all they did (Agents::block_of). Such a start covers
+/// what they knew too (that knowledge reached it only through their kernel's end), so the
+/// set needs no clock of its own.
+using AgentSet = std::array<AgentId, kAgentSlots>;
 
 struct KernelState {
     KernelInfo info;
     VectorClock start_clock;   // the host's knowledge at launch (a stream op: its stream's)
     std::uint32_t launch = 0;  // its host call (check::HostCalls), 0: Simulator::launch
     std::vector<BlockState*> blocks;
+    std::array<std::vector<BlockState*>, 2> by_index;  // per core type (vector, cube), by block
     bool ended = false;
+    // Some block of it learned more than its start clock and what its own blocks did (the
+    // previous block on its core was another kernel's, or a flag another kernel left set):
+    // its end joins what every block drained, not just its start and its agents' counts.
+    bool done_from_blocks = false;
 };
 
 class Agents final {
@@ -182,7 +191,14 @@ public:
         m_agents.emplace_back();
         return static_cast<AgentId>(m_agents.size() - 1);
     }
-    Agent& agent(const BlockState& b, Slot s) { return m_agents[b.agents[s]]; }
+    /// The agent of `b` in slot `s`, its clock `b`'s (given on first use).
+    Agent& agent(const BlockState& b, Slot s) {
+        Agent& a = m_agents[b.agents[s]];
+        if (a.owner != b.generation) adopt(a, b);
+        return a;
+    }
+    /// The instruction count of `b`'s agent in slot `s` (its clock untouched).
+    EpochCount& counter(const BlockState& b, Slot s) { return m_agents[b.agents[s]].counter; }
 
     /// The kernel's state, made empty on first use.
     KernelState& kernel(std::uint32_t id) { return m_kernels[id]; }
@@ -196,8 +212,10 @@ public:
     /// ordered after them. So the agents, and with them every clock, grow with the blocks
     /// that can still race, not with the program's length.
     void retire_kernel(std::uint32_t id);
-    /// Agent ids ever made (their clocks' width bound): for tests and the benchmark.
-    std::size_t agent_count() const { return m_agents.size(); }
+    /// What it holds (Checker::footprint).
+    CheckerFootprint footprint() const {
+        return {m_agents.size(), m_kernels.size(), m_block_store.size(), m_free_sets.size()};
+    }
     const KernelState* find_kernel(std::uint32_t id) const;
     std::map<std::uint32_t, KernelState>& kernels() { return m_kernels; }
 
@@ -223,8 +241,8 @@ public:
         return find_or_start_block(tx, created);
     }
 
-    /// Everything the block did, complete: its agents' clocks with every frontier at its count
-    /// (once its agents were handed over: as it was then).
+    /// Everything the block knew and did, complete: its agents' clocks with every frontier at
+    /// its count (once its agents were handed over: as it was then).
     VectorClock drained(const BlockState& b) const;
 
     /// The scalar unit's knowledge flows into a pipe when it issues there.
@@ -243,7 +261,7 @@ public:
         const Agent& source = agent(b, pipe);
         into = source.clock;
         into.raise(b.agents[pipe], source.counter);
-        if (pipe == kScalarSlot) into.raise(b.agents[kStoreSlot], agent(b, kStoreSlot).counter);
+        if (pipe == kScalarSlot) into.raise(b.agents[kStoreSlot], counter(b, kStoreSlot));
     }
 
     void scalar_learns(BlockState& b, const VectorClock& c) { agent(b, kScalarSlot).clock.join(c); }
@@ -253,8 +271,7 @@ public:
 
 private:
     std::vector<Agent> m_agents;
-    std::map<std::tuple<std::uint32_t, CoreType, std::uint32_t>, std::unique_ptr<BlockState>>
-        m_blocks;
+    std::uint64_t m_generation = 0;
     std::map<std::pair<CoreType, std::uint32_t>, BlockState*> m_on_core;  // block on a core
     std::map<std::uint32_t, KernelState> m_kernels;
     std::vector<AgentSet> m_free_sets;  // in the order they were freed
@@ -265,10 +282,11 @@ private:
     std::unordered_map<std::string, std::uint32_t> m_name_ids;
     std::vector<std::uint32_t> m_kernel_names;  // by kernel id - m_first_kernel_id
     std::uint32_t m_first_kernel_id = 0;
-    VectorClock m_start;  // take_agents' start clock, its storage reused
     BlockState* m_last_block = nullptr;
-    // Released block states, reused by the next blocks (their buffers keep their storage).
-    std::vector<std::unique_ptr<BlockState>> m_spare_blocks;
+    // Every block state made; the released ones are reused by the next blocks (their buffers
+    // and clocks keep their storage).
+    std::vector<std::unique_ptr<BlockState>> m_block_store;
+    std::vector<BlockState*> m_spare_blocks;
     std::array<std::vector<BlockState*>, 2> m_running;  // per core type and core: latest block
 
     static bool is_block_of(const BlockState* b, const Transaction& tx) {
@@ -277,12 +295,18 @@ private:
     }
     BlockState& find_or_start_block(const Transaction& tx, bool& created);
     void new_agents(BlockState& b, const VectorClock& start);
-    /// Gives `b` the agents of `set`, each starting from `start` joined with what the set's
-    /// previous block(s) knew.
-    void take_agents(BlockState& b, const VectorClock& kernel_start,
-                     const std::array<AgentId, kAgentSlots>& set, const VectorClock& final_clock);
+    static void adopt(Agent& a, const BlockState& b) {
+        a.clock = b.start;
+        a.scalar_version_seen = 0;
+        a.start_version = a.clock.version();
+        a.owner = b.generation;
+    }
+    /// Gives `b` the agents of `set`, each starting from `kernel_start` joined with what the
+    /// set's previous block knew (`previous`; null: the start covers it).
+    void take_agents(BlockState& b, const VectorClock& kernel_start, const AgentSet& set,
+                     const VectorClock* previous);
     /// Whether `start` covers every instruction the agents of `set` ever issued.
-    bool covers_all(const VectorClock& start, const std::array<AgentId, kAgentSlots>& set) const;
+    bool covers_all(const VectorClock& start, const AgentSet& set) const;
     /// Takes the first free agent set `start` covers for `b`; false if none.
     bool reuse_free_set(BlockState& b, const VectorClock& start);
     /// Forgets block `b` (its kernel ended; its agents are elsewhere now).

@@ -138,17 +138,17 @@ struct Checker::Impl {
         site.time = tx.start;
         if (tx.pipe == Pipe::S) {
             Agent& scalar = agents.agent(b, kScalarSlot);
-            Agent& stores = agents.agent(b, kStoreSlot);
+            EpochCount& stores = agents.counter(b, kStoreSlot);
             const bool store = tx.op == Op::ScalarStore;
             if (store) {
                 site.agent = b.agents[kStoreSlot];
-                site.epoch = ++stores.counter;
+                site.epoch = ++stores;
             } else {
                 site.agent = b.agents[kScalarSlot];
                 site.epoch = ++scalar.counter;
                 scalar.clock.set(b.agents[kScalarSlot], scalar.counter);
             }
-            const View view{scalar.clock, b.agents[kStoreSlot], stores.counter - (store ? 1 : 0),
+            const View view{scalar.clock, b.agents[kStoreSlot], stores - (store ? 1 : 0),
                             site.agent, site.epoch};
             run_accesses(b, tx, site, view);
             return;
@@ -337,6 +337,10 @@ std::size_t Checker::error_count() const {
     return static_cast<std::size_t>(
         std::count_if(m_findings.begin(), m_findings.end(),
                       [](const Finding& f) { return f.severity == Severity::Error; }));
+}
+
+CheckerFootprint Checker::footprint() const {
+    return m_impl->agents.footprint();
 }
 
 void Checker::check_leaks() {

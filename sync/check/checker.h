@@ -67,6 +67,15 @@ struct CheckerOptions {
     RaceOrder race_order = RaceOrder::Program;
 };
 
+/// What the checker holds, to show that it follows what can still race rather than the
+/// program's length (tests, npusim-bench).
+struct CheckerFootprint {
+    std::size_t agents = 0;           // agent ids ever made: the bound on every clock's width
+    std::size_t live_kernels = 0;     // kernels whose state is kept (not yet ended and retired)
+    std::size_t block_states = 0;     // block states ever made (each reused once released)
+    std::size_t free_agent_sets = 0;  // ended blocks' agents waiting for a block ordered after
+};
+
 class Checker final : public TransactionObserver {
 public:
     explicit Checker(const GlobalMemory& gm, CheckerOptions options = {});
@@ -93,6 +102,7 @@ public:
     bool has_errors() const { return error_count() > 0; }
     /// memcheck leaks: one warning per GM buffer that is still live. Call when done.
     void check_leaks();
+    CheckerFootprint footprint() const;
 
 private:
     struct Impl;

@@ -24,10 +24,10 @@ void ShadowMemory::clear(Shadow& shadow) {
 }
 
 void ShadowMemory::reset_local(CoreType type, std::uint32_t core) {
-    for (MemSpace space :
-         {MemSpace::UB, MemSpace::L1, MemSpace::L0A, MemSpace::L0B, MemSpace::L0C}) {
-        const auto it = m_local.find({space, type, core});
-        if (it != m_local.end()) clear(it->second);
+    const auto& cores = m_core_locals[type == CoreType::Cube ? 1 : 0];
+    if (core >= cores.size()) return;
+    for (Shadow* sh : cores[core]) {
+        if (sh != nullptr && !sh->intervals().empty()) clear(*sh);
     }
 }
 

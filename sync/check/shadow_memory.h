@@ -6,6 +6,7 @@
 // at kernel end (take_uninitialized).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -133,7 +134,11 @@ public:
     const RunPool& runs() const { return m_runs; }
     /// A local space of one core. The reference stays valid (blocks cache it).
     Shadow& local(MemSpace space, CoreType type, std::uint32_t core) {
-        return m_local[{space, type, core}];
+        Shadow& sh = m_local[{space, type, core}];
+        auto& cores = m_core_locals[type == CoreType::Cube ? 1 : 0];
+        if (core >= cores.size()) cores.resize(core + 1);
+        cores[core][static_cast<std::size_t>(space)] = &sh;
+        return sh;
     }
     /// A new block on a core starts with fresh local memories (what the previous block left
     /// there is not this block's data). Cleared, not erased: blocks cache the addresses.
@@ -273,6 +278,9 @@ private:
     RunPool m_runs;
     Shadow m_gm{256};  // interleaved blocks stream through GM: more lookups to remember
     std::map<std::tuple<MemSpace, CoreType, std::uint32_t>, Shadow> m_local;
+    // The same shadows per core type and core, by space (null: not used yet): a new block's
+    // reset looks at its core's only.
+    std::array<std::vector<std::array<Shadow*, kMemSpaces>>, 2> m_core_locals;
     std::uint64_t m_uninit_sequence = 0;
     std::size_t m_uninit_count = 0;
 };

@@ -134,6 +134,8 @@ private:
             return r.serial == tx.partner_serial;
         });
         if (it == queue.end()) return;
+        // A flag another kernel left set: this kernel learns beyond its start.
+        if (it->kernel_id != b.kernel_id) m_agents.kernel(b.kernel_id).done_from_blocks = true;
         m_agents.agent(b, dst).clock.join(it->clock);
         queue.erase(it);
     }
