@@ -16,11 +16,24 @@ Agents::Agents() {
 
 const KernelState* Agents::find_kernel(std::uint32_t id) const {
     const auto it = m_kernels.find(id);
-    return it != m_kernels.end() ? &it->second : nullptr;
+    return it != m_kernels.end() ? it->second.get() : nullptr;
+}
+
+std::vector<std::uint32_t> Agents::kernel_ids() const {
+    std::vector<std::uint32_t> ids;
+    for (const auto& [id, k] : m_kernels) ids.push_back(id);
+    return ids;
+}
+
+std::unique_ptr<KernelState> Agents::new_kernel_state() {
+    if (m_spare_kernels.empty()) return std::make_unique<KernelState>();
+    std::unique_ptr<KernelState> k = std::move(m_spare_kernels.back());
+    m_spare_kernels.pop_back();
+    return k;
 }
 
 KernelState& Agents::start_kernel(const KernelInfo& info) {
-    KernelState& k = m_kernels[info.id];
+    KernelState& k = kernel(info.id);
     k.info = info;
     const auto [name, added] =
         m_name_ids.emplace(info.name, static_cast<std::uint32_t>(m_names.size()));
@@ -44,7 +57,7 @@ const std::string& Agents::kernel_name(std::uint32_t id) const {
 BlockState& Agents::find_or_start_block(const Transaction& tx, bool& created) {
     const std::size_t type_index = tx.core_type == CoreType::Cube ? 1 : 0;
     auto& by_core = m_running[type_index];
-    KernelState& kernel = m_kernels[tx.kernel_id];
+    KernelState& kernel = this->kernel(tx.kernel_id);
     auto& index = kernel.by_index[type_index];
     if (tx.block >= index.size()) index.resize(tx.block + 1, nullptr);
     BlockState*& slot = index[tx.block];
@@ -62,10 +75,9 @@ BlockState& Agents::find_or_start_block(const Transaction& tx, bool& created) {
         b.type = tx.core_type;
         b.core = tx.core;
         b.launch = kernel.launch;
+        b.stream = kernel.info.stream;
         // The previous block on this core finished before this one started.
-        const std::pair<CoreType, std::uint32_t> core{tx.core_type, tx.core};
-        const auto on_core = m_on_core.find(core);
-        BlockState* const previous = on_core != m_on_core.end() ? on_core->second : nullptr;
+        BlockState* const previous = on_core(tx.core_type, tx.core);
         const bool stream_op = kernel.info.host_op != 0;
         const bool core_order =
             previous != nullptr && (!stream_op || previous->kernel_id == tx.kernel_id);
@@ -88,12 +100,12 @@ BlockState& Agents::find_or_start_block(const Transaction& tx, bool& created) {
         } else {
             if (previous != nullptr && previous->parked) {
                 // Its kernel is over: its agents join the free sets.
-                m_free_sets.push_back(previous->agents);
+                free_set(*previous);
                 free_block(previous);
             }
             if (!reuse_free_set(b, kernel.start_clock)) new_agents(b, kernel.start_clock);
         }
-        m_on_core[core] = &b;
+        on_core(tx.core_type, tx.core) = &b;
         kernel.blocks.push_back(&b);
     } else if (slot->handed_over) {
         // Not expected (a block ends before the next one on its core starts), but should a
@@ -128,11 +140,14 @@ bool Agents::covers_all(const VectorClock& start, const AgentSet& set) const {
 }
 
 bool Agents::reuse_free_set(BlockState& b, const VectorClock& start) {
-    for (auto it = m_free_sets.begin(); it != m_free_sets.end(); ++it) {
-        if (!covers_all(start, *it)) continue;
-        take_agents(b, start, *it, nullptr);
-        m_free_sets.erase(it);
-        return true;
+    // Its own stream's sets first (stream order covers them), then the others.
+    for (const bool same_stream : {true, false}) {
+        for (auto it = m_free_sets.begin(); it != m_free_sets.end(); ++it) {
+            if ((it->stream == b.stream) != same_stream || !covers_all(start, it->agents)) continue;
+            take_agents(b, start, it->agents, nullptr);
+            m_free_sets.erase(it);
+            return true;
+        }
     }
     return false;
 }
@@ -141,8 +156,8 @@ void Agents::free_block(BlockState* b) {
     if (m_last_block == b) m_last_block = nullptr;
     auto& by_core = m_running[b->type == CoreType::Cube ? 1 : 0];
     if (b->core < by_core.size() && by_core[b->core] == b) by_core[b->core] = nullptr;
-    const auto on_core = m_on_core.find({b->type, b->core});
-    if (on_core != m_on_core.end() && on_core->second == b) m_on_core.erase(on_core);
+    BlockState*& latest = on_core(b->type, b->core);
+    if (latest == b) latest = nullptr;
     // Back to what a new state holds, keeping the storage of its buffer lists and clocks
     // (start and final_clock are written before they are read). Its kernel's index goes
     // with the kernel (a block is freed when its kernel is retired, or after).
@@ -156,15 +171,23 @@ void Agents::free_block(BlockState* b) {
 void Agents::retire_kernel(std::uint32_t id) {
     const auto it = m_kernels.find(id);
     if (it == m_kernels.end()) return;
-    for (BlockState* b : it->second.blocks) {
-        const auto on_core = m_on_core.find({b->type, b->core});
-        if (on_core != m_on_core.end() && on_core->second == b) {
+    KernelState& k = *it->second;
+    for (BlockState* b : k.blocks) {
+        if (on_core(b->type, b->core) == b) {
             b->parked = true;  // the next block on its core decides where its agents go
             continue;
         }
-        if (!b->handed_over) m_free_sets.push_back(b->agents);
+        if (!b->handed_over) free_set(*b);
         free_block(b);
     }
+    // Released with its storage kept for the next kernel.
+    k.blocks.clear();
+    for (auto& index : k.by_index) index.clear();
+    k.ended = k.done_from_blocks = false;
+    k.launch = 0;
+    k.info = KernelInfo{};
+    k.start_clock = VectorClock{};
+    m_spare_kernels.push_back(std::move(it->second));
     m_kernels.erase(it);
 }
 

@@ -144,6 +144,7 @@ struct BlockState {
     CoreType type = CoreType::Vector;
     std::uint32_t core = 0;
     std::uint32_t launch = 0;  // its kernel's host call (check::HostCalls), 0: Simulator::launch
+    std::uint32_t stream = 0;  // its kernel's stream (0: the default stream, Simulator::launch)
     std::array<AgentId, kAgentSlots> agents{};
     LocalBuffers allocations;  // (cleared, not freed, when the state is reused)
     std::array<Shadow*, kMemSpaces> local_shadows{};  // this core's local spaces, once found
@@ -201,7 +202,11 @@ public:
     EpochCount& counter(const BlockState& b, Slot s) { return m_agents[b.agents[s]].counter; }
 
     /// The kernel's state, made empty on first use.
-    KernelState& kernel(std::uint32_t id) { return m_kernels[id]; }
+    KernelState& kernel(std::uint32_t id) {
+        std::unique_ptr<KernelState>& k = m_kernels[id];
+        if (!k) k = new_kernel_state();
+        return *k;
+    }
     /// A kernel starts: its state (made empty on first use) with `info`; its name is kept
     /// for reports after the kernel is retired.
     KernelState& start_kernel(const KernelInfo& info);
@@ -217,7 +222,8 @@ public:
         return {m_agents.size(), m_kernels.size(), m_block_store.size(), m_free_sets.size()};
     }
     const KernelState* find_kernel(std::uint32_t id) const;
-    std::map<std::uint32_t, KernelState>& kernels() { return m_kernels; }
+    /// The ids of the kernels whose state is kept, in id order.
+    std::vector<std::uint32_t> kernel_ids() const;
 
     /// The block `tx` belongs to. A new one starts with its kernel's start clock and after
     /// the previous block on its core (for a kernel of a stream op: only a previous block of
@@ -272,9 +278,17 @@ public:
 private:
     std::vector<Agent> m_agents;
     std::uint64_t m_generation = 0;
-    std::map<std::pair<CoreType, std::uint32_t>, BlockState*> m_on_core;  // block on a core
-    std::map<std::uint32_t, KernelState> m_kernels;
-    std::vector<AgentSet> m_free_sets;  // in the order they were freed
+    // The block that started last on each core, per core type (null: none, or released).
+    std::array<std::vector<BlockState*>, 2> m_on_core;
+    std::map<std::uint32_t, std::unique_ptr<KernelState>> m_kernels;
+    std::vector<std::unique_ptr<KernelState>> m_spare_kernels;  // released, storage kept
+    // Free agent sets in the order they were freed, with the stream of their last kernel: a
+    // block looks at its own stream's first (stream order covers them).
+    struct FreeSet {
+        AgentSet agents{};
+        std::uint32_t stream = 0;
+    };
+    std::vector<FreeSet> m_free_sets;
     // Kernel names for reports, interned: 4 bytes per kernel id (the scheduler numbers its
     // kernels in launch order from m_first_kernel_id), one string per name.
     static constexpr std::uint32_t kNoName = ~std::uint32_t{0};
@@ -309,8 +323,15 @@ private:
     bool covers_all(const VectorClock& start, const AgentSet& set) const;
     /// Takes the first free agent set `start` covers for `b`; false if none.
     bool reuse_free_set(BlockState& b, const VectorClock& start);
+    void free_set(const BlockState& b) { m_free_sets.push_back({b.agents, b.stream}); }
     /// Forgets block `b` (its kernel ended; its agents are elsewhere now).
     void free_block(BlockState* b);
+    std::unique_ptr<KernelState> new_kernel_state();
+    BlockState*& on_core(CoreType type, std::uint32_t core) {
+        auto& cores = m_on_core[type == CoreType::Cube ? 1 : 0];
+        if (core >= cores.size()) cores.resize(core + 1, nullptr);
+        return cores[core];
+    }
 };
 
 }  // namespace npusim::check

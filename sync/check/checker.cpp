@@ -84,11 +84,10 @@ struct Checker::Impl {
     // blocks) and did not end ends here, and its pending intra-core flags are dropped (the
     // abort reset the cores). Kernels launched but not yet run have no blocks and stay open.
     void end_aborted() {
-        std::vector<std::uint32_t> ran;
-        for (auto& [id, k] : agents.kernels()) {
-            if (!k.ended && !k.blocks.empty()) ran.push_back(id);
+        for (const std::uint32_t id : agents.kernel_ids()) {
+            check::KernelState& k = agents.kernel(id);
+            if (!k.ended && !k.blocks.empty()) end_kernel(k, true);
         }
-        for (const std::uint32_t id : ran) end_kernel(agents.kernel(id), true);
     }
 
     // The host acts outside a runtime program (Simulator::write or launch): the program that

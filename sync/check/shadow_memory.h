@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -84,19 +85,29 @@ public:
 
     Map::iterator emplace_hint(Map::iterator hint, std::uint64_t lo, Interval&& iv) {
         ++m_generation;
-        return m_map.emplace_hint(hint, lo, std::move(iv));
+        if (m_spare_nodes.empty()) return m_map.emplace_hint(hint, lo, std::move(iv));
+        Map::node_type node = std::move(m_spare_nodes.back());
+        m_spare_nodes.pop_back();
+        node.key().at = lo;
+        node.mapped() = std::move(iv);
+        return m_map.insert(hint, std::move(node));
     }
     Map::iterator erase(Map::iterator it) {
         ++m_generation;
-        return m_map.erase(it);
+        const Map::iterator next = std::next(it);
+        keep_node(m_map.extract(it));
+        return next;
     }
     Map::iterator erase(Map::iterator first, Map::iterator last) {
         if (first != last) ++m_generation;
-        return m_map.erase(first, last);
+        while (first != last) first = erase(first);
+        return last;
     }
+    /// Forgets every interval (a core's local memory for its next block), keeping the nodes
+    /// for the next ones: a core's blocks lay out the same buffers again.
     void clear() {
         ++m_generation;
-        m_map.clear();
+        while (!m_map.empty()) keep_node(m_map.extract(m_map.begin()));
     }
     /// Moves the start of `it` forward to `at`, which must not pass its end, with nothing
     /// starting in between (its left neighbour took over the bytes before `at`).
@@ -120,7 +131,13 @@ private:
         return static_cast<std::size_t>((lo * 0x9E3779B97F4A7C15ULL) >> 40) & (m_found.size() - 1);
     }
 
+    void keep_node(Map::node_type&& node) {
+        if (m_spare_nodes.size() < kSpareNodes) m_spare_nodes.push_back(std::move(node));
+    }
+    static constexpr std::size_t kSpareNodes = 64;
+
     Map m_map;
+    std::vector<Map::node_type> m_spare_nodes;  // removed intervals' nodes, for reuse
     std::vector<Found> m_found;
     std::uint64_t m_generation = 1;
 };

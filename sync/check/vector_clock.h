@@ -7,6 +7,11 @@
 // of kWindow agents [base, base + kWindow) (focus() places it: the checker puts a block's
 // agents there) and a sorted list of the other non-zero entries. Two clocks with the same
 // window join elementwise over it, and a lookup inside it is an index.
+//
+// The list outside the window is shared between copies until one of them changes it (copy
+// on write): a block's agents, the clocks its flags carry and what it drains all start as
+// copies of its start clock and mostly change only inside their window, so copying a clock
+// costs a reference and joining two clocks that share their list costs the window.
 #pragma once
 
 #include <algorithm>
@@ -16,8 +21,6 @@
 #include <cstring>
 #include <utility>
 #include <vector>
-
-#include "base/small_vector.h"
 
 namespace npusim {
 
@@ -30,6 +33,108 @@ struct ClockEntry {
     EpochCount epoch = 0;
 };
 
+/// A sorted list of clock entries shared by the clocks that copied it until one changes it.
+/// The reference count is not atomic: a clock lives in one checker, and a checker is used
+/// by one thread at a time.
+class SharedClockEntries final {
+public:
+    SharedClockEntries() = default;
+    SharedClockEntries(const SharedClockEntries& other) : m_rep(other.m_rep) {
+        if (m_rep != nullptr) ++m_rep->refs;
+    }
+    SharedClockEntries& operator=(const SharedClockEntries& other) {
+        Rep* const old = m_rep;
+        m_rep = other.m_rep;
+        if (m_rep != nullptr) ++m_rep->refs;
+        drop(old);
+        return *this;
+    }
+    SharedClockEntries(SharedClockEntries&& other) noexcept
+        : m_rep(std::exchange(other.m_rep, nullptr)) {}
+    SharedClockEntries& operator=(SharedClockEntries&& other) noexcept {
+        if (this != &other) drop(std::exchange(m_rep, std::exchange(other.m_rep, nullptr)));
+        return *this;
+    }
+    ~SharedClockEntries() { drop(m_rep); }
+
+    std::size_t size() const { return m_rep != nullptr ? m_rep->entries.size() : 0; }
+    bool empty() const { return size() == 0; }
+    const ClockEntry* begin() const { return m_rep != nullptr ? m_rep->entries.data() : nullptr; }
+    const ClockEntry* end() const { return begin() + size(); }
+    const ClockEntry& operator[](std::size_t i) const { return m_rep->entries[i]; }
+    /// Whether both hold the very same list (then their entries are equal).
+    bool same_as(const SharedClockEntries& other) const { return m_rep == other.m_rep; }
+
+    /// The list, made this clock's own first (copied if shared).
+    std::vector<ClockEntry>& own() {
+        if (m_rep == nullptr) {
+            m_rep = make();
+        } else if (m_rep->refs > 1) {
+            Rep* mine = make();
+            mine->entries = m_rep->entries;
+            --m_rep->refs;
+            m_rep = mine;
+        }
+        return m_rep->entries;
+    }
+    /// Replaces the list by `entries` (storage reused when not shared).
+    void assign(const ClockEntry* entries, std::size_t n) {
+        if (n == 0) {
+            drop(std::exchange(m_rep, nullptr));
+            return;
+        }
+        std::vector<ClockEntry>& list = (m_rep != nullptr && m_rep->refs > 1) ? fresh() : own();
+        list.assign(entries, entries + n);
+    }
+
+private:
+    struct Rep {
+        std::uint32_t refs = 1;
+        std::vector<ClockEntry> entries;
+    };
+    std::vector<ClockEntry>& fresh() {
+        --m_rep->refs;
+        m_rep = make();
+        return m_rep->entries;
+    }
+    // Released lists are kept (with their storage) for the next ones: a block's start clock
+    // is rebuilt for every block, and would otherwise cost an allocation each time. Null
+    // once the thread's pool is gone (clocks of static objects die after it).
+    static std::vector<Rep*>* spares() {
+        thread_local bool gone = false;  // trivially destructible: readable to the end
+        if (gone) return nullptr;
+        thread_local struct Pool {
+            std::vector<Rep*> lists;
+            bool* gone_flag;
+            ~Pool() {
+                for (Rep* r : lists) delete r;
+                *gone_flag = true;
+            }
+        } pool{{}, &gone};
+        return &pool.lists;
+    }
+    static Rep* make() {
+        std::vector<Rep*>* free = spares();
+        if (free == nullptr || free->empty()) return new Rep;
+        Rep* r = free->back();
+        free->pop_back();
+        r->refs = 1;
+        r->entries.clear();
+        return r;
+    }
+    static void drop(Rep* rep) {
+        if (rep == nullptr || --rep->refs != 0) return;
+        std::vector<Rep*>* free = spares();
+        if (free != nullptr && free->size() < kSpareLimit) {
+            free->push_back(rep);
+        } else {
+            delete rep;
+        }
+    }
+    static constexpr std::size_t kSpareLimit = 1024;
+    Rep* m_rep = nullptr;
+};
+
 class VectorClock final {
 public:
     static constexpr AgentId kWindow = 8;
@@ -37,7 +142,7 @@ public:
     EpochCount get(AgentId agent) const {
         const AgentId offset = agent - m_base;  // below the window: wraps to a large value
         if (offset < kWindow) return m_window[offset];
-        const Entry* it = find(agent);
+        const ClockEntry* it = find(agent);
         return it != m_entries.end() && it->agent == agent ? it->epoch : 0;
     }
     void set(AgentId agent, EpochCount value) {
@@ -45,11 +150,12 @@ public:
         if (offset < kWindow) {
             m_window[offset] = value;
         } else {
-            Entry* it = find(agent);
-            if (it != m_entries.end() && it->agent == agent) {
-                it->epoch = value;
+            const std::size_t at = position(agent);
+            std::vector<ClockEntry>& list = m_entries.own();
+            if (at < list.size() && list[at].agent == agent) {
+                list[at].epoch = value;
             } else {
-                m_entries.insert(static_cast<std::size_t>(it - m_entries.begin()), {agent, value});
+                list.insert(list.begin() + static_cast<std::ptrdiff_t>(at), {agent, value});
             }
         }
         ++m_version;
@@ -57,10 +163,9 @@ public:
     void raise(AgentId agent, EpochCount value) {
         if (raise_quietly(agent, value)) ++m_version;
     }
-    /// this = max(this, other), elementwise. Over a shared window: one elementwise pass.
-    /// The other entries in one pass when `other` knows no agent this clock lacks;
-    /// otherwise the missing ones are merged in from the back, in place. Allocates only to
-    /// grow.
+    /// this = max(this, other), elementwise. Over a shared window: one elementwise pass, and
+    /// the entries outside it only when the two lists differ. Allocates only to grow or to
+    /// stop sharing a list it changes.
     void join(const VectorClock& other) {
         if (&other == this) return;
         if (other.m_base != m_base) {
@@ -68,14 +173,12 @@ public:
             return;
         }
         bool raised = join_window(other.m_window);
-        if (!other.m_entries.empty()) {
-            // Nearly always one entry each, for the same agent (the host).
-            if (other.m_entries.size() == 1 && m_entries.size() == 1 &&
-                other.m_entries[0].agent == m_entries[0].agent) {
-                if (other.m_entries[0].epoch > m_entries[0].epoch) {
-                    m_entries[0].epoch = other.m_entries[0].epoch;
-                    raised = true;
-                }
+        if (!other.m_entries.empty() && !m_entries.same_as(other.m_entries)) {
+            if (m_entries.empty()) {
+                m_entries = other.m_entries;  // shared from now on
+                raised = std::any_of(m_entries.begin(), m_entries.end(),
+                                     [](const ClockEntry& e) { return e.epoch != 0; }) ||
+                         raised;
             } else {
                 raised = join_entries(other) || raised;
             }
@@ -86,13 +189,23 @@ public:
     /// join each other often should share it.
     void focus(AgentId base) {
         if (base == m_base) return;
-        std::vector<Entry>& all = scratch();
+        const bool window_empty =
+            std::all_of(m_window.begin(), m_window.end(), [](EpochCount e) { return e == 0; });
+        if (window_empty) {
+            // Only entries inside the new window move: none, often (a block's new agents).
+            const ClockEntry* first = lower(base);
+            if (first == m_entries.end() || first->agent - base >= kWindow) {
+                m_base = base;
+                return;
+            }
+        }
+        std::vector<ClockEntry>& all = scratch();
         all_entries(all);
         m_window.fill(0);
         m_base = base;
         // `all` is sorted: the entries outside the new window keep their order.
         std::size_t kept = 0;
-        for (const Entry& e : all) {
+        for (const ClockEntry& e : all) {
             const AgentId offset = e.agent - m_base;
             if (offset < kWindow) {
                 m_window[offset] = e.epoch;
@@ -107,17 +220,17 @@ public:
     std::uint64_t version() const { return m_version; }
 
 private:
-    using Entry = ClockEntry;
-    Entry* find(AgentId agent) {
+    const ClockEntry* lower(AgentId agent) const {
         return std::lower_bound(m_entries.begin(), m_entries.end(), agent,
-                                [](const Entry& e, AgentId id) { return e.agent < id; });
+                                [](const ClockEntry& e, AgentId id) { return e.agent < id; });
     }
-    const Entry* find(AgentId agent) const {
-        return std::lower_bound(m_entries.begin(), m_entries.end(), agent,
-                                [](const Entry& e, AgentId id) { return e.agent < id; });
+    const ClockEntry* find(AgentId agent) const { return lower(agent); }
+    std::size_t position(AgentId agent) const {
+        return static_cast<std::size_t>(lower(agent) - m_entries.begin());
     }
 
-    // raise() without counting the change; returns whether it changed anything.
+    // raise() without counting the change; returns whether it changed anything. Changes the
+    // list outside the window (and so stops sharing it) only when it raises.
     bool raise_quietly(AgentId agent, EpochCount value) {
         const AgentId offset = agent - m_base;
         if (offset < kWindow) {
@@ -125,47 +238,84 @@ private:
             m_window[offset] = value;
             return true;
         }
-        Entry* it = find(agent);
-        if (it != m_entries.end() && it->agent == agent) {
-            if (it->epoch >= value) return false;
-            it->epoch = value;
-            return true;
+        const ClockEntry* it = find(agent);
+        const bool present = it != m_entries.end() && it->agent == agent;
+        if (present ? it->epoch >= value : value == 0) return false;
+        const std::size_t at = static_cast<std::size_t>(it - m_entries.begin());
+        std::vector<ClockEntry>& list = m_entries.own();
+        if (present) {
+            list[at].epoch = value;
+        } else {
+            list.insert(list.begin() + static_cast<std::ptrdiff_t>(at), {agent, value});
         }
-        if (value == 0) return false;
-        m_entries.insert(static_cast<std::size_t>(it - m_entries.begin()), {agent, value});
         return true;
     }
 
     // A buffer for rebuilding entries without allocating (one thread checks at a time;
     // thread_local keeps concurrent checkers of different simulations apart).
-    static std::vector<Entry>& scratch() {
-        thread_local std::vector<Entry> buffer;
+    static std::vector<ClockEntry>& scratch() {
+        thread_local std::vector<ClockEntry> buffer;
         return buffer;
     }
-    static std::vector<Entry>& other_scratch() {
-        thread_local std::vector<Entry> buffer;
+    static std::vector<ClockEntry>& other_scratch() {
+        thread_local std::vector<ClockEntry> buffer;
         return buffer;
     }
 
     // Every non-zero entry, window included, sorted by agent, into `out`.
-    void all_entries(std::vector<Entry>& out) const {
+    void all_entries(std::vector<ClockEntry>& out) const {
         out.clear();
-        const Entry* e = m_entries.begin();
-        const Entry* const end = m_entries.end();
+        const ClockEntry* e = m_entries.begin();
+        const ClockEntry* const end = m_entries.end();
         for (; e != end && e->agent < m_base; ++e) out.push_back(*e);
         for (AgentId i = 0; i < kWindow; ++i)
             if (m_window[i] != 0) out.push_back({m_base + i, m_window[i]});
         for (; e != end; ++e) out.push_back(*e);
     }
 
+    // Merges the sorted entries [b, b_end) (none inside the window) into this clock's list,
+    // elementwise maximum; returns whether any was raised or added. Changes the list only then.
+    bool merge_entries(const ClockEntry* b, const ClockEntry* const b_end) {
+        // A read-only pass first: most joins bring nothing new.
+        bool changes = false;
+        {
+            const ClockEntry* a = m_entries.begin();
+            const ClockEntry* const a_end = m_entries.end();
+            for (const ClockEntry* e = b; e != b_end && !changes; ++e) {
+                while (a != a_end && a->agent < e->agent) ++a;
+                changes =
+                    (a != a_end && a->agent == e->agent) ? e->epoch > a->epoch : e->epoch != 0;
+            }
+        }
+        if (!changes) return false;
+        std::vector<ClockEntry>& merged = scratch();
+        merged.clear();
+        const ClockEntry* a = m_entries.begin();
+        const ClockEntry* const a_end = m_entries.end();
+        while (a != a_end || b != b_end) {
+            if (b == b_end || (a != a_end && a->agent < b->agent)) {
+                merged.push_back(*a++);
+            } else if (a == a_end || b->agent < a->agent) {
+                if (b->epoch != 0) merged.push_back(*b);
+                ++b;
+            } else {
+                merged.push_back({a->agent, std::max(a->epoch, b->epoch)});
+                ++a;
+                ++b;
+            }
+        }
+        m_entries.assign(merged.data(), merged.size());
+        return true;
+    }
+
     // join() of a clock with another window: its entries inside this window elementwise, the
     // others merged with this clock's sorted entries in one pass.
     [[gnu::noinline]] void join_other_window(const VectorClock& other) {
         bool raised = false;
-        std::vector<Entry>& theirs = other_scratch();
+        std::vector<ClockEntry>& theirs = other_scratch();
         other.all_entries(theirs);
         std::size_t outside = 0;
-        for (const Entry& e : theirs) {
+        for (const ClockEntry& e : theirs) {
             const AgentId offset = e.agent - m_base;
             if (offset < kWindow) {
                 if (e.epoch > m_window[offset]) {
@@ -176,29 +326,7 @@ private:
                 theirs[outside++] = e;
             }
         }
-        if (outside != 0) {
-            std::vector<Entry>& merged = scratch();
-            merged.clear();
-            const Entry* a = m_entries.begin();
-            const Entry* const a_end = m_entries.end();
-            const Entry* b = theirs.data();
-            const Entry* const b_end = b + outside;
-            while (a != a_end || b != b_end) {
-                if (b == b_end || (a != a_end && a->agent < b->agent)) {
-                    merged.push_back(*a++);
-                } else if (a == a_end || b->agent < a->agent) {
-                    merged.push_back(*b++);
-                    raised = true;
-                } else {
-                    if (b->epoch > a->epoch) raised = true;
-                    merged.push_back({a->agent, std::max(a->epoch, b->epoch)});
-                    ++a;
-                    ++b;
-                }
-            }
-            if (merged.size() != m_entries.size() || raised)
-                m_entries.assign(merged.data(), merged.size());
-        }
+        if (outside != 0) raised = merge_entries(theirs.data(), theirs.data() + outside) || raised;
         if (raised) ++m_version;
     }
 
@@ -222,71 +350,34 @@ private:
     }
 
     // The entries outside the window of a clock with the same window (so none of them falls
-    // inside this one's). Returns whether any was raised or added.
+    // inside this one's), when the two lists differ. Returns whether any was raised or added.
     [[gnu::noinline]] bool join_entries(const VectorClock& other) {
-        // Clocks of one block, or of one stream's kernels, mostly know the same agents: then
-        // one elementwise pass.
-        if (other.m_entries.size() == m_entries.size()) {
-            Entry* a = m_entries.begin();
-            const Entry* b = other.m_entries.begin();
-            const std::size_t n = m_entries.size();
+        // Clocks of one stream's kernels mostly know the same agents: then one elementwise
+        // pass, changing the list only if the other is ahead somewhere.
+        const std::size_t n = m_entries.size();
+        if (other.m_entries.size() == n) {
+            const ClockEntry* a = m_entries.begin();
+            const ClockEntry* b = other.m_entries.begin();
             AgentId differ = 0;
-            for (std::size_t i = 0; i < n; ++i) differ |= a[i].agent ^ b[i].agent;
+            EpochCount up = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                differ |= a[i].agent ^ b[i].agent;
+                up |= b[i].epoch > a[i].epoch ? 1U : 0U;
+            }
             if (differ == 0) {
-                EpochCount up = 0;
-                for (std::size_t i = 0; i < n; ++i) {
-                    const EpochCount mine = a[i].epoch;
-                    const EpochCount theirs = b[i].epoch;
-                    up |= theirs > mine ? 1U : 0U;
-                    a[i].epoch = theirs > mine ? theirs : mine;
-                }
-                return up != 0;
+                if (up == 0) return false;
+                std::vector<ClockEntry>& list = m_entries.own();
+                for (std::size_t i = 0; i < n; ++i)
+                    list[i].epoch = std::max(list[i].epoch, b[i].epoch);
+                return true;
             }
         }
-        bool raised = false;
-        std::size_t missing = 0;
-        Entry* a = m_entries.begin();
-        Entry* const a_end = m_entries.end();
-        for (const Entry& e : other.m_entries) {
-            while (a != a_end && a->agent < e.agent) ++a;
-            if (a != a_end && a->agent == e.agent) {
-                if (e.epoch > a->epoch) {
-                    a->epoch = e.epoch;
-                    raised = true;
-                }
-                ++a;
-            } else if (e.epoch != 0) {  // a zero entry adds nothing
-                ++missing;
-            }
-        }
-        if (missing != 0) merge_missing(other, missing);
-        return raised || missing != 0;
-    }
-
-    // Inserts `other`'s `missing` non-zero entries this clock lacks, keeping the order; the
-    // shared entries are already the maximum (join_entries raised them).
-    void merge_missing(const VectorClock& other, std::size_t missing) {
-        std::size_t mine = m_entries.size();
-        std::size_t theirs = other.m_entries.size();
-        std::size_t out = mine + missing;
-        m_entries.resize(out);
-        while (out > mine) {  // until every missing entry is placed
-            const Entry& e = other.m_entries[theirs - 1];
-            if (mine > 0 && m_entries[mine - 1].agent >= e.agent) {
-                if (m_entries[mine - 1].agent == e.agent) --theirs;
-                m_entries[--out] = m_entries[--mine];
-            } else {
-                if (e.epoch != 0) m_entries[--out] = e;
-                --theirs;
-            }
-        }
+        return merge_entries(other.m_entries.begin(), other.m_entries.end());
     }
 
     AgentId m_base = 0;
     std::array<EpochCount, kWindow> m_window{};
-    // Outside the window, sorted by agent. A block's clocks usually know one agent outside
-    // their window (the host): one entry inline keeps a clock small (flags copy clocks).
-    SmallVector<ClockEntry, 1> m_entries;
+    SharedClockEntries m_entries;  // outside the window, sorted by agent
     std::uint64_t m_version = 1;
 };
 
