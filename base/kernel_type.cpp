@@ -71,4 +71,16 @@ std::string hard_sync_all_flag_id_rule() {
            id_range(reserved.first, reserved.last) + " internally";
 }
 
+std::uint32_t blocks_at_once(KernelType type, std::uint32_t vector_cores,
+                             std::uint32_t cube_cores) {
+    const std::uint32_t vectors = vector_cores_per_block(type);
+    if (cube_cores_per_block(type) == 0) return vector_cores;
+    if (vectors == 0) return cube_cores;
+    std::uint32_t clusters = 0;
+    for (std::uint32_t c = 0; c < cube_cores; ++c) {
+        if (2 * std::uint64_t{c} + vectors - 1 < vector_cores) ++clusters;
+    }
+    return clusters;
+}
+
 }  // namespace npusim

@@ -79,6 +79,10 @@ std::string hard_sync_all_flag_id_rule();
 std::uint32_t vector_cores_per_block(KernelType type);
 /// Cube cores one block (group) occupies: 0 or 1.
 std::uint32_t cube_cores_per_block(KernelType type);
+/// Blocks (groups) of `type` a chip with these cores can hold at once: its cores of the one
+/// type the kernel needs, or its whole clusters (AIC c with AIV 2c, and 2c+1 for 1:2). A
+/// batch launch of more can never start.
+std::uint32_t blocks_at_once(KernelType type, std::uint32_t vector_cores, std::uint32_t cube_cores);
 /// Blocks on cores of `core` type for a launch of `groups` blocks (block_num() there).
 inline std::uint32_t blocks_on(KernelType type, CoreType core, std::uint32_t groups) {
     return groups *

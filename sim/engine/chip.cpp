@@ -160,6 +160,9 @@ KernelLaunch Chip::make_launch(const LaunchSpec& spec, KernelBody body) {
     kernel.schedule_mode = spec.schedule_mode;
     kernel.type = spec.type;
     kernel.body = std::move(body);
+    // Refused here, where the user launches, not when a stream worker hands it to the
+    // scheduler (an error inside a simulation process would end the process).
+    m_scheduler.check_launch(kernel);
     const Cycle sim_jitter = m_start_jitter_cycles;
     const std::uint64_t launch_number = m_launches_made++;
     if (!spec.start_offsets.empty() || spec.start_jitter_cycles > 0 || sim_jitter > 0) {

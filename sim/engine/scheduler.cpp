@@ -74,16 +74,8 @@ Scheduler::Scheduler(ChipResources& chip, std::uint32_t vector_cores, std::uint3
       m_random_state(options.seed) {}
 
 std::uint32_t Scheduler::capacity(KernelType type) const {
-    const std::uint32_t vectors = vector_cores_per_block(type);
-    const std::size_t nv = m_vector_held.size();
-    const std::size_t nc = m_cube_held.size();
-    if (cube_cores_per_block(type) == 0) return static_cast<std::uint32_t>(nv);
-    if (vectors == 0) return static_cast<std::uint32_t>(nc);
-    std::uint32_t clusters = 0;
-    for (std::size_t c = 0; c < nc; ++c) {
-        if (2 * c + vectors - 1 < nv) ++clusters;
-    }
-    return clusters;
+    return blocks_at_once(type, static_cast<std::uint32_t>(m_vector_held.size()),
+                          static_cast<std::uint32_t>(m_cube_held.size()));
 }
 
 std::uint32_t Scheduler::free_slots(KernelType type) const {

@@ -395,3 +395,36 @@ TEST_CASE("freeing memory that pending work uses warns and defers the release", 
     CHECK_THAT(result.warnings[0].message, Catch::Contains("pending"));
     CHECK_THAT(result.warnings[1].message, Catch::Contains("destroy_event"));
 }
+
+TEST_CASE("a batch launch of more blocks than the chip holds at once fails at its call site",
+          "[runtime]") {
+    // The size check runs where the host launches, not in the stream worker: an error raised
+    // inside a simulation process would end the whole process.
+    Simulator sim(builtin_chip_config("small"));
+    const std::uint32_t cores = static_cast<std::uint32_t>(sim.chip().vector_cores);
+    std::optional<Status> status;
+    std::string where;
+    std::string message;
+    unsigned line = 0;
+    const RunResult r = sim.run_host([&](Runtime& rt) {
+        try {
+            line = __LINE__ + 1;
+            rt.launch(rt.default_stream(),
+                      {.name = "wide", .blocks = cores + 1, .schedule_mode = ScheduleMode::Batch},
+                      busy(5));
+        } catch (const RuntimeError& error) {
+            status = error.status();
+            where = error.where();
+            message = error.what();
+        }
+        rt.launch(rt.default_stream(),
+                  {.name = "fits", .blocks = cores, .schedule_mode = ScheduleMode::Batch}, busy(5));
+        rt.synchronize_device();
+    });
+    REQUIRE(status);
+    CHECK(*status == Status::InvalidValue);
+    CHECK(where == "runtime_test.cpp:" + std::to_string(line));
+    CHECK_THAT(message, Catch::Contains("could never start"));
+    CHECK(r.completed());
+    CHECK(kernel_named(r, "fits").completed());
+}
