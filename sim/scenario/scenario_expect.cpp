@@ -1,8 +1,10 @@
 #include "sim/scenario/scenario_expect.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <system_error>
 
 #include "base/config_diagnostics.h"
 #include "base/json_choices.h"
@@ -188,10 +190,17 @@ void read_list(const json& expect, const char* key, Diagnostics& diag, Read read
     for (std::size_t i = 0; i < list.size(); ++i) read(list[i], child_pointer(at, i));
 }
 
+// A value as a message shows it: an integer exactly (16843009, not 1.6843e+07), any other
+// number in the fewest digits that read back as the same double, so that two values that
+// differ never print alike.
 std::string fixed(double v) {
     char text[64];
-    std::snprintf(text, sizeof text, "%.6g", v);
-    return text;
+    if (std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < 9007199254740992.0) {
+        std::snprintf(text, sizeof text, "%.0f", v);
+        return text;
+    }
+    const auto [end, error] = std::to_chars(text, text + sizeof text, v);
+    return error == std::errc() ? std::string(text, end) : std::string("?");
 }
 
 }  // namespace
