@@ -215,8 +215,10 @@ void Chip::collect_usage(RunResult& result) const {
         std::uint64_t instructions = 0;
         for (Pipe pipe : pipes_of(core->type())) {
             const PipeStatistics s = core->pipe_statistics(pipe);
-            usage.pipes.push_back(
-                {pipe, s.busy_cycles, static_cast<double>(s.busy_cycles) / span, s.instructions});
+            // Work a stopped run had issued past its last cycle is not part of the run: a
+            // pipe is busy at most the whole run (utilization at most 100%).
+            const Cycle busy = std::min<Cycle>(s.busy_cycles, std::max<Cycle>(1, result.cycles()));
+            usage.pipes.push_back({pipe, busy, static_cast<double>(busy) / span, s.instructions});
             instructions += s.instructions;
         }
         // An interrupted run stopped blocks part-way: their cores count too.

@@ -61,6 +61,13 @@ TEST_CASE("request_stop during a run returns Interrupted and the simulator runs 
     CHECK(stopped.run.instructions > 0);
     CHECK_FALSE(stopped.run.cores.empty());
     CHECK(stopped.run.cycles() > 0);
+    // Work issued past the stop is not counted: no pipe is busy more than the whole run.
+    for (const CoreUsage& core : stopped.run.cores) {
+        for (const PipeUsage& pipe : core.pipes) {
+            CHECK(pipe.utilization <= 1.0);
+            CHECK(pipe.busy_cycles <= stopped.run.cycles());
+        }
+    }
     // The callback saw a run in progress, forward in simulated time.
     REQUIRE(seen.size() >= 3);
     CHECK(seen[2].cycles >= seen[0].cycles);
