@@ -32,6 +32,18 @@ std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
 
 }  // namespace
 
+std::optional<std::string> check_batch_launch(const ChipConfig& chip, KernelType type,
+                                              std::uint32_t blocks, ScheduleMode mode) {
+    const std::uint32_t most = blocks_at_once(type, static_cast<std::uint32_t>(chip.vector_cores),
+                                              static_cast<std::uint32_t>(chip.cube_cores));
+    if (mode != ScheduleMode::Batch || blocks <= most) return std::nullopt;
+    return std::to_string(blocks) + " blocks in batch schedule mode: chip '" + chip.name +
+           "' holds at most " + std::to_string(most) + " " + std::string(to_string(type)) +
+           " blocks at once, and a batch kernel starts all its blocks together, so it could "
+           "never start (use \"schedule_mode\": \"normal\" or at most " +
+           std::to_string(most) + " blocks)";
+}
+
 std::vector<std::pair<std::string, std::string>> check_kernel_needs(const ChipConfig& chip,
                                                                     const KernelNeeds& needs) {
     std::vector<std::pair<std::string, std::string>> out;

@@ -52,6 +52,11 @@ struct KernelNeeds {
 std::vector<std::pair<std::string, std::string>> check_kernel_needs(const ChipConfig& chip,
                                                                     const KernelNeeds& needs);
 
+/// The problem with launching `blocks` blocks of `type` in `mode` on `chip`, if any: a batch
+/// launch of more blocks than the chip holds at once (blocks_at_once) could never start.
+std::optional<std::string> check_batch_launch(const ChipConfig& chip, KernelType type,
+                                              std::uint32_t blocks, ScheduleMode mode);
+
 /// Host memory cost model, in bytes.
 struct HostCostModel {
     // Measured on x86-64 Linux, Release build, with `/usr/bin/time -v npusim run`:

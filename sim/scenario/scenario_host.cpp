@@ -205,19 +205,8 @@ void read_launch(const json& op, const std::string& pointer, const ChipConfig& c
         needs.gm = {};  // the scenario's buffers hold the data: checked with them
         for (const auto& [at, message] : check_kernel_needs(chip, needs))
             diag.add(pointer + at, message);
-        const std::uint32_t most =
-            blocks_at_once(needs.type, static_cast<std::uint32_t>(chip.vector_cores),
-                           static_cast<std::uint32_t>(chip.cube_cores));
-        if (out.schedule_mode == ScheduleMode::Batch && out.blocks > most) {
-            diag.add(pointer + "/blocks",
-                     std::to_string(out.blocks) + " blocks in batch schedule mode: chip '" +
-                         chip.name + "' holds at most " + std::to_string(most) + " " +
-                         std::string(to_string(needs.type)) +
-                         " blocks at once, and a batch kernel starts all its blocks together, "
-                         "so it could never start (use \"schedule_mode\": \"normal\" or at "
-                         "most " +
-                         std::to_string(most) + " blocks)");
-        }
+        if (auto problem = check_batch_launch(chip, needs.type, out.blocks, out.schedule_mode))
+            diag.add(pointer + "/blocks", *problem);
     }
     for (const KernelArgument& a : kernel->arguments) {
         const std::uint64_t need = a.bytes(out.blocks, out.params);
