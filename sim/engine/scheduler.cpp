@@ -109,7 +109,6 @@ void Scheduler::check_launch(const KernelLaunch& kernel) const {
 std::uint32_t Scheduler::launch(KernelLaunch kernel, Cycle now) {
     check_launch(kernel);
     m_retired.clear();  // their cores have returned since they finished
-    if (m_results.empty()) m_first_id = m_next_id;
     kernel.id = m_next_id++;
     m_now = std::max(m_now, now);
     Entry entry;

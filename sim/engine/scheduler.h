@@ -144,8 +144,7 @@ private:
     Active m_active;  // unfinished kernels in readiness (launch) order
     std::unordered_map<const KernelLaunch*, Active::iterator> m_by_launch;
     std::vector<Entry> m_retired;         // finished, freed at the next launch (cores just let go)
-    std::vector<KernelResult> m_results;  // every kernel of this run, by id - m_first_id
-    std::uint32_t m_first_id = 0;
+    std::vector<KernelResult> m_results;  // every kernel of this run, in launch order
     std::uint32_t m_next_id = 0;
     SchedulerOptions m_options;
     std::uint64_t m_random_state;

@@ -14,11 +14,6 @@ Agents::Agents() {
     m_agents.emplace_back();  // agent 0: the host
 }
 
-const KernelState* Agents::find_kernel(std::uint32_t id) const {
-    const auto it = m_kernels.find(id);
-    return it != m_kernels.end() ? it->second.get() : nullptr;
-}
-
 std::vector<std::uint32_t> Agents::kernel_ids() const {
     std::vector<std::uint32_t> ids;
     for (const auto& [id, k] : m_kernels) ids.push_back(id);

@@ -221,7 +221,6 @@ public:
     CheckerFootprint footprint() const {
         return {m_agents.size(), m_kernels.size(), m_block_store.size(), m_free_sets.size()};
     }
-    const KernelState* find_kernel(std::uint32_t id) const;
     /// The ids of the kernels whose state is kept, in id order.
     std::vector<std::uint32_t> kernel_ids() const;
 

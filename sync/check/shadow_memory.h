@@ -151,11 +151,11 @@ public:
     const RunPool& runs() const { return m_runs; }
     /// A local space of one core. The reference stays valid (blocks cache it).
     Shadow& local(MemSpace space, CoreType type, std::uint32_t core) {
-        Shadow& sh = m_local[{space, type, core}];
         auto& cores = m_core_locals[type == CoreType::Cube ? 1 : 0];
         if (core >= cores.size()) cores.resize(core + 1);
-        cores[core][static_cast<std::size_t>(space)] = &sh;
-        return sh;
+        Shadow*& known = cores[core][static_cast<std::size_t>(space)];
+        if (known == nullptr) known = &m_local[{space, type, core}];
+        return *known;
     }
     /// A new block on a core starts with fresh local memories (what the previous block left
     /// there is not this block's data). Cleared, not erased: blocks cache the addresses.
