@@ -8,6 +8,7 @@
 // unified-memory host allocations, which kernels and the host share.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -66,6 +67,22 @@ public:
 
     /// Host bytes held for page backing (what a run touched).
     std::uint64_t resident_bytes() const { return m_resident_pages * kPageBytes; }
+    /// Calls fn(lo, hi) for each maximal run of backed pages inside [lo, hi) (clipped to it),
+    /// in address order: a superset of the bytes ever written there, at page granularity.
+    template <class Fn>
+    void for_each_resident_range(std::uint64_t lo, std::uint64_t hi, Fn&& fn) const {
+        std::uint64_t run_lo = hi;
+        for (std::uint64_t page = lo >> kPageBits; (page << kPageBits) < hi; ++page) {
+            const std::uint64_t page_lo = std::max(lo, page << kPageBits);
+            if (page_for_read(page) != nullptr) {
+                if (run_lo == hi) run_lo = page_lo;
+            } else if (run_lo != hi) {
+                fn(run_lo, page_lo);
+                run_lo = hi;
+            }
+        }
+        if (run_lo != hi) fn(run_lo, hi);
+    }
 
 private:
     // Two-level page table: a directory of 1 GiB chunks, each a table of page pointers

@@ -33,6 +33,7 @@ std::uint64_t Simulator::allocate_bytes(std::uint64_t bytes, std::string name) {
 void Simulator::write_bytes(std::uint64_t address, const void* data, std::uint64_t bytes) {
     ChipResources& resources = m_chip->resources();
     resources.gm.write(address, data, bytes);
+    m_host_written.add(address, address + bytes);
     for (TransactionObserver* o : resources.observers) o->on_host_write(address, bytes);
 }
 
@@ -41,7 +42,10 @@ void Simulator::read_bytes(std::uint64_t address, void* data, std::uint64_t byte
 }
 
 void Simulator::free_bytes(std::uint64_t address) {
-    m_chip->resources().gm.free(address);
+    GlobalMemory& gm = m_chip->resources().gm;
+    const GmBuffer* buffer = gm.find_buffer(address);
+    gm.free(address);
+    if (buffer != nullptr) m_host_written.remove(buffer->address, buffer->address + buffer->bytes);
 }
 
 void Simulator::check_host_access(std::uint64_t address, std::uint64_t buffer_bytes,
@@ -63,8 +67,22 @@ void Simulator::request_stop() noexcept {
 }
 
 void Simulator::attach(TransactionObserver& observer) {
-    auto& list = m_chip->resources().observers;
-    if (std::find(list.begin(), list.end(), &observer) == list.end()) list.push_back(&observer);
+    ChipResources& resources = m_chip->resources();
+    auto& list = resources.observers;
+    if (std::find(list.begin(), list.end(), &observer) != list.end()) return;
+    list.push_back(&observer);
+    // Bytes defined before the observer came count as written (a checker attached after the
+    // inputs were written must not call them uninitialized): exactly what the host wrote, and
+    // after earlier runs every backed page of a live buffer (page-granular, a superset).
+    const auto tell = [&observer](std::uint64_t lo, std::uint64_t hi) {
+        observer.on_host_write(lo, hi - lo);
+    };
+    m_host_written.for_each(0, resources.gm.capacity(), tell);
+    if (!m_has_run) return;
+    for (const auto& [address, buffer] : resources.gm.buffers()) {
+        if (!buffer.freed)
+            resources.gm.for_each_resident_range(address, address + buffer.bytes, tell);
+    }
 }
 
 void Simulator::detach(TransactionObserver& observer) {
@@ -77,6 +95,7 @@ void Simulator::launch(const LaunchSpec& spec, KernelBody body) {
 }
 
 RunResult Simulator::run() {
+    m_has_run = true;
     return m_chip->run_launched();
 }
 
@@ -93,6 +112,7 @@ RunResult Simulator::run_host(HostProgram program, const RuntimeOptions& options
     if (options.host_stack_bytes < 16 * 1024) {
         throw UsageError("RuntimeOptions::host_stack_bytes must be >= 16 KiB");
     }
+    m_has_run = true;
     RunResult result;
     chip.begin_run(result);
     auto session = std::make_unique<HostSession>(chip, options);

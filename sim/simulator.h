@@ -28,6 +28,7 @@
 #include "base/tensor.h"
 #include "base/transaction.h"
 #include "core/block.h"
+#include "memory/byte_ranges.h"
 #include "sim/engine/launch_spec.h"
 #include "sim/engine/run_result.h"
 #include "sim/engine/sim_options.h"
@@ -118,6 +119,11 @@ private:
                            const char* what) const;
 
     std::unique_ptr<Chip> m_chip;  // the engine (sim/engine/chip.h): cores, scheduler, runs
+    // What an observer attached later must learn (attach): the GM bytes the host wrote, and
+    // whether anything ran before (then every backed GM page of a live buffer counts as
+    // written: the observer did not see those runs' writes).
+    ByteRanges m_host_written;
+    bool m_has_run = false;
 };
 
 }  // namespace npusim

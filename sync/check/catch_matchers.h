@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "sync/check/check_report.h"
 #include "sync/check/finding_match.h"
 
 namespace npusim {
@@ -44,13 +45,13 @@ inline FindingsMatcher ExactlyFindings(std::vector<Expected> expected) {
 }  // namespace npusim
 
 namespace Catch {
-// Findings print as one line each in assertion messages.
+// Findings print in assertion messages as the checker reports them: each with its accesses'
+// file:line, block, pipe and the fix (sync/check/check_report.h).
 template <>
 struct StringMaker<std::vector<npusim::Finding>> {
     static std::string convert(const std::vector<npusim::Finding>& findings) {
-        std::string text = "{";
-        for (const npusim::Finding& f : findings) text += "\n  " + npusim::describe(f);
-        return text + (findings.empty() ? "}" : "\n}");
+        if (findings.empty()) return "no findings";
+        return "\n" + npusim::format_findings(findings);
     }
 };
 }  // namespace Catch

@@ -10,6 +10,7 @@
 #include "base/errors.h"
 #include "core/block.h"
 #include "sim/simulator.h"
+#include "sync/check/catch_matchers.h"
 #include "sync/check/checker.h"
 #include "sync/check/finding_match.h"
 #include "sync/check/findings.h"
@@ -255,4 +256,26 @@ TEST_CASE("flags with event ids past 8 pair, duplicate and stay unpaired per id"
             named = f.message.find("SetFlag<V_MTE3>(63)") != std::string::npos &&
                     f.message.find("line " + std::to_string(first_set)) != std::string::npos;
     CHECK(named);
+}
+
+TEST_CASE("the Catch2 matcher's message is the whole finding: file:line of each access and the fix",
+          "[checker][fixes]") {
+    Simulator sim(builtin_chip_config("small"));
+    Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto g = sim.allocate<float>(N, "g");
+    sim.write(g, ramp(N));
+    unsigned load = 0;
+    sim.run({.name = "unsynced", .blocks = 1}, [&](Block& b) {
+        auto a = b.alloc<float>(MemSpace::UB, N);
+        load = __LINE__ + 1;
+        b.copy(a, g, N);
+        b.adds(a, a, 1.0F, N);  // V reads what MTE2 writes, with no flag between them
+    });
+    const std::vector<Finding> findings = checker.findings();
+    REQUIRE_FALSE(NoFindings().match(findings));
+    const std::string message = Catch::StringMaker<std::vector<Finding>>::convert(findings);
+    CHECK_THAT(message, Catch::Contains("checker_fixes_test.cpp:" + std::to_string(load)));
+    CHECK_THAT(message, Catch::Contains("fix: "));
+    CHECK_THAT(message, Catch::Contains("RAW"));
 }
