@@ -189,7 +189,11 @@ int explore_command(const std::string& file, const RunFlags& flags) {
         {flags.schedules, flags.seed.value_or(1), flags.jobs}, scenario.chip, run_one, base);
     std::cout << "scenario  " << npusim::printable(file, false) << "\n";
     std::cout << npusim::format_exploration(result);
-    if (!flags.report_path.empty()) write_report(flags.report_path, npusim::to_json(result));
+    if (!flags.report_path.empty()) {
+        nlohmann::json report = npusim::report_header(file, scenario.chip);
+        report.update(npusim::to_json(result));
+        write_report(flags.report_path, report);
+    }
     if (g_signal != 0) return 128 + g_signal;
     if (result.failed > 0) return 1;
     // With "expect": a scenario expecting a deadlock passes when some schedule deadlocks, one
@@ -244,10 +248,20 @@ int run_command(const std::string& file, const RunFlags& flags) {
     try {
         outcome = npusim::run_scenario(scenario, observers, flags.check, &findings_on_error,
                                        flags.checker, options, !flags.dump_dir.empty());
-    } catch (const npusim::KernelError&) {
+    } catch (const npusim::Error& error) {
         progress.clear();
         // The checker's findings up to the failure often explain it: show them first.
         if (!findings_on_error.empty()) std::cout << npusim::format_findings(findings_on_error);
+        // A failed run still leaves its report: what failed, and what the checker saw so far.
+        if (!flags.report_path.empty()) {
+            nlohmann::json report = npusim::report_header(file, scenario.chip);
+            const bool kernel_error = dynamic_cast<const npusim::KernelError*>(&error) != nullptr;
+            report["outcome"] = kernel_error ? "kernel_error" : "error";
+            report["error"] = error.what();
+            report["findings"] = npusim::findings_to_json(findings_on_error);
+            report["passed"] = false;
+            write_report(flags.report_path, report);
+        }
         throw;
     }
     progress.clear();
@@ -274,7 +288,8 @@ int run_command(const std::string& file, const RunFlags& flags) {
         std::cout << npusim::format_findings_summary(outcome.findings, interrupted) << "\n";
     }
     if (!flags.report_path.empty()) {
-        nlohmann::json report = npusim::to_json(outcome.kernel);
+        nlohmann::json report = npusim::report_header(file, scenario.chip);
+        report.update(npusim::to_json(outcome.kernel));
         if (outcome.checked) report["findings"] = npusim::findings_to_json(outcome.findings);
         const nlohmann::json details = npusim::scenario_details_to_json(scenario, outcome);
         report.update(details);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/pipe_table.h"
+#include "sim/kernels/kernel_registry.h"
 
 namespace npusim {
 
@@ -229,6 +230,20 @@ nlohmann::json to_json(const KernelOutcome& outcome) {
     nlohmann::json j = to_json(outcome.run);
     j["output"] = {{"verified", outcome.verified}, {"message", outcome.verification}};
     return j;
+}
+
+nlohmann::json chip_to_json(const ChipConfig& chip) {
+    nlohmann::json parameters = nlohmann::json::object();
+    for (const ChipParameter& p : chip_parameters())
+        parameters[std::string(p.pointer)] = p.field.of(chip);
+    return {{"name", chip.name}, {"source", chip.source}, {"parameters", std::move(parameters)}};
+}
+
+nlohmann::json report_header(const std::string& scenario_path, const ChipConfig& chip) {
+    return {{"npusim_version", NPUSIM_VERSION_STRING},
+            {"report_format", kReportFormatVersion},
+            {"scenario", scenario_path},
+            {"chip", chip_to_json(chip)}};
 }
 
 }  // namespace npusim

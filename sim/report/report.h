@@ -30,4 +30,15 @@ nlohmann::json to_json(const DeadlockFinding& finding);
 nlohmann::json to_json(const RunResult& run);
 nlohmann::json to_json(const KernelOutcome& outcome);
 
+/// The version of the JSON report's layout; raised when a key changes meaning or goes away.
+inline constexpr int kReportFormatVersion = 2;
+
+/// The chip as a report records it: {"name", "source", "parameters": {JSON pointer: value}}
+/// with every resolved parameter of chip_parameters() (overrides and presets applied).
+nlohmann::json chip_to_json(const ChipConfig& chip);
+
+/// What every report starts with, also the report of a run that failed: {"npusim_version",
+/// "report_format", "scenario" (the path as given), "chip" (chip_to_json)}.
+nlohmann::json report_header(const std::string& scenario_path, const ChipConfig& chip);
+
 }  // namespace npusim

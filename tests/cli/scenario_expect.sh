@@ -71,5 +71,25 @@ else
   [[ $code == 0 ]] || fail "racy_expected: every expectation held but exit $code"
 fi
 
+# A run that fails still writes its --report: the header (version, report format, scenario,
+# the chip's resolved parameters), the outcome and the message, the findings so far.
+broken=$(dirname "${BASH_SOURCE[0]}")/../broken_inputs/kernels/negative_count.json
+"$npusim" run "$broken" --report "$work/failed.report.json" >/dev/null 2>&1
+code=$?
+[[ $code == 1 ]] || fail "kernel error: exit $code, expected 1"
+if [[ -f "$work/failed.report.json" ]]; then
+  "$json_check" "$work/failed.report.json" || fail "kernel error: the report is not valid JSON"
+  for key in '"outcome": "kernel_error"' '"npusim_version": "' '"report_format": ' \
+             '"scenario": "' '"/memory/ub_bytes": ' '"error": "kernel' '"passed": false'; do
+    grep -qF "$key" "$work/failed.report.json" || fail "kernel error: the report lacks $key"
+  done
+else
+  fail "kernel error: no report written"
+fi
+"$npusim" run "$work/racy_expected.json" --report "$work/ok.report.json" >/dev/null 2>&1
+for key in '"npusim_version": "' '"report_format": ' '"name": "' '"parameters": {'; do
+  grep -qF "$key" "$work/ok.report.json" || fail "report header: the report lacks $key"
+done
+
 echo "scenario expectations through the CLI: $failed failed"
 ((failed == 0))
