@@ -35,12 +35,20 @@ const LoadedLibrary& load_library(const std::filesystem::path& path, const std::
     if (const auto it = loaded.find(key); it != loaded.end()) return it->second;
     LoadedLibrary& library = loaded[key];
     const std::string name = single_quoted(shown);
-    if (!std::filesystem::is_regular_file(path, ignored)) {
-        library.problem = "cannot load kernel library " + name + ": no such file (" +
+    const std::filesystem::file_status status = std::filesystem::status(path, ignored);
+    if (!std::filesystem::is_regular_file(status)) {
+        const char* what = !std::filesystem::exists(status)        ? "no such file"
+                           : std::filesystem::is_directory(status) ? "it is a directory"
+                                                                   : "it is not a regular file";
+        library.problem = "cannot load kernel library " + name + ": " + what + " (" +
                           printable(path.string()) + ")";
         return library;
     }
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    // A name without a '/' would make dlopen search the system's library paths: always
+    // name the file itself.
+    const std::filesystem::path file =
+        canonical.empty() ? std::filesystem::absolute(path, ignored) : canonical;
+    void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
         const char* error = dlerror();
         library.problem = "cannot load kernel library " + name + ": " +

@@ -2,7 +2,8 @@
 # The "kernels" section through the CLI: the example user kernel library runs (exit 0), its
 # racy kernel reports findings at its C++ lines (exit 1); a missing library, a library
 # without the registry symbols, one built against another npusim version and a kernel the
-# library does not register are exit 2 naming the pointer; the JSON reduction runs to its
+# library does not register, a device or a folder as the library, are exit 2 naming the
+# pointer; a bare library name is the file beside the scenario; the JSON reduction runs to its
 # expectations and its racy variant names the ops' JSON pointers.
 #   user_kernels.sh NPUSIM_BINARY LIBRARY_DIR SOURCE_DIR
 set -uo pipefail
@@ -53,6 +54,25 @@ expect_run "$work/foreign.json" 2 \
 scenario old "$libs/libnpusim_test_other_version.so" example_scale
 expect_run "$work/old.json" 2 "/kernels/k/library: kernel library" \
   "was built against npusim 0.0.1 (kernel ABI 0); this is npusim" "rebuild the library"
+
+# A bare file name is the scenario's folder's file, never a system library path lookup: the
+# scenario in one folder with the library beside it, run from another folder.
+mkdir -p "$work/bare" "$work/elsewhere"
+cp "$libs/libnpusim_example_kernels.so" "$work/bare/"
+scenario bare_name libnpusim_example_kernels.so example_scale
+mv "$work/bare_name.json" "$work/bare/"
+for from in elsewhere bare; do  # a subshell's failures count through its exit code
+  (cd "$work/$from" && expect_run "$(realpath --relative-to=. "$work/bare/bare_name.json")" 0 \
+    "scale: 4 blocks" && exit "$failed") || failed=$((failed + 1))
+done
+
+# Something that is not a file says what it is.
+scenario device /dev/zero example_scale
+expect_run "$work/device.json" 2 \
+  "device.json:/kernels/k/library: cannot load kernel library '/dev/zero': it is not a regular file"
+scenario directory . example_scale
+expect_run "$work/directory.json" 2 \
+  "directory.json:/kernels/k/library: cannot load kernel library '.': it is a directory"
 
 scenario typo "$libs/libnpusim_example_kernels.so" example_scal
 expect_run "$work/typo.json" 2 \
