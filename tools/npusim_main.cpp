@@ -28,6 +28,7 @@
 #include <CLI/CLI.hpp>
 
 #include "base/errors.h"
+#include "base/output_file.h"
 #include "base/printable_text.h"
 #include "sim/kernels/resource_estimate.h"
 #include "sim/report/report.h"
@@ -85,16 +86,7 @@ std::string errno_reason() {
 }
 
 void write_report(const std::string& path, const nlohmann::json& report) {
-    errno = 0;
-    std::ofstream out(path);
-    if (!out) {
-        throw npusim::UsageError(path + ": cannot open report file for writing" + errno_reason());
-    }
-    errno = 0;
-    out << report.dump(2) << "\n";
-    out.flush();
-    if (out) out.close();
-    if (!out) throw npusim::UsageError(path + ": cannot write report file" + errno_reason());
+    npusim::write_output_file(path, report.dump(2) + "\n", "report");
 }
 
 // ---- run control: a signal stops the simulation at a safe point ------------------------
@@ -221,6 +213,7 @@ int run_command(const std::string& file, const RunFlags& flags) {
                                      (error ? ": " + error.message() : std::string()));
         }
     }
+    if (!flags.report_path.empty()) npusim::checked_output_path(flags.report_path, "report");
     npusim::check_scenario_memory(scenario, flags.check, flags.max_memory);  // before allocating
     std::unique_ptr<npusim::ChromeTraceWriter> trace;
     std::vector<npusim::TransactionObserver*> observers;

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "base/errors.h"
+#include "base/output_file.h"
+#include "sim/study/study_fingerprint.h"
 #include "sim/study/sweep.h"
 #include "sim/study/sweep_runner.h"
 
@@ -76,14 +78,27 @@ bool SweepCommands::selected() const {
 int SweepCommands::run(const std::atomic<bool>& stop, bool& interrupted) {
     interrupted = false;
     if (m_merge->parsed()) {
+        npusim::checked_output_path(m_merge_out, "merge output");  // before reading the inputs
         std::vector<npusim::SweepOutput> inputs;
         for (const std::string& input : m_merge_inputs) {
             inputs.push_back(npusim::read_sweep_output(input));
         }
-        const npusim::SweepOutput merged = npusim::merge_sweep_outputs(inputs);
-        npusim::write_sweep_output(m_merge_out, merged.source, merged.axis_pointers, merged.rows);
+        const npusim::SweepOutput merged = npusim::merge_sweep_outputs(inputs, m_merge_inputs);
+        npusim::write_sweep_output(m_merge_out, merged.source, merged.axis_pointers, merged.study,
+                                   merged.rows);
         std::cerr << "merge: " << merged.rows.size() << " rows from " << inputs.size()
                   << " inputs into " << m_merge_out << "\n";
+        // An incomplete set of shards is written but said, with exit 1.
+        std::vector<std::size_t> tasks;
+        for (const npusim::SweepRow& row : merged.rows) tasks.push_back(row.task);
+        std::vector<std::string> shards;
+        for (const npusim::SweepOutput& input : inputs)
+            if (input.study.is_object()) shards.push_back(input.study.value("shard", ""));
+        const std::string missing = npusim::describe_missing_tasks(merged.study, tasks, shards);
+        if (!missing.empty()) {
+            std::cerr << "merge: incomplete: " << missing << "\n";
+            return 1;
+        }
         return 0;
     }
     m_seed_given = m_sweep->count("--seed") > 0;
@@ -99,22 +114,34 @@ int SweepCommands::run(const std::atomic<bool>& stop, bool& interrupted) {
     options.stop_flag = &stop;
     options.checkpoint_seconds = m_checkpoint;
     const std::vector<std::string> pointers = npusim::axis_pointers(plan);
+    const nlohmann::json study = npusim::study_fingerprint(plan, options.shard);
     std::vector<npusim::SweepRow> previous;
+    if (!m_out.empty()) npusim::checked_output_path(m_out, "sweep output");  // before any run
     if (m_resume) {
         if (m_out.empty()) throw npusim::UsageError("--resume needs --out FILE");
         if (std::filesystem::exists(m_out)) {
             npusim::SweepOutput earlier = npusim::read_sweep_output(m_out);
-            if (earlier.axis_pointers != pointers || earlier.source != plan.source) {
-                throw npusim::UsageError(m_out +
-                                         ": written by another study (source or axes "
-                                         "differ); --resume needs the same study");
+            std::string difference =
+                earlier.study.is_null()
+                    ? (earlier.axis_pointers != pointers || earlier.source != plan.source
+                           ? "source or axes differ"
+                           : "")
+                    : npusim::study_difference(study, earlier.study, "this sweep", m_out);
+            if (difference.empty() && earlier.study.is_object() &&
+                earlier.study.value("shard", "") != study.value("shard", "")) {
+                difference = "shard " + study.value("shard", "") + " in this sweep, " +
+                             earlier.study.value("shard", "") + " in " + m_out;
+            }
+            if (!difference.empty()) {
+                throw npusim::UsageError(m_out + ": written by another study (" + difference +
+                                         "); --resume needs the same study");
             }
             previous = std::move(earlier.rows);
         }
     }
     if (!m_out.empty()) {
         options.checkpoint = [&](const std::vector<npusim::SweepRow>& rows) {
-            npusim::write_sweep_output(m_out, plan.source, pointers, rows);
+            npusim::write_sweep_output(m_out, plan.source, pointers, study, rows);
         };
     }
     int width = 0;
@@ -129,7 +156,7 @@ int SweepCommands::run(const std::atomic<bool>& stop, bool& interrupted) {
         const std::filesystem::path temporary =
             std::filesystem::temp_directory_path() /
             ("npusim-sweep-" + std::to_string(::getpid()) + ".csv");
-        npusim::write_sweep_output(temporary, plan.source, pointers, result.rows);
+        npusim::write_sweep_output(temporary, plan.source, pointers, study, result.rows);
         std::ifstream in(temporary);
         std::cout << in.rdbuf();
         std::filesystem::remove(temporary);

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "base/errors.h"
+#include "base/output_file.h"
 #include "base/pipe_table.h"
 #include "pipes/op_table.h"
 
@@ -110,7 +111,12 @@ std::string format_trace_time(Cycle cycles, std::uint64_t clock_mhz) {
 ChromeTraceWriter::ChromeTraceWriter(const std::filesystem::path& file, std::uint64_t clock_mhz)
     : m_path(file), m_clock_mhz(clock_mhz) {
     check_clock(clock_mhz);
-    m_out.open(file, std::ios::binary | std::ios::trunc);
+    // The output rule (base/output_file.h): streamed into a temporary file beside the
+    // target, renamed over it by finish().
+    m_target = checked_output_path(file, "trace");
+    m_partial = m_target;
+    m_partial += ".partial";
+    m_out.open(m_partial, std::ios::binary | std::ios::trunc);
     if (!m_out.is_open()) {
         throw UsageError(file.string() + ": cannot open trace file for writing");
     }
@@ -172,8 +178,18 @@ void ChromeTraceWriter::finish() {
         errno = 0;
         m_out.close();
         if (!m_out) fail_with_errno();
+        std::error_code error;
+        std::filesystem::rename(m_partial, m_target, error);
+        if (error) {
+            m_reason = error.message();
+            m_failed = true;
+        }
     } catch (...) {
         m_failed = true;
+    }
+    if (m_failed) {
+        std::error_code ignored;
+        std::filesystem::remove(m_partial, ignored);
     }
     std::string().swap(m_buf);  // give the buffer back: the writer may outlive the run
     if (m_failed) {

@@ -93,7 +93,9 @@ private:
     void write_buffer();
     void fail_with_errno();  // remembers the first failure's reason (strerror)
 
-    std::filesystem::path m_path;
+    std::filesystem::path m_path;     // as given, for messages
+    std::filesystem::path m_target;   // where it lands (a symlink resolved)
+    std::filesystem::path m_partial;  // written until finish() renames it to m_target
     std::uint64_t m_clock_mhz;
     std::ofstream m_out;
     std::string m_buf;

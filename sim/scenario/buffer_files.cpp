@@ -11,6 +11,7 @@
 
 #include "base/config_diagnostics.h"
 #include "base/errors.h"
+#include "base/output_file.h"
 #include "base/types.h"
 #include "sim/scenario/scenario_buffers.h"
 
@@ -465,14 +466,7 @@ std::filesystem::path write_buffer_file(const std::filesystem::path& dir,
         buffer.shape.empty() ? std::vector<std::uint64_t>{values.size()} : buffer.shape;
     const std::string bytes =
         npy ? npy_file(buffer.type, shape, values) : encode_elements(buffer.type, values);
-    errno = 0;
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (out) out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (out) out.close();
-    if (!out) {
-        throw UsageError(printable(path.string(), false) + ": cannot write buffer dump" +
-                         (errno != 0 ? std::string(": ") + std::strerror(errno) : std::string()));
-    }
+    write_output_file(path, bytes, "buffer dump");
     return path;
 }
 

@@ -1,9 +1,6 @@
 #include "sim/study/sweep_output.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -11,6 +8,8 @@
 #include "base/config_file.h"
 #include "base/errors.h"
 #include "base/json_reader.h"
+#include "base/output_file.h"
+#include "sim/study/study_fingerprint.h"
 
 namespace npusim {
 
@@ -135,7 +134,8 @@ std::vector<std::string> parse_csv_line(const std::string& line, bool& ok) {
 }
 
 void write_sweep_output(const std::filesystem::path& file, const std::string& source,
-                        const std::vector<std::string>& pointers, std::vector<SweepRow> rows) {
+                        const std::vector<std::string>& pointers, const nlohmann::json& study,
+                        std::vector<SweepRow> rows) {
     std::sort(rows.begin(), rows.end(),
               [](const SweepRow& a, const SweepRow& b) { return a.task < b.task; });
     const std::vector<std::string> columns = sweep_columns(pointers);
@@ -144,6 +144,7 @@ void write_sweep_output(const std::filesystem::path& file, const std::string& so
         nlohmann::ordered_json out;
         out["npusim_sweep"] = 1;
         out["source"] = source;
+        out["study"] = study;
         out["columns"] = columns;
         out["rows"] = nlohmann::ordered_json::array();
         for (const SweepRow& row : rows) {
@@ -154,30 +155,16 @@ void write_sweep_output(const std::filesystem::path& file, const std::string& so
         }
         text = out.dump(1) + "\n";
     } else {
-        text = "# npusim sweep of " + source + "\n" + csv_line(columns) + "\n";
+        text = "# npusim sweep of " + source + "\n";
+        if (!study.is_null()) text += "# study " + study.dump() + "\n";
+        text += csv_line(columns) + "\n";
         for (const SweepRow& row : rows) {
             std::vector<std::string> cells;
             for (const nlohmann::json& c : row_cells(row)) cells.push_back(cell_text(c));
             text += csv_line(cells) + "\n";
         }
     }
-    std::filesystem::path temporary = file;
-    temporary += ".partial";
-    errno = 0;
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) {
-            throw UsageError(temporary.string() + ": cannot write the sweep output" +
-                             (errno != 0 ? std::string(": ") + std::strerror(errno) : ""));
-        }
-    }
-    std::error_code error;
-    std::filesystem::rename(temporary, file, error);
-    if (error) {
-        throw UsageError(file.string() + ": cannot write the sweep output: " + error.message());
-    }
+    write_output_file(file, text, "sweep output");
 }
 
 SweepOutput read_sweep_output(const std::filesystem::path& file) {
@@ -196,6 +183,7 @@ SweepOutput read_sweep_output(const std::filesystem::path& file) {
         }
         const nlohmann::json& columns = (*doc)["columns"];
         output.source = doc->value("source", "");
+        if (doc->contains("study")) output.study = (*doc)["study"];
         const std::size_t axes = columns.size() - fixed;
         for (std::size_t i = 0; i < axes; ++i) {
             output.axis_pointers.push_back(columns[kFixedBefore + i].get<std::string>());
@@ -230,6 +218,14 @@ SweepOutput read_sweep_output(const std::filesystem::path& file) {
         if (line.empty()) continue;
         if (line.rfind("# npusim sweep of ", 0) == 0) {
             output.source = line.substr(18);
+            continue;
+        }
+        if (line.rfind("# study ", 0) == 0) {
+            output.study = nlohmann::json::parse(line.substr(8), nullptr, false);
+            if (output.study.is_discarded()) {
+                diag.add("", "line " + std::to_string(number) + ": the study line is not JSON");
+                output.study = nullptr;
+            }
             continue;
         }
         bool ok = true;
@@ -269,16 +265,30 @@ SweepOutput read_sweep_output(const std::filesystem::path& file) {
     return output;
 }
 
-SweepOutput merge_sweep_outputs(const std::vector<SweepOutput>& inputs) {
+SweepOutput merge_sweep_outputs(const std::vector<SweepOutput>& inputs,
+                                const std::vector<std::string>& names) {
     SweepOutput merged;
     if (inputs.empty()) return merged;
-    merged.source = inputs.front().source;
-    merged.axis_pointers = inputs.front().axis_pointers;
+    const SweepOutput& first = inputs.front();
+    const auto name_of = [&](std::size_t i) {
+        return i < names.size() ? names[i] : "input " + std::to_string(i + 1);
+    };
+    merged.source = first.source;
+    merged.axis_pointers = first.axis_pointers;
+    merged.study = first.study;
+    if (merged.study.is_object()) merged.study["shard"] = "1/1";
     std::map<std::size_t, const SweepRow*> by_task;
-    for (const SweepOutput& input : inputs) {
-        if (input.axis_pointers != merged.axis_pointers || input.source != merged.source) {
-            throw UsageError("merge: the inputs are different studies (source or axes differ: " +
-                             merged.source + " vs " + input.source + ")");
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const SweepOutput& input = inputs[i];
+        std::string difference;
+        if (first.study.is_object() || input.study.is_object()) {
+            difference = study_difference(first.study, input.study, name_of(0), name_of(i));
+        } else if (input.axis_pointers != first.axis_pointers || input.source != first.source) {
+            difference = "source or axes differ: " + first.source + " vs " + input.source;
+        }
+        if (!difference.empty()) {
+            throw UsageError("merge: " + name_of(i) + " is from a different study than " +
+                             name_of(0) + ": " + difference);
         }
         for (const SweepRow& row : input.rows) by_task.emplace(row.task, &row);
     }

@@ -51,24 +51,31 @@ struct SweepRow {
 std::vector<std::string> sweep_columns(const std::vector<std::string>& axis_pointers);
 std::vector<std::string> axis_pointers(const SweepPlan& plan);
 
-/// Writes rows (sorted by task) to `file` atomically (a temporary file renamed over it).
-/// ".json" writes {"npusim_sweep": 1, "source", "columns", "rows": [{column: value}]},
-/// anything else CSV. Throws UsageError naming the file on a write error.
+/// Writes rows (sorted by task) to `file` under the output rule (base/output_file.h:
+/// atomically, never over a folder or a device). ".json" writes {"npusim_sweep": 1,
+/// "source", "study", "columns", "rows": [{column: value}]}, anything else CSV with the
+/// comment lines "# npusim sweep of SOURCE" and "# study {...}" first. `study` is the
+/// study's fingerprint (sim/study/study_fingerprint.h). Throws UsageError naming the file.
 void write_sweep_output(const std::filesystem::path& file, const std::string& source,
-                        const std::vector<std::string>& axis_pointers, std::vector<SweepRow> rows);
+                        const std::vector<std::string>& axis_pointers, const nlohmann::json& study,
+                        std::vector<SweepRow> rows);
 
 struct SweepOutput {
     std::string source;
     std::vector<std::string> axis_pointers;
+    nlohmann::json study;  // the fingerprint; null in files of older npusim versions
     std::vector<SweepRow> rows;
 };
 /// Reads an output written by write_sweep_output. Throws ConfigError naming the file (and
 /// line or pointer) when it is not one.
 SweepOutput read_sweep_output(const std::filesystem::path& file);
 
-/// Combines shard outputs: the same axes required, rows by task, a task present twice kept
-/// once (the first input wins). Throws UsageError when the inputs are different studies.
-SweepOutput merge_sweep_outputs(const std::vector<SweepOutput>& inputs);
+/// Combines shard outputs (`names[i]` names inputs[i] in messages): rows by task, a task
+/// present twice kept once (the first input wins). Throws UsageError naming the input and
+/// the difference when the inputs are different studies (fingerprints, or without them
+/// source and axes). The result's study is the inputs' with shard "1/1".
+SweepOutput merge_sweep_outputs(const std::vector<SweepOutput>& inputs,
+                                const std::vector<std::string>& names);
 
 /// One CSV line (RFC 4180 quoting), without the newline; and its inverse for one line.
 std::string csv_line(const std::vector<std::string>& cells);

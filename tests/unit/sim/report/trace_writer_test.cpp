@@ -159,7 +159,8 @@ TEST_CASE("trace writer reports a file it cannot open", "[trace]") {
         ChromeTraceWriter writer(file, kMhz);
         FAIL("expected UsageError");
     } catch (const npusim::UsageError& e) {
-        CHECK(std::string(e.what()) == file.string() + ": cannot open trace file for writing");
+        CHECK(std::string(e.what()) == file.string() + ": cannot write the trace: no folder " +
+                                           dir.file("missing_dir").string());
     }
     CHECK_THROWS_AS(ChromeTraceWriter(dir.file("t.json"), 0), npusim::UsageError);
 }

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "base/errors.h"
+#include "sim/study/study_fingerprint.h"
 #include "sim/study/sweep_output.h"
 #include "sim/study/sweep_plan.h"
 #include "temp_dir.h"
@@ -122,15 +123,17 @@ TEST_CASE("sweep output: CSV and JSON read back to the same bytes, quoting survi
     row.result = {{"outcome", "invalid"}, {"makespan_cycles", 0}, {"deadlock", false}};
     for (const char* name : {"out.csv", "out.json"}) {
         const auto file = dir.file(name);
-        write_sweep_output(file, "s.json", {"/blocks", "/runtime/placement"}, {row});
+        const nlohmann::json study = {{"tasks", 2}, {"shard", "1/1"}};
+        write_sweep_output(file, "s.json", {"/blocks", "/runtime/placement"}, study, {row});
         std::ifstream first(file);
         const std::string before((std::istreambuf_iterator<char>(first)), {});
         const SweepOutput back = read_sweep_output(file);
         REQUIRE(back.rows.size() == 1);
         CHECK(back.source == "s.json");
+        CHECK(back.study == study);
         CHECK(back.rows[0].values == row.values);
         CHECK(back.rows[0].error == row.error);
-        write_sweep_output(file, back.source, back.axis_pointers, back.rows);
+        write_sweep_output(file, back.source, back.axis_pointers, back.study, back.rows);
         std::ifstream second(file);
         const std::string after((std::istreambuf_iterator<char>(second)), {});
         CHECK(after == before);
@@ -152,14 +155,59 @@ TEST_CASE("sweep runs: the same rows for -j 1 and -j 2, shards merge to the whol
         SweepOptions options;
         options.jobs = 2;
         options.shard = parse_shard(s);
-        shards.push_back(
-            {plan.source, axis_pointers(plan), run_sweep(plan, options, fake_result).rows});
+        shards.push_back({plan.source, axis_pointers(plan), study_fingerprint(plan, options.shard),
+                          run_sweep(plan, options, fake_result).rows});
     }
-    const SweepOutput merged = merge_sweep_outputs(shards);
+    const std::vector<std::string> names = {"a.csv", "b.csv", "c.csv"};
+    const SweepOutput merged = merge_sweep_outputs(shards, names);
     REQUIRE(merged.rows.size() == plan.tasks());
     CHECK(column(merged.rows, "makespan_cycles") == column(one.rows, "makespan_cycles"));
-    shards[1].axis_pointers = {"/other"};
-    CHECK_THROWS_AS(merge_sweep_outputs(shards), UsageError);
+    CHECK(merged.study["shard"] == "1/1");
+    std::vector<std::size_t> tasks;
+    for (const SweepRow& row : merged.rows) tasks.push_back(row.task);
+    CHECK(describe_missing_tasks(merged.study, tasks, {"2/3", "1/3", "3/3"}).empty());
+
+    // Two shards only: the merge says which shard is missing and which tasks.
+    const SweepOutput partial = merge_sweep_outputs({shards[0], shards[1]}, names);
+    tasks.clear();
+    for (const SweepRow& row : partial.rows) tasks.push_back(row.task);
+    const std::string missing = describe_missing_tasks(partial.study, tasks, {"2/3", "1/3"});
+    CHECK_THAT(missing, Catch::StartsWith(std::to_string(plan.tasks() / 3) + " of " +
+                                          std::to_string(plan.tasks()) + " tasks missing (2, 5"));
+    CHECK_THAT(missing, Catch::EndsWith("shard 3/3 (no input holds it)"));
+
+    // Another study's shard: refused, naming the input and the difference.
+    SweepPlan other = plan;
+    other.seed = 7;
+    shards[1].study = study_fingerprint(other, parse_shard("1/3"));
+    try {
+        merge_sweep_outputs(shards, names);
+        FAIL("merged shards of two studies");
+    } catch (const UsageError& e) {
+        CHECK_THAT(e.what(), Catch::Contains("merge: b.csv is from a different study than a.csv"));
+        CHECK_THAT(e.what(),
+                   Catch::Contains("seed " + std::to_string(plan.seed) + " in a.csv, 7 in b.csv"));
+    }
+}
+
+TEST_CASE("study fingerprints: the scenario's content, axes, schedules and seed identify a study",
+          "[sweep]") {
+    const SweepPlan plan = two_axis_plan(2);
+    const nlohmann::json base = study_fingerprint(plan, parse_shard("1/2"));
+    CHECK(study_difference(base, study_fingerprint(plan, parse_shard("2/2")), "x", "y").empty());
+    SweepPlan edited = plan;
+    edited.document["description"] = "edited";
+    CHECK_THAT(study_difference(base, study_fingerprint(edited, {}), "x", "y"),
+               Catch::StartsWith("the scenario's content: \"fnv1a64:"));
+    edited = plan;
+    edited.axes[0].values.back() = 99;
+    CHECK_THAT(study_difference(base, study_fingerprint(edited, {}), "x", "y"),
+               Catch::Contains("99] in y"));
+    edited = plan;
+    edited.schedules = 3;
+    CHECK_THAT(study_difference(base, study_fingerprint(edited, {}), "x", "y"),
+               Catch::Contains("schedules 2 in x, 3 in y"));
+    CHECK_THAT(study_difference(base, nullptr, "x", "y"), Catch::Contains("y names no study"));
 }
 
 TEST_CASE("sweep runs: a crashing or hanging worker costs its row, resume skips done tasks",
