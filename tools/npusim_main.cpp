@@ -39,20 +39,39 @@
 #include "sim/study/schedule_exploration.h"
 #include "sync/check/check_report.h"
 #include "sync/check/checker.h"
+#include "sync/check/finding_filter.h"
 #include "sync/deadlock/deadlock_predictor.h"
 #include "tools/npusim_sweep.h"
 
 namespace {
 
-constexpr const char* kExitCodes =
+constexpr const char* kOverview =
+    "Each subcommand's --help lists its own exit codes: npusim run --help, npusim sweep\n"
+    "--help, ... In short: 0 success, 1 the simulated program (or study) is wrong, 2 bad\n"
+    "input or lost output, 3 internal error, 130/143 interrupted.\n";
+
+constexpr const char* kListExitCodes =
+    "Exit codes:\n"
+    "  0    listed\n"
+    "  2    bad arguments, or a chip file that cannot be read (the problems are named)\n";
+
+constexpr const char* kValidateExitCodes =
+    "Exit codes:\n"
+    "  0    every file is a valid scenario\n"
+    "  2    some file is not: every problem is printed with its file and JSON pointer\n";
+
+constexpr const char* kRunExitCodes =
     "Exit codes:\n"
     "  0    the run completed, its output checked out, the checker found no error; for a\n"
     "       scenario with an \"expect\" block: every expectation held\n"
     "  1    the simulated program is wrong: deadlock, wrong output, a kernel rule broken,\n"
     "       a checker error (race, unpaired flag, out-of-bounds, uninitialized read) or a\n"
     "       failed host call; with \"expect\": an expectation failed (each is named)\n"
-    "  2    bad input (arguments, scenario or chip file) or lost output (a write error on\n"
-    "       standard output, --report or --trace; the message names it)\n"
+    "       With --schedules: 1 when any schedule deadlocked or failed (with \"expect\":\n"
+    "       when the expected outcome did not come)\n"
+    "  2    bad input (arguments, scenario, chip or suppressions file) or lost output (a\n"
+    "       write error on standard output, --report, --trace or --log-file, or one of them\n"
+    "       naming a folder or a device; the message names it)\n"
     "  3    internal error in npusim\n"
     "  130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM: the run stops at its next safe\n"
     "       point, the trace is closed as valid JSON, and the partial summary and the checker\n"
@@ -72,6 +91,10 @@ struct RunFlags {
     bool check = true;
     bool quiet = false;
     npusim::CheckerOptions checker;
+    npusim::FindingFilter filter;  // --kernel, --block, --suppressions
+    std::size_t print_limit = 0;   // --print-limit: findings printed (0: all)
+    std::string log_file;          // --log-file: the checker's findings go there
+    bool vendor_layout = false;    // --findings-format vendor
     std::uint64_t max_memory = 0;  // --max-memory in bytes; 0: only the host's own limit
     // Deadlock checker (docs/deadlocks.md)
     std::uint32_t schedules = 0;           // --schedules N: explore N seeded schedules
@@ -196,6 +219,33 @@ int explore_command(const std::string& file, const RunFlags& flags) {
     return result.deadlocked == 0 ? 0 : 1;
 }
 
+/// The checker's part of the output: the findings (in the chosen layout, up to
+/// --print-limit), what --kernel/--block left out and what was suppressed, the summary line.
+/// With --log-file it goes to that file and standard output says where.
+void emit_findings(const RunFlags& flags, const std::vector<npusim::Finding>& findings,
+                   const npusim::FilteredFindings& filtered, bool interrupted) {
+    std::string text;
+    if (!findings.empty()) {
+        text += "\n";
+        text += flags.vendor_layout ? npusim::format_findings_vendor(findings, flags.print_limit)
+                                    : npusim::format_findings(findings, flags.print_limit);
+    }
+    if (filtered.not_selected > 0) {
+        text += "not selected (--kernel/--block): " + std::to_string(filtered.not_selected) +
+                (filtered.not_selected == 1 ? " finding\n" : " findings\n");
+    }
+    const std::string suppressed = npusim::format_suppressed(filtered, flags.filter);
+    if (!suppressed.empty()) text += suppressed + "\n";
+    text += npusim::format_findings_summary(findings, interrupted) + "\n";
+    if (flags.log_file.empty()) {
+        std::cout << text;
+        return;
+    }
+    npusim::write_output_file(flags.log_file, text, "checker log");
+    std::cout << npusim::format_findings_summary(findings, interrupted) << " (written to "
+              << npusim::printable(flags.log_file, false) << ")\n";
+}
+
 int run_command(const std::string& file, const RunFlags& flags) {
     install_stop_handlers();
     if (flags.schedules > 0) return explore_command(file, flags);
@@ -214,6 +264,7 @@ int run_command(const std::string& file, const RunFlags& flags) {
         }
     }
     if (!flags.report_path.empty()) npusim::checked_output_path(flags.report_path, "report");
+    if (!flags.log_file.empty()) npusim::checked_output_path(flags.log_file, "checker log");
     npusim::check_scenario_memory(scenario, flags.check, flags.max_memory);  // before allocating
     std::unique_ptr<npusim::ChromeTraceWriter> trace;
     std::vector<npusim::TransactionObserver*> observers;
@@ -239,12 +290,13 @@ int run_command(const std::string& file, const RunFlags& flags) {
     std::vector<npusim::Finding> findings_on_error;
     npusim::ScenarioOutcome outcome;
     try {
-        outcome = npusim::run_scenario(scenario, observers, flags.check, &findings_on_error,
-                                       flags.checker, options, !flags.dump_dir.empty());
+        outcome =
+            npusim::run_scenario(scenario, observers, flags.check, &findings_on_error,
+                                 flags.checker, options, !flags.dump_dir.empty(), flags.filter);
     } catch (const npusim::Error& error) {
         progress.clear();
         // The checker's findings up to the failure often explain it: show them first.
-        if (!findings_on_error.empty()) std::cout << npusim::format_findings(findings_on_error);
+        if (!findings_on_error.empty()) emit_findings(flags, findings_on_error, {}, false);
         // A failed run still leaves its report: what failed, and what the checker saw so far.
         if (!flags.report_path.empty()) {
             nlohmann::json report = npusim::report_header(file, scenario.chip);
@@ -275,15 +327,22 @@ int run_command(const std::string& file, const RunFlags& flags) {
     std::cout << npusim::format_scenario_details(scenario, outcome);
     const std::vector<npusim::DeadlockFinding> warnings = predictor.warnings();
     if (!warnings.empty()) std::cout << "\n" << npusim::format_deadlocks(warnings);
-    if (outcome.checked) {
-        if (!outcome.findings.empty())
-            std::cout << "\n" << npusim::format_findings(outcome.findings);
-        std::cout << npusim::format_findings_summary(outcome.findings, interrupted) << "\n";
-    }
+    if (outcome.checked) emit_findings(flags, outcome.findings, outcome.filtered, interrupted);
     if (!flags.report_path.empty()) {
         nlohmann::json report = npusim::report_header(file, scenario.chip);
         report.update(npusim::to_json(outcome.kernel));
         if (outcome.checked) report["findings"] = npusim::findings_to_json(outcome.findings);
+        if (flags.filter.active()) {
+            nlohmann::json suppressed = nlohmann::json::array();
+            for (std::size_t r = 0; r < flags.filter.suppressions.size(); ++r) {
+                suppressed.push_back({{"rule", flags.filter.suppressions[r].origin},
+                                      {"instances", r < outcome.filtered.suppressed.size()
+                                                        ? outcome.filtered.suppressed[r]
+                                                        : 0}});
+            }
+            report["findings_filter"] = {{"not_selected", outcome.filtered.not_selected},
+                                         {"suppressed", std::move(suppressed)}};
+        }
         const nlohmann::json details = npusim::scenario_details_to_json(scenario, outcome);
         report.update(details);
         if (g_signal != 0) report["signal"] = signal_name(g_signal);
@@ -319,6 +378,24 @@ void print_parameters() {
     for (const npusim::ChipParameter& p : npusim::chip_parameters()) {
         std::cout << p.pointer << "  [" << p.min << ".." << p.max << "] " << p.unit << "  "
                   << p.description << "\n";
+    }
+}
+
+/// `npusim params --chip NAME|FILE`: every parameter's value for that chip, its unit and the
+/// note the file writes beside it.
+void print_chip_values(const std::string& chip_name) {
+    const std::vector<std::string> presets = npusim::builtin_chip_presets();
+    const bool preset = std::find(presets.begin(), presets.end(), chip_name) != presets.end();
+    const npusim::ChipConfig chip =
+        preset ? npusim::builtin_chip_config(chip_name) : npusim::load_chip_config(chip_name);
+    std::cout << "chip " << npusim::printable(chip.name, false) << " ("
+              << npusim::printable(chip.source, false) << ")\n";
+    for (const npusim::ChipParameter& p : npusim::chip_parameters()) {
+        std::cout << p.pointer << " = " << p.field.of(chip) << " " << p.unit;
+        const auto note = chip.notes.find(std::string(p.pointer));
+        if (note != chip.notes.end())
+            std::cout << "  (" << npusim::printable(note->second, false) << ")";
+        std::cout << "\n";
     }
 }
 
@@ -380,7 +457,7 @@ int run_cli(int argc, char** argv) {
         "  npusim run configs/scenarios/default.json\n"
         "  npusim validate configs/scenarios/*.json\n"
         "  npusim list kernels"};
-    app.footer(kExitCodes);
+    app.footer(kOverview);
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("npusim ") + NPUSIM_VERSION +
                                           " (scenario format " +
@@ -396,6 +473,7 @@ int run_cli(int argc, char** argv) {
         "  npusim run configs/scenarios/default.json --report out.json --trace trace.json\n"
         "  npusim run configs/scenarios/default.json --set /blocks=8 --set /params/tile=1024\n"
         "  npusim run configs/scenarios/runtime_copy_readback.json --dump out/");
+    run->footer(kRunExitCodes);
     run->add_option("file", file, "Scenario JSON (configs/scenarios/*.json)")->required();
     run->add_option("--trace", flags.trace_path, "Write a Chrome/Perfetto trace to this file");
     run->add_option("--report", flags.report_path,
@@ -414,6 +492,22 @@ int run_cli(int argc, char** argv) {
     bool all_instances = false;
     run->add_flag("--all-instances", all_instances,
                   "Report every hazard instance instead of one per source-location pair");
+    run->add_option("--kernel", flags.filter.kernels,
+                    "Report only findings with an access in kernel NAME; repeatable");
+    run->add_option("--block", flags.filter.blocks,
+                    "Report only findings with an access in block N; repeatable");
+    std::string suppressions;
+    run->add_option("--suppressions", suppressions,
+                    "JSON file of findings not to report, by kind, kernel and file:line "
+                    "(docs/checker.md); they are counted in the summary");
+    run->add_option("--print-limit", flags.print_limit,
+                    "Print at most N findings (all are counted and in --report; 0: all)");
+    run->add_option("--log-file", flags.log_file,
+                    "Write the checker's findings to this file instead of standard output");
+    std::string findings_format = "npusim";
+    run->add_option("--findings-format", findings_format,
+                    "npusim (default) or vendor (the vendor sanitizer's '======' layout)")
+        ->check(CLI::IsMember({"npusim", "vendor"}));
     run->add_flag("--quiet", flags.quiet, "No progress display on stderr during long runs");
     std::string max_memory;
     run->add_option("--max-memory", max_memory,
@@ -441,6 +535,7 @@ int run_cli(int argc, char** argv) {
         "Check scenario files without running them: every problem with file and JSON pointer\n"
         "  npusim validate configs/scenarios/*.json\n"
         "  npusim validate my.json --set /host/0/blocks=64");
+    validate->footer(kValidateExitCodes);
     validate->add_option("files", validate_files, "Scenario JSON files")->required();
     validate->add_option("--set", sets, "PATH=VALUE: as for run, applied to every file; repeatable")
         ->allow_extra_args(false);
@@ -450,17 +545,27 @@ int run_cli(int argc, char** argv) {
         "List what scenario files can name: chips, kernels, ops (host operations), params\n"
         "  npusim list kernels\n"
         "  npusim list params");
+    list->footer(kListExitCodes);
     list->add_option("what", list_what, "chips, kernels, ops or params")
         ->required()
         ->check(CLI::IsMember({"chips", "kernels", "ops", "params"}));
     npusim_cli::SweepCommands sweep;
     sweep.add_to(app);
-    app.add_subcommand("params",
-                       "List the chip configuration parameters (= list params)\n"
-                       "  npusim params");
+    CLI::App* params = app.add_subcommand(
+        "params",
+        "List the chip configuration parameters (= list params); with --chip, a chip's values\n"
+        "  npusim params\n"
+        "  npusim params --chip a2\n"
+        "  npusim params --chip my_chip.json");
+    params->footer(kListExitCodes);
+    std::string params_chip;
+    params->add_option("--chip", params_chip,
+                       "A preset name (npusim list chips) or a chip JSON file: print its resolved "
+                       "value of every parameter, with the note written beside it");
     app.add_subcommand("kernels",
                        "List the built-in kernels and their parameters (= list kernels)\n"
-                       "  npusim kernels");
+                       "  npusim kernels")
+        ->footer(kListExitCodes);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -470,6 +575,10 @@ int run_cli(int argc, char** argv) {
     try {
         if (app.got_subcommand("params")) list_what = "params";
         if (app.got_subcommand("kernels")) list_what = "kernels";
+        if (!params_chip.empty()) {
+            print_chip_values(params_chip);
+            return 0;
+        }
         if (list_what == "params") {
             print_parameters();
             return 0;
@@ -515,6 +624,9 @@ int run_cli(int argc, char** argv) {
         flags.dump_format =
             dump_format == "bin" ? npusim::BufferFileFormat::Raw : npusim::BufferFileFormat::Npy;
         flags.checker.deduplicate = !all_instances;
+        flags.vendor_layout = findings_format == "vendor";
+        if (!suppressions.empty())
+            flags.filter.suppressions = npusim::load_suppressions(suppressions);
         (void)run;
         (void)list;
         return run_command(file, flags);

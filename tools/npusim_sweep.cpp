@@ -64,11 +64,29 @@ void SweepCommands::add_to(CLI::App& app) {
                      "Seconds between rewrites of --out while the sweep runs (default 2)")
         ->check(CLI::Range(0.01, 3600.0));
     m_sweep->add_flag("--quiet", m_quiet, "No progress bar");
+    m_sweep->footer(
+        "Exit codes:\n"
+        "  0    every row's status is ok (a row whose run deadlocked or failed its checks is\n"
+        "       still ok: the study records it; see the deadlock and hazards columns)\n"
+        "  1    some rows are not ok: error (an invalid point), crashed or timeout\n"
+        "  2    bad arguments, scenario, --out (a folder, a device) or a --resume file of\n"
+        "       another study\n"
+        "  3    internal error in npusim\n"
+        "  130  interrupted by SIGINT, 143 by SIGTERM: --out holds the finished rows;\n"
+        "       --resume completes it\n");
     m_merge = app.add_subcommand("merge",
                                  "Combine shard outputs of one study into what the unsharded run "
                                  "gives\n  npusim merge study.csv shard-*.csv");
     m_merge->add_option("out", m_merge_out, "Output file (.csv or .json)")->required();
     m_merge->add_option("inputs", m_merge_inputs, "Shard outputs")->required();
+    m_merge->footer(
+        "Exit codes:\n"
+        "  0    the inputs hold every task of the study: the output is the whole study\n"
+        "  1    tasks are missing: the output is written and the missing tasks and shards\n"
+        "       are named\n"
+        "  2    an input is not a sweep output or is from another study (the difference is\n"
+        "       named), or the output cannot be written\n"
+        "  3    internal error in npusim\n");
 }
 
 bool SweepCommands::selected() const {

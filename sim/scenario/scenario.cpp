@@ -259,7 +259,7 @@ ScenarioOutcome run_scenario(const Scenario& scenario,
                              const std::vector<TransactionObserver*>& observers, bool check,
                              std::vector<Finding>* findings_on_error,
                              const CheckerOptions& checker_options, const SimOptions& sim_options,
-                             bool read_all_buffers) {
+                             bool read_all_buffers, const FindingFilter& filter) {
     const KernelDefinition* kernel = find_builtin_kernel(scenario.kernel);
     if (!scenario.host && kernel == nullptr)
         throw UsageError("unknown built-in kernel '" + scenario.kernel + "'");
@@ -294,11 +294,15 @@ ScenarioOutcome run_scenario(const Scenario& scenario,
             outcome.kernel = kernel->run(sim, launch, scenario.params);
         }
     } catch (const KernelError&) {
-        if (checker && findings_on_error != nullptr) *findings_on_error = checker->findings();
+        if (checker && findings_on_error != nullptr)
+            *findings_on_error = filter_findings(checker->findings(), filter).kept;
         throw;
     }
     if (checker) {
-        outcome.findings = checker->findings();
+        // Expectations and the exit code see what the user selected and did not suppress.
+        outcome.filtered = filter_findings(checker->findings(), filter);
+        outcome.findings = std::move(outcome.filtered.kept);
+        outcome.filtered.kept.clear();
         outcome.checked = true;
     }
     outcome.expectations =

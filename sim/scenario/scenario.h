@@ -28,6 +28,7 @@
 #include "sim/scenario/scenario_host.h"
 #include "sim/scenario/scenario_overrides.h"
 #include "sync/check/checker.h"
+#include "sync/check/finding_filter.h"
 #include "sync/check/findings.h"
 
 namespace npusim {
@@ -77,7 +78,8 @@ void check_scenario_memory(const Scenario& scenario, bool check, std::uint64_t m
 
 struct ScenarioOutcome {
     KernelOutcome kernel;           // for a host program: the run (verified, no verification text)
-    std::vector<Finding> findings;  // empty when the checker was off
+    std::vector<Finding> findings;  // empty when the checker was off; after `filter`
+    FilteredFindings filtered;      // what `filter` left out (its `kept` stays empty)
     bool checked = false;
     std::optional<HostProgramOutcome> host;  // the host-program form
     /// The scenario's expectations, or without "expect" the default ones: the run completed,
@@ -96,7 +98,8 @@ ScenarioOutcome run_scenario(const Scenario& scenario,
                              const std::vector<TransactionObserver*>& observers = {},
                              bool check = true, std::vector<Finding>* findings_on_error = nullptr,
                              const CheckerOptions& checker_options = {},
-                             const SimOptions& sim_options = {}, bool read_all_buffers = false);
+                             const SimOptions& sim_options = {}, bool read_all_buffers = false,
+                             const FindingFilter& filter = {});
 
 /// `npusim run --dump DIR`: writes every buffer of the host program that `outcome` read back
 /// (run_scenario with read_all_buffers) to DIR/<name>.npy or .bin, creating DIR. Returns one

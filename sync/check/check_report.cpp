@@ -53,11 +53,87 @@ bool between_host_calls(const Finding& f) {
     return (f.scope == RaceScope::InterStream || f.scope == RaceScope::Host) && f.sites.size() == 2;
 }
 
+std::string not_shown(std::size_t shown, std::size_t total, const char* prefix) {
+    if (shown >= total) return "";
+    const std::size_t more = total - shown;
+    return std::string(prefix) + std::to_string(more) +
+           (more == 1 ? " more finding" : " more findings") + " not shown (--print-limit " +
+           std::to_string(shown) + ")\n";
+}
+
+std::string vendor_site(const AccessSite& s) {
+    if (s.origin != AccessOrigin::Kernel) return describe(s);
+    std::string at = "?";
+    if (s.where.file_name() != nullptr && *s.where.file_name() != '\0') {
+        const std::string_view file = s.where.file_name();
+        at = std::string(file.substr(file.rfind('/') + 1)) + ":" + std::to_string(s.where.line());
+    }
+    return std::string(to_string(s.pipe)) + (s.write ? " Write" : " Read") + " at " + s.buffer +
+           "+" + hex_string(s.offset) + " in block " + std::to_string(s.block) + " (" +
+           std::string(to_string(s.core_type)) + ") on device 0 at " + at +
+           " (serialNo:" + std::to_string(s.serial) + ")";
+}
+
+/// The vendor's heading for a finding that is not a race.
+std::string vendor_heading(const Finding& f) {
+    const std::uint64_t bytes = f.sites.empty() ? 0 : f.sites.front().bytes;
+    const bool write = !f.sites.empty() && f.sites.front().write;
+    switch (f.kind) {
+        case FindingKind::UninitializedRead:
+            return "uninitialized read of size " + std::to_string(bytes);
+        case FindingKind::OutOfBounds:
+        case FindingKind::UseAfterFree:
+            return std::string(write ? "illegal write of size " : "illegal read of size ") +
+                   std::to_string(bytes);
+        case FindingKind::UnpairedSetFlag:
+            return "Unpaired set_flag instructions detected";
+        case FindingKind::Leak:
+            return "LeakCheck: detected memory leaks";
+        default:
+            return std::string(to_string(f.kind));
+    }
+}
+
 }  // namespace
 
-std::string format_findings(const std::vector<Finding>& findings) {
+std::string format_findings_vendor(const std::vector<Finding>& findings, std::size_t limit) {
     std::ostringstream out;
-    for (const Finding& f : findings) {
+    const std::size_t shown = limit == 0 ? findings.size() : std::min(limit, findings.size());
+    for (std::size_t i = 0; i < shown; ++i) {
+        const Finding& f = findings[i];
+        const char* level = f.severity == Severity::Error ? "ERROR" : "WARNING";
+        const std::string kernel = f.sites.empty() ? "?" : f.sites.front().kernel;
+        if (is_race(f.kind)) {
+            out << "====== " << level << ": Potential " << to_string(f.kind)
+                << " hazard detected at " << to_string(f.space) << " in " << kernel
+                << " on device 0:\n";
+        } else {
+            out << "====== " << level << ": " << vendor_heading(f) << "\n";
+            if (!f.sites.empty()) {
+                const AccessSite& s = f.sites.front();
+                out << "======    at " << hex_string(s.address) << " on " << to_string(s.space)
+                    << " in " << kernel << "\n";
+            }
+            out << "======    " << f.message << "\n";
+        }
+        for (const AccessSite& s : f.sites) {
+            if (!is_race(f.kind) && s.serial == 0) continue;
+            out << "======    " << vendor_site(s) << "\n";
+            if (s.origin == AccessOrigin::Kernel && s.where.file_name() && *s.where.file_name())
+                out << "======    #0 " << format_location(s.where) << "\n";
+        }
+        if (f.count > 1) out << "======    " << f.count << " instances\n";
+        out << "======    fix: " << f.fix << "\n";
+    }
+    out << not_shown(shown, findings.size(), "====== ");
+    return out.str();
+}
+
+std::string format_findings(const std::vector<Finding>& findings, std::size_t limit) {
+    std::ostringstream out;
+    const std::size_t shown = limit == 0 ? findings.size() : std::min(limit, findings.size());
+    for (std::size_t i = 0; i < shown; ++i) {
+        const Finding& f = findings[i];
         const char* level = f.severity == Severity::Error ? "ERROR" : "WARNING";
         const std::string kernel = f.sites.empty() ? "?" : f.sites.front().kernel;
         if (is_race(f.kind)) {
@@ -81,6 +157,7 @@ std::string format_findings(const std::vector<Finding>& findings) {
         if (f.count > 1) out << (is_race(f.kind) ? "; " : " ") << f.count << " instances";
         out << "\n    fix: " << f.fix << "\n";
     }
+    out << not_shown(shown, findings.size(), "");
     return out.str();
 }
 

@@ -17,7 +17,15 @@
 
 namespace npusim {
 
-std::string format_findings(const std::vector<Finding>& findings);
+/// The findings as text, each with its accesses' file:line and the fix. `limit` (0: all)
+/// prints the first `limit` and then one line saying how many more were not shown.
+std::string format_findings(const std::vector<Finding>& findings, std::size_t limit = 0);
+/// The same in the vendor sanitizer's layout: every line starts with "====== ", an access is
+/// "PIPE_MTE2 Write at UB+0x0 in block 0 (aiv) on device 0 at f.cpp:18 (serialNo:14)" followed
+/// by "#0 f.cpp:18:22"; non-race findings follow the vendor's headings ("uninitialized read of
+/// size N", "illegal write of size N", "Unpaired set_flag instructions detected"). The fix is
+/// kept as a last "fix:" line (the vendor tool prints none).
+std::string format_findings_vendor(const std::vector<Finding>& findings, std::size_t limit = 0);
 /// One line: "checker: 2 errors, 1 warning" or "checker: no findings". With `interrupted`
 /// (the run was stopped before it finished): "checker (interrupted, findings so far): ...".
 std::string format_findings_summary(const std::vector<Finding>& findings, bool interrupted = false);
