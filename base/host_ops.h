@@ -27,6 +27,7 @@ struct HostOpInfo {
     std::uint64_t op = 0;  // unique id, increasing in host program order (1, 2, ...)
     HostOpKind kind = HostOpKind::Kernel;
     std::uint32_t stream = 0;  // 0: the default stream
+    std::string stream_name;   // the name the program gave it ("": none; stream_label())
     std::string call;          // the runtime call: "launch", "memcpy_async", "record_event", ...
     std::string where;         // its call site, "file.cpp:17" (a scenario: the op's JSON pointer)
     /// Kernel: the launch; its stream, host_op and launch_site equal stream, op and where.

@@ -8,15 +8,44 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "base/kernel_type.h"
 
 namespace npusim {
 
+/// How reports name a stream: by the name the program gave it ("stream s1"), else "the
+/// default stream" or "stream 3".
+inline std::string stream_label(std::uint32_t stream, std::string_view name) {
+    if (!name.empty()) return "stream " + std::string(name);
+    return stream == 0 ? std::string("the default stream") : "stream " + std::to_string(stream);
+}
+
+/// Whether a launch (or host call) site is a scenario's: the scenario runner names each op
+/// "file.json#/host/N" (a JSON pointer after '#'); C++ and Ascend C sites are "file.cpp:40".
+inline bool is_scenario_site(std::string_view site) {
+    return site.find("#/") != std::string_view::npos;
+}
+
+/// The fixes' words for "start each kernel whole" and "order them", in the launcher's terms:
+/// the scenario's keys for launches a scenario made, the API otherwise.
+inline std::string batch_mode_remedy(std::string_view launch_site) {
+    return is_scenario_site(launch_site)
+               ? "\"schedule_mode\": \"batch\" on their launch ops"
+               : "LaunchSpec::schedule_mode = ScheduleMode::Batch; in Ascend C SetScheduleMode(1)";
+}
+inline std::string ordering_remedy(std::string_view launch_site) {
+    return is_scenario_site(launch_site)
+               ? "one \"stream\" for both, or a \"record_event\" op after the first and a "
+                 "\"stream_wait_event\" op before the second"
+               : "one stream, or record_event + stream_wait_event";
+}
+
 struct LaunchIdentity {
     std::uint32_t id = 0;       // the device scheduler's kernel id (0: not yet submitted)
     std::string name;           // the kernel's name
     std::uint32_t stream = 0;   // the stream it was launched on (0: the default stream)
+    std::string stream_name;    // the name the program gave that stream ("": none)
     std::uint64_t host_op = 0;  // the runtime's op id (0: Simulator::launch)
     std::string launch_site;    // the launch call site ("" for Simulator::launch)
     KernelType type = KernelType::AIV_ONLY;

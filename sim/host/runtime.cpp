@@ -80,6 +80,7 @@ RuntimeWaitState Runtime::wait_state() const {
         if (stream->destroyed && stream->queue.empty()) continue;
         StreamWaitState s;
         s.stream = id;
+        s.name = stream->name;
         s.destroyed = stream->destroyed;
         s.graph_internal = stream->graph_internal;
         s.queued = stream->queue.size();
@@ -239,12 +240,17 @@ void Runtime::memset_async(HostBuffer dst, std::uint8_t value, std::uint64_t byt
 // ---- streams ------------------------------------------------------------------------------
 
 Stream Runtime::create_stream(Where where) {
+    return create_stream(std::string(), where);
+}
+
+Stream Runtime::create_stream(std::string name, Where where) {
     Impl& impl = *m_impl;
     (void)where;
     impl.advance(impl.config.runtime_call_cycles);
     const std::uint32_t id = impl.next_stream++;
     auto stream = std::make_shared<StreamState>();
     stream->id = id;
+    stream->name = std::move(name);
     impl.streams.emplace(id, std::move(stream));
     return {id};
 }

@@ -246,6 +246,9 @@ public:
     // ---- streams --------------------------------------------------------------------------
     Stream default_stream() const { return {}; }
     Stream create_stream(Where where = Where::current());
+    /// The same, with a name reports use for it ("stream s1" instead of "stream 1"): findings,
+    /// fixes, deadlock reports and runtime errors. Names need not be unique.
+    Stream create_stream(std::string name, Where where = Where::current());
     /// Acl flavor: waits for the stream's pending work, then destroys it. Hip flavor: returns
     /// at once; the pending work still completes. The handle is invalid afterwards.
     void destroy_stream(Stream stream, Where where = Where::current());

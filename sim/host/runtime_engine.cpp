@@ -89,6 +89,7 @@ void Runtime::Impl::synchronized_op(std::uint64_t op) {
 std::uint64_t Runtime::Impl::instant_op(StreamState& stream, HostOpInfo info) {
     info.op = next_op++;
     info.stream = stream.id;
+    info.stream_name = stream.name;
     stream.last_op = info.op;
     publish([&](TransactionObserver& o) {
         o.on_host_op_queued(info);

@@ -109,6 +109,7 @@ struct GraphState {
 
 struct StreamState {
     std::uint32_t id = 0;
+    std::string name;                       // given by create_stream(name); "" for none
     std::shared_ptr<CaptureState> capture;  // set while the stream captures
     bool destroyed = false;
     bool graph_internal = false;  // a lane of a graph launch (no handle; counts as destroyed)

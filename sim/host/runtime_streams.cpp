@@ -61,8 +61,10 @@ std::shared_ptr<HostOpState> Runtime::Impl::enqueue(StreamState& stream, HostOp 
     std::shared_ptr<HostOpState> state = op.state;
     op.info.op = next_op++;
     op.info.stream = stream.id;
+    op.info.stream_name = stream.name;
     if (op.kind == HostOp::Kind::Kernel) {
         op.info.launch.stream = stream.id;
+        op.info.launch.stream_name = stream.name;
         op.info.launch.host_op = op.info.op;
         op.info.launch.launch_site = op.info.where;
     }

@@ -159,6 +159,7 @@ nlohmann::json to_json(const DeadlockFinding& finding) {
                                {"where", p.where},
                                {"launch", p.launch}};
         part["stream"] = p.stream ? nlohmann::json(*p.stream) : nlohmann::json(nullptr);
+        if (!p.stream_name.empty()) part["stream_name"] = p.stream_name;
         participants.push_back(std::move(part));
     }
     return {{"kind", std::string(to_string(finding.kind))},

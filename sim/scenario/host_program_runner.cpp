@@ -222,7 +222,7 @@ private:
         for (std::size_t i = 0; i < m_spec.streams.size(); ++i) {
             const std::string& name = m_spec.streams[i];
             if (!call(child_pointer("/streams", i), "create_stream(" + name + ")",
-                      [&](HostCallRecord&) { m_streams[name] = m_rt.create_stream(); }))
+                      [&](HostCallRecord&) { m_streams[name] = m_rt.create_stream(name); }))
                 return false;
         }
         for (const ScenarioEvent& e : m_spec.events) {
@@ -308,8 +308,9 @@ private:
                     m_freed_by[op.dst] = op.pointer;
                 });
             case ScenarioOpKind::CreateStream:
-                return call(op.pointer, kind + "(" + op.stream + ")",
-                            [&](HostCallRecord&) { m_streams[op.stream] = m_rt.create_stream(); });
+                return call(op.pointer, kind + "(" + op.stream + ")", [&](HostCallRecord&) {
+                    m_streams[op.stream] = m_rt.create_stream(op.stream);
+                });
             case ScenarioOpKind::DestroyStream:
                 return call(op.pointer, kind + "(" + op.stream + ")", [&](HostCallRecord&) {
                     const Stream s = stream(op.stream);
@@ -394,7 +395,9 @@ private:
         }
         KernelInstance instance = kernel->make_instance(op.blocks, op.params, bindings);
         LaunchSpec spec;
-        spec.name = instance.name;
+        // Reports name the kernel as the scenario's launch did ("kernel": "syncall"), not by
+        // the built-in variant it resolved to ("syncall_hard").
+        spec.name = op.kernel;
         spec.blocks = op.blocks;
         spec.type = instance.type;
         spec.schedule_mode = op.schedule_mode;

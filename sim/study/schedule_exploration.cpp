@@ -56,6 +56,7 @@ DeadlockFinding finding_from_json(const nlohmann::json& j) {
         DeadlockParticipant part;
         part.kernel = p.at("kernel").get<std::string>();
         if (!p.at("stream").is_null()) part.stream = p.at("stream").get<std::uint32_t>();
+        if (p.contains("stream_name")) part.stream_name = p.at("stream_name").get<std::string>();
         part.blocks = p.at("blocks").get<std::string>();
         part.state = p.at("state").get<std::string>();
         part.cores = p.at("cores").get<std::string>();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "base/launch_identity.h"
 #include "base/transaction.h"
 
 namespace npusim {
@@ -19,7 +20,7 @@ std::string describe(const AccessSite& s) {
         std::string(s.write ? " Write" : " Read") + " at " + s.buffer + "+" + hex_string(s.offset);
     switch (s.origin) {
         case AccessOrigin::Stream:
-            return s.call + access + " on stream " + std::to_string(s.stream) + " at " +
+            return s.call + access + " on " + stream_label(s.stream, s.stream_name) + " at " +
                    s.call_site;
         case AccessOrigin::HostThread:
             return s.call + access + " on the host thread at " + s.call_site;
@@ -30,8 +31,8 @@ std::string describe(const AccessSite& s) {
                        std::to_string(s.block) + " (" + std::string(to_string(s.core_type)) +
                        ") serialNo " + std::to_string(s.serial) + " at " + location(s);
     if (!s.call.empty()) {
-        text +=
-            " (" + s.call + " on stream " + std::to_string(s.stream) + " at " + s.call_site + ")";
+        text += " (" + s.call + " on " + stream_label(s.stream, s.stream_name) + " at " +
+                s.call_site + ")";
     }
     return text;
 }
@@ -40,13 +41,14 @@ std::string describe(const AccessSite& s) {
 std::string who(const AccessSite& s) {
     switch (s.origin) {
         case AccessOrigin::Stream:
-            return s.call + " on stream " + std::to_string(s.stream);
+            return s.call + " on " + stream_label(s.stream, s.stream_name);
         case AccessOrigin::HostThread:
             return s.call + " on the host thread";
         case AccessOrigin::Kernel:
             break;
     }
-    return "kernel " + s.kernel + (s.call.empty() ? "" : " on stream " + std::to_string(s.stream));
+    return "kernel " + s.kernel +
+           (s.call.empty() ? "" : " on " + stream_label(s.stream, s.stream_name));
 }
 
 bool between_host_calls(const Finding& f) {
@@ -208,7 +210,10 @@ nlohmann::json findings_to_json(const std::vector<Finding>& findings) {
                 a["origin"] = to_string(s.origin);
                 a["call"] = s.call;
                 a["call_site"] = s.call_site;
-                if (s.origin != AccessOrigin::HostThread) a["stream"] = s.stream;
+                if (s.origin != AccessOrigin::HostThread) {
+                    a["stream"] = s.stream;
+                    if (!s.stream_name.empty()) a["stream_name"] = s.stream_name;
+                }
             }
             j["accesses"].push_back(std::move(a));
         }

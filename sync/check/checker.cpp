@@ -278,6 +278,7 @@ void Checker::on_host_op_queued(const HostOpInfo& op) {
         l.origin = op.kind == HostOpKind::Kernel ? AccessOrigin::Kernel : AccessOrigin::Stream;
         l.order = 2 * op.op;
         l.stream = op.stream;
+        l.stream_name = op.stream_name;
         l.call = op.call;
         l.where = op.where;
         l.kernel = op.launch.name;

@@ -2,6 +2,7 @@
 
 #include <tuple>
 
+#include "base/launch_identity.h"
 #include "base/pipe_table.h"
 
 namespace npusim::check {
@@ -73,6 +74,7 @@ AccessSite FindingReporter::site_of(const Site& s, bool write, MemSpace space,
         a.call = l.call;
         a.call_site = l.where;
         a.stream = l.stream;
+        a.stream_name = l.stream_name;
     }
     a.block = s.block;
     a.core_type = s.core_type;
@@ -184,13 +186,13 @@ std::string FindingReporter::stream_fix(const Site& prior, const Site& now, Race
     if (scope == RaceScope::Host) {
         const HostCall& device = first->origin == AccessOrigin::HostThread ? *second : *first;
         const HostCall& host = first->origin == AccessOrigin::HostThread ? *first : *second;
-        return "synchronize stream " + std::to_string(device.stream) +
+        return "synchronize " + stream_label(device.stream, device.stream_name) +
                " (synchronize_stream, or synchronize_event on an event recorded after " +
                call(device) + ") before " + call(host);
     }
-    return "record an event on stream " + std::to_string(first->stream) + " after " + call(*first) +
-           " and make stream " + std::to_string(second->stream) + " wait for it before " +
-           call(*second);
+    return "record an event on " + stream_label(first->stream, first->stream_name) + " after " +
+           call(*first) + " and make " + stream_label(second->stream, second->stream_name) +
+           " wait for it before " + call(*second);
 }
 
 void FindingReporter::single(FindingKind kind, Severity severity, MemSpace space, const Site& s,

@@ -74,6 +74,7 @@ struct AccessSite {
     std::string call;          // "launch", "memcpy_async", "memset_async", "memcpy", ...
     std::string call_site;     // its host call site, "prog.cpp:40" (a scenario: a JSON pointer)
     std::uint32_t stream = 0;  // the stream it was queued on (Kernel, Stream)
+    std::string stream_name;   // the name the program gave it (stream_label())
 };
 
 struct Finding {

@@ -21,6 +21,7 @@ struct HostCall {
     /// operation, 2 x (the last op queued) + 1 for a host-thread access made after it.
     std::uint64_t order = 0;
     std::uint32_t stream = 0;
+    std::string stream_name;
     std::string call;   // "launch", "memcpy_async", "memcpy", "launch_graph", ...
     std::string where;  // its call site
     std::string kernel;

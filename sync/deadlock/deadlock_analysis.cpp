@@ -5,6 +5,7 @@
 #include <tuple>
 #include <utility>
 
+#include "base/launch_identity.h"
 #include "base/syncall_id.h"
 #include "pipes/op_table.h"
 
@@ -93,6 +94,7 @@ private:
         v.kernel_id = k.id;
         v.kernel = k.name;
         v.stream = k.stream;
+        v.stream_name = k.stream_name;
         v.has_stream = m_in.runtime.has_value();
         v.kernel_blocks = k.blocks;
         v.launch = k.launch_site;
@@ -313,6 +315,9 @@ private:
     void add_runtime() {
         // Streams wait for their head op: a kernel, or an event (the record's stream).
         std::map<std::uint32_t, VertexId> streams;
+        std::map<std::uint32_t, std::string> names;
+        for (const StreamWaitState& s : m_in.runtime->streams)
+            if (!s.name.empty()) names[s.stream] = s.name;
         const auto stream_vertex = [&](std::uint32_t id) {
             auto it = streams.find(id);
             if (it != streams.end()) return it->second;
@@ -320,8 +325,10 @@ private:
             v.kind = WaitVertexKind::Stream;
             v.id = id;
             v.stream = id;
+            const auto name = names.find(id);
+            if (name != names.end()) v.stream_name = name->second;
             v.has_stream = true;
-            v.what = "stream " + std::to_string(id);
+            v.what = stream_label(id, v.stream_name);
             return streams.emplace(id, m_graph.add_vertex(std::move(v))).first->second;
         };
         const RuntimeWaitState& runtime = *m_in.runtime;

@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "base/launch_identity.h"
+
 namespace npusim {
 
 std::string_view to_string(DeadlockKind kind) {
@@ -68,7 +70,7 @@ std::string line_text(const std::string& where) {
 
 std::string kernel_text(const WaitVertex& v) {
     std::string text = "kernel " + v.kernel;
-    if (v.has_stream) text += " (stream " + std::to_string(v.stream) + ")";
+    if (v.has_stream) text += " (" + stream_label(v.stream, v.stream_name) + ")";
     return text;
 }
 
@@ -128,6 +130,7 @@ DeadlockParticipant participant_of(const WaitForGraph& g, VertexId id) {
     p.kernel = v.kernel;
     p.kernel_id = v.kernel_id;
     if (v.has_stream) p.stream = v.stream;
+    p.stream_name = v.stream_name;
     p.blocks = range_text(v.first, v.last);
     p.state = v.what;
     p.cores = cores_of(g, id);
@@ -163,7 +166,7 @@ std::map<std::uint32_t, KernelSummary> kernels_of(const WaitForGraph& g,
         if (v.kind != WaitVertexKind::Blocks) continue;
         std::string text = "kernel " + v.kernel;
         std::string extra;
-        if (v.has_stream) extra = "stream " + std::to_string(v.stream);
+        if (v.has_stream) extra = stream_label(v.stream, v.stream_name);
         if (!v.launch.empty()) extra += (extra.empty() ? "" : ", ") + ("launched at " + v.launch);
         if (!extra.empty()) text += " (" + extra + ")";
         kernels[v.kernel_id] = {text, v.kernel_blocks};
@@ -251,13 +254,14 @@ DeadlockFinding describe_cycle(const WaitForGraph& g, const std::vector<VertexId
         finding.kind = DeadlockKind::BarrierCycleAcrossKernels;
         finding.summary = join_kernels(kernels) + " wait for each other: each barrier waits for " +
                           "blocks that wait for cores the other kernels' barriers hold";
-        finding.fix =
-            "launch these kernels in batch schedule mode (LaunchSpec::schedule_mode = "
-            "ScheduleMode::Batch, SetScheduleMode(1)) so each starts whole, or order "
-            "them (one stream, or record_event + stream_wait_event), or launch at "
-            "most " +
-            std::to_string(cores) + " blocks together (they launch " + std::to_string(total) +
-            " on " + std::to_string(cores) + " " + core_name + ")";
+        std::string site;
+        for (VertexId v : blocks)
+            if (site.empty()) site = g.vertex(v).launch;
+        finding.fix = "launch these kernels in batch schedule mode (" + batch_mode_remedy(site) +
+                      ") so each starts whole, or order them (" + ordering_remedy(site) +
+                      "), or launch at most " + std::to_string(cores) +
+                      " blocks together (they launch " + std::to_string(total) + " on " +
+                      std::to_string(cores) + " " + core_name + ")";
     } else if (kernel_ids.size() == 1 && core_wait) {
         finding.kind = DeadlockKind::BlocksExceedCores;
         const auto& k = kernels.begin()->second;
@@ -353,7 +357,7 @@ std::string chain_noun(const WaitVertex& v) {
             return "the host thread" +
                    (v.what.empty() ? std::string() : " at " + v.what + " (" + v.where + ")");
         case WaitVertexKind::Stream:
-            return "stream " + std::to_string(v.id);
+            return stream_label(v.id, v.stream_name);
         case WaitVertexKind::Event:
             return "event " + std::to_string(v.id) +
                    (v.where.empty() ? std::string() : " (recorded at " + v.where + ")");
@@ -459,6 +463,7 @@ std::vector<DeadlockFinding> describe_deadlocks(const WaitForGraph& graph,
                 k.kernel = w.kernel;
                 k.kernel_id = w.kernel_id;
                 if (w.has_stream) k.stream = w.stream;
+                k.stream_name = w.stream_name;
                 k.state = "cannot finish";
                 k.launch = w.launch;
                 k.where = w.launch;
@@ -489,7 +494,7 @@ std::string format_deadlock(const DeadlockFinding& finding, std::size_t number) 
             text += "host";
         } else {
             text += "kernel " + p.kernel;
-            if (p.stream) text += " (stream " + std::to_string(*p.stream) + ")";
+            if (p.stream) text += " (" + stream_label(*p.stream, p.stream_name) + ")";
             if (!p.blocks.empty()) text += " blocks " + p.blocks;
         }
         if (!p.state.empty()) text += ": " + p.state;

@@ -42,6 +42,7 @@ struct DeadlockParticipant {
     std::string kernel;  // "" for the host thread
     std::uint32_t kernel_id = 0;
     std::optional<std::uint32_t> stream;  // launched through the runtime
+    std::string stream_name;              // the name the program gave it ("": none)
     std::string blocks;                   // "0-23", "24-29", "5" ("" for the host)
     std::string state;   // "at SyncAll", "waiting for a vector core", "host: synchronize_stream"
     std::string cores;   // cores it holds: "aiv 0-23" ("" if none)

@@ -269,13 +269,14 @@ std::vector<DeadlockFinding> DeadlockPredictor::warnings() const {
             vector += std::uint64_t{l.blocks} * vector_cores_per_block(l.type);
             cube += std::uint64_t{l.blocks} * cube_cores_per_block(l.type);
             std::string name = "kernel " + l.name + " (" + std::to_string(l.blocks) + " blocks";
-            if (l.has_stream) name += ", stream " + std::to_string(l.stream);
+            if (l.has_stream) name += ", " + stream_label(l.stream, l.stream_name);
             if (!l.launch_site.empty()) name += ", launched at " + l.launch_site;
             name += ")";
             names += (k == 0 ? "" : k + 1 == set.size() ? " and " : ", ") + name;
             DeadlockParticipant p;
             p.kernel = l.name;
             if (l.has_stream) p.stream = l.stream;
+            p.stream_name = l.stream_name;
             p.blocks = l.blocks == 1 ? "0" : "0-" + std::to_string(l.blocks - 1);
             p.state = "uses " + m_sync_use.at(l.name).substr(0, m_sync_use.at(l.name).find(" at "));
             p.where = m_sync_use.at(l.name).substr(m_sync_use.at(l.name).find(" at ") + 4);
@@ -297,12 +298,12 @@ std::vector<DeadlockFinding> DeadlockPredictor::warnings() const {
             "flags), that no stream order, event or host synchronization orders, that are "
             "not in batch schedule mode, and whose blocks together exceed the physical "
             "cores of the type they need, can deadlock (docs/deadlocks.md, Prediction)";
-        f.fix =
-            "launch them in batch schedule mode (LaunchSpec::schedule_mode = "
-            "ScheduleMode::Batch, SetScheduleMode(1)), or order them (one stream, or "
-            "record_event + stream_wait_event), or keep their blocks together within " +
-            (vector_over ? std::to_string(m_capacity.vector_cores) + " vector cores"
-                         : std::to_string(m_capacity.cube_cores) + " cube cores");
+        const std::string& site = m_launches[candidates[set.front()]].launch_site;
+        f.fix = "launch them in batch schedule mode (" + batch_mode_remedy(site) +
+                "), or order them (" + ordering_remedy(site) +
+                "), or keep their blocks together within " +
+                (vector_over ? std::to_string(m_capacity.vector_cores) + " vector cores"
+                             : std::to_string(m_capacity.cube_cores) + " cube cores");
         std::string signature = std::string(to_string(f.kind));
         for (const DeadlockParticipant& p : f.participants) {
             signature += "#" + p.kernel + "@" + p.launch;

@@ -53,6 +53,7 @@ struct WaitVertex {
     std::uint32_t kernel_id = 0;
     std::string kernel;
     std::uint32_t stream = 0;
+    std::string stream_name;  // the name the program gave it ("": none)
     bool has_stream = false;  // launched through the runtime (a stream to name)
     // Blocks: [first, last] of core type `core_type` (groups when `cluster`); Cores: core
     // indices [first, last] of `core_type`.

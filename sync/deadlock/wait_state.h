@@ -109,6 +109,7 @@ struct HostWait {
 /// One stream's position: what its head operation is and, for an event wait, on what.
 struct StreamWaitState {
     std::uint32_t stream = 0;
+    std::string name;  // the name the program gave it ("": none)
     bool destroyed = false;
     /// An internal stream of a graph launch (a lane of a cross-stream capture): the program
     /// has no handle to it; it counts as destroyed.

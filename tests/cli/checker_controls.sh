@@ -66,6 +66,16 @@ grep -q "^ERROR: " "$work/log.out" && fail "--log-file: findings also went to st
 expect_exit "--log-file to a folder" 2 "$work/logdir.out" "$npusim" run "$racy" --log-file "$work"
 has "--log-file to a folder" "$work/logdir.out" "refusing to write the checker log there: it is a directory"
 
+# The user's names: streams as the scenario names them, kernels as its launches name them,
+# fixes in the scenario's own keys.
+"$npusim" run "$src/configs/scenarios/runtime_two_streams_race.json" >"$work/names.out" 2>&1
+has "stream names" "$work/names.out" \
+  "between kernel vector_add on stream s1 and kernel vector_chain on stream s2" \
+  "fix: record an event on stream s1 after launch at runtime_two_streams_race.json#/host/0 and make stream s2 wait"
+"$npusim" run "$src/configs/scenarios/deadlock_two_streams_syncall.json" --seed 1 >"$work/dl.out" 2>&1
+has "deadlock names" "$work/dl.out" "kernel syncall (stream s1, launched at" \
+  '("schedule_mode": "batch" on their launch ops)' "waits for stream s1, which waits for"
+
 # Each subcommand's own exit codes.
 "$npusim" run --help >"$work/run.help"
 has "run --help" "$work/run.help" "Exit codes:" "a checker error (race" "--log-file"

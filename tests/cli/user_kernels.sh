@@ -63,7 +63,7 @@ scenario bare_name libnpusim_example_kernels.so example_scale
 mv "$work/bare_name.json" "$work/bare/"
 for from in elsewhere bare; do  # a subshell's failures count through its exit code
   (cd "$work/$from" && expect_run "$(realpath --relative-to=. "$work/bare/bare_name.json")" 0 \
-    "scale: 4 blocks" && exit "$failed") || failed=$((failed + 1))
+    "k: 4 blocks" && exit "$failed") || failed=$((failed + 1))
 done
 
 # Something that is not a file says what it is.
