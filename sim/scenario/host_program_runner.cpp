@@ -390,8 +390,13 @@ private:
             op.definition ? op.definition.get() : find_builtin_kernel(op.kernel);
         KernelBindings bindings;
         for (const auto& [argument, buffer] : op.args) {
-            const DeviceBuffer d = device(buffer);
-            bindings[argument] = {d.address, d.bytes};
+            if (is_device(buffer)) {
+                const DeviceBuffer d = device(buffer);
+                bindings[argument] = {d.address, d.bytes};
+            } else {  // pinned or managed host memory in unified-memory mode (checked on load)
+                const HostBuffer h = host(buffer);
+                bindings[argument] = {m_rt.device_address(h), h.bytes};
+            }
         }
         KernelInstance instance = kernel->make_instance(op.blocks, op.params, bindings);
         LaunchSpec spec;

@@ -14,6 +14,23 @@ namespace npusim {
 
 namespace {
 
+/// Kernels reach pinned and managed host memory only in unified-memory mode, as the runtime
+/// lets them (docs/runtime.md, "Unified memory"); pageable memory the launch reader refuses.
+void check_host_memory_args(const HostProgramSpec& host, Diagnostics& diag) {
+    for (const ScenarioOp& op : host.ops) {
+        for (const auto& [argument, buffer] : op.args) {
+            const ScenarioBuffer* b = host.find_buffer(buffer);
+            if (b == nullptr || b->memory == BufferMemory::Device ||
+                b->memory == BufferMemory::Pageable)
+                continue;
+            diag.add(child_pointer(op.pointer + "/args", argument),
+                     single_quoted(buffer) + " is " + std::string(to_string(b->memory)) +
+                         " host memory; kernels reach it only with \"runtime\": "
+                         "{\"unified_memory\": true} (docs/runtime.md, Unified memory)");
+        }
+    }
+}
+
 void read_chip(const nlohmann::json& value, const std::filesystem::path& base_dir, Scenario& s,
                Diagnostics& diag) {
     const auto name = read_string(value, "/chip", diag);
@@ -174,6 +191,7 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
             if (diag.empty()) {
                 s.host = read_host_program(*doc, s.chip, diag, s.kernels);
                 check_buffer_files(s.host->buffers, base_dir, diag);
+                if (!s.runtime.options.unified_memory) check_host_memory_args(*s.host, diag);
             }
         } else {
             for (const char* key : {"buffers", "streams", "events"}) {

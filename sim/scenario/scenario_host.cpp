@@ -1,8 +1,6 @@
 #include "sim/scenario/scenario_host.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <set>
 #include <string_view>
 
@@ -221,9 +219,10 @@ void read_launch(const json& op, const std::string& pointer, const ChipConfig& c
         if (b == nullptr) continue;
         out.args[a.name] = b->name;
         std::string problem;
-        if (b->memory != BufferMemory::Device) {
-            problem = "is " + std::string(to_string(b->memory)) +
-                      " host memory; kernel arguments must be device buffers";
+        if (b->memory == BufferMemory::Pageable) {  // pinned, managed: see scenario.cpp
+            problem =
+                "is pageable host memory, which kernels cannot reach (unlike pinned or "
+                "managed memory with \"unified_memory\": true)";
         } else if (size_of(b->type) != size_of(a.dtype) ||
                    (b->type == BufferType::Float32) != (a.dtype == DType::F32) ||
                    (b->type == BufferType::Float16) != (a.dtype == DType::F16)) {
