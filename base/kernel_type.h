@@ -51,6 +51,8 @@ enum class PlacementPolicy : std::uint8_t {
     LaunchOrder,  // kernels in the order they became ready
     RoundRobin,   // one block per stream in turn
     Random,       // seeded pseudo-random interleaving (deterministic per seed)
+    HoldLast,     // adversarial for barriers: a kernel's last block only when no other ready
+                  // kernel can take a core without completing its start (the deadlock witness)
 };
 
 /// Cross-core flags (CrossCoreSetFlag / CrossCoreWaitFlag, modes 0-2): ids 0 to

@@ -173,12 +173,6 @@ private:
     int m_width = 0;  // characters of the widest line drawn, 0: nothing on screen
 };
 
-/// The scenario's chip capacity, for the deadlock predictor.
-npusim::CoreCapacity capacity_of(const npusim::ChipConfig& chip) {
-    return {static_cast<std::uint32_t>(chip.vector_cores),
-            static_cast<std::uint32_t>(chip.cube_cores)};
-}
-
 void apply_watchdogs(const RunFlags& flags, npusim::SimOptions& options) {
     options.max_cycles = flags.max_cycles;
     if (flags.no_progress_cycles > 0) options.deadlock_idle_cycles = flags.no_progress_cycles;
@@ -192,7 +186,7 @@ int explore_command(const std::string& file, const RunFlags& flags) {
     base.stop_flag = &g_stop;
     apply_watchdogs(flags, base);
     const auto run_one = [&scenario](const npusim::SimOptions& options) {
-        npusim::DeadlockPredictor predictor(capacity_of(scenario.chip));
+        npusim::DeadlockPredictor predictor(npusim::capacity_of(scenario.chip));
         npusim::Scenario scheduled = scenario;  // the schedule's placement, not the file's
         scheduled.runtime.placement = options.placement;
         scheduled.runtime.seed = options.placement_seed;
@@ -273,7 +267,7 @@ int run_command(const std::string& file, const RunFlags& flags) {
             std::make_unique<npusim::ChromeTraceWriter>(flags.trace_path, scenario.chip.clock_mhz);
         observers.push_back(trace.get());
     }
-    npusim::DeadlockPredictor predictor(capacity_of(scenario.chip));
+    npusim::DeadlockPredictor predictor(npusim::capacity_of(scenario.chip));
     observers.push_back(&predictor);
     ProgressLine progress;
     npusim::SimOptions options;

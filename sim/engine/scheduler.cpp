@@ -122,8 +122,9 @@ std::uint32_t Scheduler::launch(KernelLaunch kernel, Cycle now) {
     r.start = r.end = now;
     for (TransactionObserver* o : m_chip.observers) o->on_kernel_start(info_of(*entry.kernel), now);
     const std::uint32_t id = entry.kernel->id;
-    if (m_options.dispatch_period > 0 && !m_assign) {
-        const Cycle tick = next_tick(now);
+    if (dispatch_period() > 0 && !m_assign) {
+        Cycle tick = next_tick(now);
+        if (m_options.placement == PlacementPolicy::HoldLast) tick = std::max(tick, now + 1);
         entry.ready_at = tick;
         if (tick > now) {
             // Wake the dispatcher at the tick (unless the run is aborted first).
@@ -140,8 +141,16 @@ std::uint32_t Scheduler::launch(KernelLaunch kernel, Cycle now) {
     return id;
 }
 
+Cycle Scheduler::dispatch_period() const {
+    // HoldLast looks at the kernels launched in one cycle together: they become ready at the
+    // next cycle at the earliest.
+    if (m_options.dispatch_period == 0 && m_options.placement == PlacementPolicy::HoldLast)
+        return 1;
+    return m_options.dispatch_period;
+}
+
 Cycle Scheduler::next_tick(Cycle now) const {
-    const Cycle period = m_options.dispatch_period;
+    const Cycle period = dispatch_period();
     const Cycle phase = m_options.dispatch_phase % period;
     if (now <= phase) return phase;
     return phase + (now - phase + period - 1) / period * period;
@@ -281,6 +290,34 @@ void Scheduler::dispatch() {
                                        [&](const Entry* e) { return key(e) > *m_last_served; })
                         : list.begin();
                 std::rotate(list.begin(), first, list.end());
+                bool placed = false;
+                for (Entry* e : list) {
+                    if (!place_unit(*e)) continue;
+                    m_last_served = key(e);
+                    placed = true;
+                    break;
+                }
+                if (!placed) return;
+            }
+        case PlacementPolicy::HoldLast:
+            for (;;) {
+                // Kernels in (stream, id) order; those that keep a unit back after this one
+                // first, so cores fill with partly started kernels (round robin among them).
+                std::vector<Entry*> list = candidates();
+                const auto key = [](const Entry* e) {
+                    return std::pair{e->kernel->stream, e->kernel->id};
+                };
+                const auto keeps_one_back = [](const Entry* e) {
+                    return e->kernel->schedule_mode == ScheduleMode::Normal &&
+                           e->next_group + 1 < e->kernel->blocks;
+                };
+                std::sort(list.begin(), list.end(), [&](const Entry* a, const Entry* b) {
+                    if (keeps_one_back(a) != keeps_one_back(b)) return keeps_one_back(a);
+                    const bool a_after = m_last_served && key(a) > *m_last_served;
+                    const bool b_after = m_last_served && key(b) > *m_last_served;
+                    if (a_after != b_after) return a_after;
+                    return key(a) < key(b);
+                });
                 bool placed = false;
                 for (Entry* e : list) {
                     if (!place_unit(*e)) continue;

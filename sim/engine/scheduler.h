@@ -8,7 +8,13 @@
 //   RoundRobin   one placement unit per ready kernel in turn, kernels ordered by (stream id,
 //                readiness); the turn continues after the kernel served last;
 //   Random       a seeded pseudo-random ready kernel places one unit at a time (splitmix64
-//                on SchedulerOptions::seed: the same seed, the same order).
+//                on SchedulerOptions::seed: the same seed, the same order);
+//   HoldLast     round robin, but a kernel places the unit that completes its start only
+//                when no ready kernel can place one that keeps a unit back: the cores fill
+//                with partly started kernels, the worst case for barriers (it deadlocks
+//                exactly where the exact verdict says "reachable", docs/deadlocks.md).
+//                Kernels become ready one cycle after launch at the earliest, so those
+//                launched in one cycle are placed together.
 // A placement unit is one block (group) of a Normal kernel, or all blocks of a Batch kernel.
 //
 // Batch kernels (ScheduleMode::Batch) start all their blocks at once or wait. While a Batch
@@ -131,6 +137,7 @@ private:
     std::uint64_t next_random();
     /// The launch-queue tick at or after `now` (SchedulerOptions::dispatch_period).
     Cycle next_tick(Cycle now) const;
+    Cycle dispatch_period() const;  // SchedulerOptions::dispatch_period, at least 1 for HoldLast
     bool ready(const Entry& entry) const { return entry.ready_at <= m_now; }
 
     ChipResources& m_chip;

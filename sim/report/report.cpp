@@ -162,12 +162,17 @@ nlohmann::json to_json(const DeadlockFinding& finding) {
         if (!p.stream_name.empty()) part["stream_name"] = p.stream_name;
         participants.push_back(std::move(part));
     }
-    return {{"kind", std::string(to_string(finding.kind))},
-            {"summary", finding.summary},
-            {"cycle", finding.cycle},
-            {"participants", std::move(participants)},
-            {"fix", finding.fix},
-            {"signature", finding.signature}};
+    nlohmann::json j = {{"kind", std::string(to_string(finding.kind))},
+                        {"summary", finding.summary},
+                        {"cycle", finding.cycle},
+                        {"participants", std::move(participants)},
+                        {"fix", finding.fix},
+                        {"signature", finding.signature}};
+    if (!finding.verdict.empty()) {
+        j["verdict"] = finding.verdict;
+        j["reachable"] = finding.reachable ? nlohmann::json(*finding.reachable) : nullptr;
+    }
+    return j;
 }
 
 std::string format_summary(const KernelOutcome& outcome, const ChipConfig& chip) {

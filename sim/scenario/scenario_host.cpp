@@ -505,7 +505,8 @@ RuntimeSection read_runtime_section(const nlohmann::json& value, Diagnostics& di
         static constexpr std::pair<std::string_view, PlacementPolicy> kPolicies[] = {
             {"launch_order", PlacementPolicy::LaunchOrder},
             {"round_robin", PlacementPolicy::RoundRobin},
-            {"random", PlacementPolicy::Random}};
+            {"random", PlacementPolicy::Random},
+            {"hold_last", PlacementPolicy::HoldLast}};
         if (auto p = read_choice(value.at("placement"), "/runtime/placement", kPolicies, diag))
             r.placement = *p;
     }

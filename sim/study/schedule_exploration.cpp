@@ -52,6 +52,9 @@ DeadlockFinding finding_from_json(const nlohmann::json& j) {
     f.cycle = j.at("cycle").get<std::string>();
     f.fix = j.at("fix").get<std::string>();
     f.signature = j.at("signature").get<std::string>();
+    if (j.contains("verdict")) f.verdict = j.at("verdict").get<std::string>();
+    if (j.contains("reachable") && j.at("reachable").is_boolean())
+        f.reachable = j.at("reachable").get<bool>();
     for (const nlohmann::json& p : j.at("participants")) {
         DeadlockParticipant part;
         part.kernel = p.at("kernel").get<std::string>();

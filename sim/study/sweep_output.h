@@ -22,18 +22,20 @@
 namespace npusim {
 
 /// What a run of one point reports, in output order (docs/sweeps.md explains each).
-inline constexpr std::array<const char*, 11> kSweepResultColumns = {
+inline constexpr std::array<const char*, 13> kSweepResultColumns = {
     "outcome",             // completed | deadlock | kernel_error | invalid | interrupted
     "makespan_cycles",     // simulated cycles of the whole run
     "kernel_cycles",       // "name=cycles;..." per kernel in launch order
     "vector_utilization",  // busy fraction of the vector cores' pipes (mean over pipes)
     "cube_utilization",
-    "deadlock",       // true | false
-    "deadlock_kind",  // the first deadlock finding's kind, "" if none
-    "hazards",        // checker findings of error severity
-    "warnings",       // checker warnings plus host-runtime warnings
-    "expect",         // pass | fail | none
-    "host_seconds",   // wall time of the run (the one column that varies between runs)
+    "deadlock",            // true | false
+    "deadlock_kind",       // the first deadlock finding's kind, "" if none
+    "hazards",             // checker findings of error severity
+    "warnings",            // checker warnings plus host-runtime warnings
+    "expect",              // pass | fail | none
+    "possible_deadlock",   // the vendor rule warns (DeadlockPredictor): true | false
+    "reachable_deadlock",  // the exact verdict: true | false | "" (not computed: mixed kernels)
+    "host_seconds",        // wall time of the run (the one column that varies between runs)
 };
 
 struct SweepRow {

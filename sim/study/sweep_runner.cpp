@@ -5,6 +5,7 @@
 
 #include "sim/scenario/scenario.h"
 #include "sim/study/schedule_exploration.h"
+#include "sync/deadlock/deadlock_predictor.h"
 
 namespace npusim {
 
@@ -63,11 +64,25 @@ SweepTaskRunner scenario_task_runner() {
         apply_schedule(seed, scenario.chip, options);
         scenario.runtime.seed = options.placement_seed;
         scenario.jitter_seed = seed;
-        const ScenarioOutcome outcome = run_scenario(scenario, {}, true, nullptr, {}, options);
+        DeadlockPredictor predictor(capacity_of(scenario.chip));
+        const ScenarioOutcome outcome =
+            run_scenario(scenario, {&predictor}, true, nullptr, {}, options);
         const std::string expect = !scenario.expect.present ? "none"
                                    : outcome.passed()       ? "pass"
                                                             : "fail";
-        return sweep_result_columns(outcome.kernel.run, outcome.findings, expect);
+        nlohmann::json r = sweep_result_columns(outcome.kernel.run, outcome.findings, expect);
+        const std::vector<DeadlockFinding> warnings = predictor.warnings();
+        r["possible_deadlock"] = !warnings.empty();
+        // Reachable when any warned group is; unknown ("") when a group has no verdict.
+        nlohmann::json reachable = false;
+        for (const DeadlockFinding& w : warnings) {
+            if (!w.reachable)
+                reachable = "";
+            else if (*w.reachable && reachable != "")
+                reachable = true;
+        }
+        r["reachable_deadlock"] = reachable;
+        return r;
     };
 }
 

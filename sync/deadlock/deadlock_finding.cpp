@@ -488,6 +488,7 @@ std::string format_deadlock(const DeadlockFinding& finding, std::size_t number) 
     std::string text = label + std::to_string(number) + ": " +
                        std::string(to_string(finding.kind)) + ": " + finding.summary + "\n";
     if (!finding.cycle.empty()) text += "  " + finding.cycle + "\n";
+    if (!finding.verdict.empty()) text += "  exact: " + finding.verdict + "\n";
     for (const DeadlockParticipant& p : finding.participants) {
         text += "  - ";
         if (p.kernel.empty()) {

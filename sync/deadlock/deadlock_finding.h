@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/chip_config.h"
 #include "sync/deadlock/wait_for_graph.h"
 
 namespace npusim {
@@ -56,6 +57,11 @@ struct DeadlockFinding {
     std::string cycle;    // the cycle (or wait chain) in words
     std::vector<DeadlockParticipant> participants;
     std::string fix;
+    /// PossibleDeadlock only: the exact verdict beside the rule's warning (DeadlockPredictor:
+    /// exact_deadlock_verdict): reachable, or not (the rule is conservative there); unset
+    /// where it is not computed. `verdict` says it with the arithmetic.
+    std::optional<bool> reachable;
+    std::string verdict;
     /// Identity across schedules: the kind and the participants' kernels, streams and source
     /// lines, without block numbers or cores (those depend on the placement).
     std::string signature;
@@ -66,6 +72,10 @@ struct CoreCapacity {
     std::uint32_t vector_cores = 0;
     std::uint32_t cube_cores = 0;
 };
+inline CoreCapacity capacity_of(const ChipConfig& chip) {
+    return {static_cast<std::uint32_t>(chip.vector_cores),
+            static_cast<std::uint32_t>(chip.cube_cores)};
+}
 
 /// Findings for every cycle and orphan of `graph`, then for the host thread if it waits
 /// behind one. Order: cycles and orphans in vertex order, then host findings.

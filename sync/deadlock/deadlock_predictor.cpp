@@ -197,6 +197,61 @@ std::vector<std::vector<std::size_t>> DeadlockPredictor::concurrency(
     return concurrent;
 }
 
+DeadlockVerdict exact_deadlock_verdict(const std::vector<LaunchIdentity>& group,
+                                       CoreCapacity capacity) {
+    DeadlockVerdict verdict;
+    if (group.empty()) return verdict;
+    const KernelType type = group.front().type;
+    const bool one_type = std::all_of(group.begin(), group.end(), [&](const LaunchIdentity& l) {
+        return l.type == type && (type == KernelType::AIV_ONLY || type == KernelType::AIC_ONLY);
+    });
+    if (!one_type) {
+        verdict.text = "no exact verdict for groups with mixed (cube + vector) kernels";
+        return verdict;
+    }
+    const bool vector = type == KernelType::AIV_ONLY;
+    const std::uint64_t cores = vector ? capacity.vector_cores : capacity.cube_cores;
+    const std::string noun = vector ? " vector cores" : " cube cores";
+    std::uint64_t held = 0;
+    std::string sum;
+    for (const LaunchIdentity& l : group) {
+        const std::uint64_t most = l.blocks == 0 ? 0 : l.blocks - 1;
+        held += most;
+        sum += (sum.empty() ? "" : " + ") + std::to_string(most);
+    }
+    verdict.reachable = held >= cores;
+    if (*verdict.reachable) {
+        // The witness: kernels in turn take as many cores as they can while keeping a block
+        // back, until every core is held.
+        std::string placement;
+        std::uint64_t left = cores;
+        for (const LaunchIdentity& l : group) {
+            const std::uint64_t take = std::min<std::uint64_t>(left, l.blocks - 1);
+            left -= take;
+            if (take == 0) continue;
+            placement += (placement.empty() ? "" : ", ") + std::to_string(take) + " of the " +
+                         std::to_string(l.blocks) + " blocks of " + l.name +
+                         (l.host_op != 0 ? " on " + stream_label(l.stream, l.stream_name) : "");
+        }
+        verdict.text =
+            "deadlock reachable: while each kernel still waits for one of its own "
+            "blocks they can hold " +
+            sum + " = " + std::to_string(held) + " >= " + std::to_string(cores) + noun + "; e.g. " +
+            placement +
+            " start first and fill every core with barriers that wait for blocks "
+            "that cannot start (placement \"hold_last\" does this when the kernels are "
+            "ready together)";
+    } else {
+        verdict.text =
+            "cannot deadlock: while each kernel still waits for one of its own blocks "
+            "they hold at most " +
+            sum + " = " + std::to_string(held) + " < " + std::to_string(cores) + noun +
+            ", so a core stays free for a waiting block; the vendor rule is "
+            "conservative here";
+    }
+    return verdict;
+}
+
 std::vector<DeadlockFinding> DeadlockPredictor::warnings() const {
     // Candidates: normal-mode launches of kernels that use inter-core sync.
     std::vector<std::size_t> candidates;
@@ -304,6 +359,11 @@ std::vector<DeadlockFinding> DeadlockPredictor::warnings() const {
                 "), or keep their blocks together within " +
                 (vector_over ? std::to_string(m_capacity.vector_cores) + " vector cores"
                              : std::to_string(m_capacity.cube_cores) + " cube cores");
+        std::vector<LaunchIdentity> group;
+        for (std::size_t k : set) group.push_back(m_launches[candidates[k]].identity());
+        DeadlockVerdict verdict = exact_deadlock_verdict(group, m_capacity);
+        f.reachable = verdict.reachable;
+        f.verdict = std::move(verdict.text);
         std::string signature = std::string(to_string(f.kind));
         for (const DeadlockParticipant& p : f.participants) {
             signature += "#" + p.kernel + "@" + p.launch;

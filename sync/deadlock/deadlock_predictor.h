@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,19 @@
 #include "sync/deadlock/deadlock_finding.h"
 
 namespace npusim {
+
+/// The exact verdict for a group of concurrent launches that use inter-core sync, not in
+/// batch mode (docs/deadlocks.md, "The exact verdict"). A deadlock needs every core of a type
+/// held by blocks whose kernel still waits for one of its own blocks, so a kernel of b blocks
+/// holds at most b - 1 there: it is reachable exactly when the sum of (blocks - 1) over the
+/// group reaches the cores. Computed for groups of one core type (AIV_ONLY or AIC_ONLY
+/// launches); mixed groups get no verdict (`reachable` unset).
+struct DeadlockVerdict {
+    std::optional<bool> reachable;
+    std::string text;  // "deadlock reachable: ..." / "cannot deadlock: ..." with the arithmetic
+};
+DeadlockVerdict exact_deadlock_verdict(const std::vector<LaunchIdentity>& group,
+                                       CoreCapacity capacity);
 
 class DeadlockPredictor final : public TransactionObserver {
 public:

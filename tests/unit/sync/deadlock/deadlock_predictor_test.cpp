@@ -172,3 +172,39 @@ TEST_CASE("findings: an orphan flag wait and its fix from a hand-built graph", "
           "WaitFlag<V_MTE3>(0) at k.cpp:30:5, once for every WaitFlag");
     CHECK(format_ranges({0, 1, 2, 5, 7, 8}) == "0-2, 5, 7-8");
 }
+
+namespace {
+std::vector<LaunchIdentity> equal_kernels(std::uint32_t count, std::uint32_t blocks,
+                                          KernelType type = KernelType::AIV_ONLY) {
+    std::vector<LaunchIdentity> group(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        group[i].name = "k" + std::to_string(i);
+        group[i].blocks = blocks;
+        group[i].type = type;
+    }
+    return group;
+}
+}  // namespace
+
+TEST_CASE("exact verdict: reachable exactly when sum(blocks - 1) reaches the cores",
+          "[deadlock][predictor]") {
+    // 3 x 14 on 40 cores: the rule warns (42 > 40), but at most 39 cores can be held.
+    const DeadlockVerdict cannot = exact_deadlock_verdict(equal_kernels(3, 14), {40, 20});
+    REQUIRE(cannot.reachable.has_value());
+    CHECK_FALSE(*cannot.reachable);
+    CHECK_THAT(cannot.text, Catch::StartsWith("cannot deadlock: ") &&
+                                Catch::Contains("13 + 13 + 13 = 39 < 40 vector cores") &&
+                                Catch::Contains("the vendor rule is conservative here"));
+    // 2 x 21 on 40: 20 + 20 = 40, every core can be held with a block of each kept back.
+    const DeadlockVerdict reach = exact_deadlock_verdict(equal_kernels(2, 21), {40, 20});
+    REQUIRE(reach.reachable.has_value());
+    CHECK(*reach.reachable);
+    CHECK_THAT(reach.text,
+               Catch::Contains("20 + 20 = 40 >= 40 vector cores") &&
+                   Catch::Contains("20 of the 21 blocks of k0, 20 of the 21 blocks of k1"));
+    // Cube kernels count the cube cores; mixed groups get no verdict.
+    CHECK(*exact_deadlock_verdict(equal_kernels(2, 11, KernelType::AIC_ONLY), {48, 20}).reachable);
+    std::vector<LaunchIdentity> mixed = equal_kernels(2, 30);
+    mixed[1].type = KernelType::MIX_AIC_1_2;
+    CHECK_FALSE(exact_deadlock_verdict(mixed, {48, 24}).reachable.has_value());
+}
