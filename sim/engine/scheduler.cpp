@@ -276,41 +276,20 @@ void Scheduler::dispatch() {
             return;
         }
         case PlacementPolicy::RoundRobin:
+        case PlacementPolicy::HoldLast: {
+            // Kernels in (stream, id) order, the turn continuing after the kernel served last.
+            // HoldLast first offers the kernels that keep a unit back after this one, so cores
+            // fill with partly started kernels.
+            const bool hold_last = m_options.placement == PlacementPolicy::HoldLast;
+            const auto key = [](const Entry* e) {
+                return std::pair{e->kernel->stream, e->kernel->id};
+            };
+            const auto keeps_one_back = [&](const Entry* e) {
+                return !hold_last || (e->kernel->schedule_mode == ScheduleMode::Normal &&
+                                      e->next_group + 1 < e->kernel->blocks);
+            };
             for (;;) {
                 std::vector<Entry*> list = candidates();
-                const auto key = [](const Entry* e) {
-                    return std::pair{e->kernel->stream, e->kernel->id};
-                };
-                std::sort(list.begin(), list.end(),
-                          [&](const Entry* a, const Entry* b) { return key(a) < key(b); });
-                // Start after the kernel served last, wrapping around.
-                const auto first =
-                    m_last_served
-                        ? std::find_if(list.begin(), list.end(),
-                                       [&](const Entry* e) { return key(e) > *m_last_served; })
-                        : list.begin();
-                std::rotate(list.begin(), first, list.end());
-                bool placed = false;
-                for (Entry* e : list) {
-                    if (!place_unit(*e)) continue;
-                    m_last_served = key(e);
-                    placed = true;
-                    break;
-                }
-                if (!placed) return;
-            }
-        case PlacementPolicy::HoldLast:
-            for (;;) {
-                // Kernels in (stream, id) order; those that keep a unit back after this one
-                // first, so cores fill with partly started kernels (round robin among them).
-                std::vector<Entry*> list = candidates();
-                const auto key = [](const Entry* e) {
-                    return std::pair{e->kernel->stream, e->kernel->id};
-                };
-                const auto keeps_one_back = [](const Entry* e) {
-                    return e->kernel->schedule_mode == ScheduleMode::Normal &&
-                           e->next_group + 1 < e->kernel->blocks;
-                };
                 std::sort(list.begin(), list.end(), [&](const Entry* a, const Entry* b) {
                     if (keeps_one_back(a) != keeps_one_back(b)) return keeps_one_back(a);
                     const bool a_after = m_last_served && key(a) > *m_last_served;
@@ -327,6 +306,7 @@ void Scheduler::dispatch() {
                 }
                 if (!placed) return;
             }
+        }
         case PlacementPolicy::Random:
             for (;;) {
                 std::vector<Entry*> list = candidates();

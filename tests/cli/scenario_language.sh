@@ -37,7 +37,10 @@ expect 0 "vector_add:" -- list kernels
 [[ "$("$npusim" list params)" == "$("$npusim" params)" ]] || fail "list params differs from params"
 expect 2 "what: nothing" -- list nothing
 for sub in run validate list sweep merge params kernels; do
-  "$npusim" "$sub" --help | grep -q "^  npusim $sub" || fail "npusim $sub --help shows no example"
+  # Whole output first: grep -q stops reading at its match, and npusim treats the broken pipe
+  # of a longer help text as lost output.
+  help_text=$("$npusim" "$sub" --help)
+  grep -q "^  npusim $sub" <<<"$help_text" || fail "npusim $sub --help shows no example"
 done
 
 # ---- validate ------------------------------------------------------------------------------

@@ -160,7 +160,9 @@ TEST_CASE("kernel arguments are checked against the kernel: kind, type and size"
                args + R"(, "params": {"elements": 8192, "tile": 512}}])";
     };
     auto problems = problems_of(scenario(launch(R"({"x": "x", "y": "y", "z": "h"})")));
-    CHECK(has_problem(problems, "host.json:/host/0/args/z:", "kernel arguments must be device"));
+    // Pinned host memory needs unified memory (pageable memory is never reachable).
+    CHECK(has_problem(problems, "host.json:/host/0/args/z:",
+                      "'h' is pinned host memory; kernels reach it only with"));
     CHECK(has_problem(problems, "host.json:/host/0/args/x:",
                       "holds 16384 bytes; the kernel's argument 'x' needs 32768"));
     problems = problems_of(scenario(launch(R"({"x": "out", "y": "y"})")));
