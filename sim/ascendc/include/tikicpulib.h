@@ -142,5 +142,6 @@ inline void SetKernelMode(KernelMode mode) {
 
 #define ICPU_RUN_KF(kernel, blockDim, ...) \
     ::npusim::ascendc::cpu::run_kernel(kernel, #kernel, blockDim, __VA_ARGS__)
-#define ICPU_SET_TILING_KEY(key) \
-    (::npusim::ascendc::cpu::state().tiling_key = static_cast<std::uint64_t>(key))
+#define ICPU_SET_TILING_KEY(key)                                                   \
+    (::npusim::ascendc::cpu::state().tiling_key = static_cast<std::uint64_t>(key), \
+     ::npusim::ascendc::set_tiling_key(static_cast<std::uint64_t>(key)))

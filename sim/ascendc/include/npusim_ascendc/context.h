@@ -315,6 +315,9 @@ public:
     /// The block's AscendC::TPipe (GetTPipePtr), null before one is constructed.
     void* pipe() const { return m_pipe; }
     void set_pipe(void* pipe) { m_pipe = pipe; }
+    /// SetSysWorkspace's GM address (0: never set), for GetSysWorkSpacePtr.
+    std::uint64_t sys_workspace() const { return m_sys_workspace; }
+    void set_sys_workspace(std::uint64_t address) { m_sys_workspace = address; }
 
     // Synchronization as every layer path issues it: the native call, the event-id
     // bookkeeping and the happens-before model in one place.
@@ -380,6 +383,7 @@ private:
     AutoSync m_auto_sync;
     EventIds m_event_ids;
     SyncKnowledge m_knowledge;
+    std::uint64_t m_sys_workspace = 0;
     void* m_pipe = nullptr;
 };
 

@@ -1,0 +1,109 @@
+// Host of the KernelLaunch-layout sample: an ACL branch (default) and a CPU-debug branch,
+// both including acl/acl.h (through data_utils.h); kernels in their own files.
+#include "data_utils.h"
+#include "add_tiling.h"
+#ifndef ASCENDC_CPU_DEBUG
+#include "acl/acl.h"
+#include "aclrtlaunch_tiling_add_custom.h"
+#include "aclrtlaunch_workspace_custom.h"
+#include "aclrtlaunch_mix_vector_custom.h"
+#include "tiling/platform/platform_ascendc.h"
+#else
+#include "tikicpulib.h"
+#include "acl/acl.h"
+#include "tiling/platform/platform_ascendc.h"
+extern "C" __global__ __aicore__ void tiling_add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z,
+                                                        GM_ADDR workspace, GM_ADDR tiling);
+__global__ __aicore__ void workspace_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
+                                            uint32_t tileLength);
+#endif
+
+int32_t main(int32_t argc, char* argv[])
+{
+    constexpr uint32_t blockDim = 4;
+    constexpr uint32_t tileLength = 256;
+    constexpr uint32_t tileNum = 4;
+    constexpr uint32_t total = blockDim * tileLength * tileNum;
+    std::vector<float> xf(total), yf(total), sum(total), diff(total), twice(total);
+    for (uint32_t i = 0; i < total; ++i) {
+        xf[i] = static_cast<float>(i % 31) * 0.25f;
+        yf[i] = static_cast<float>(i % 7) - 3.0f;
+        sum[i] = 2.0f * xf[i] + 0.5f * yf[i];
+        diff[i] = 2.0f * xf[i] - 0.5f * yf[i];
+    }
+    const std::vector<aclFloat16> xh = ToHalf(xf), yh = ToHalf(yf);
+    optiling::AddTilingData tiling{total, {tileNum, tileLength}, {2.0f, 0.5f}};
+    const size_t halfBytes = total * sizeof(aclFloat16);
+    const size_t floatBytes = total * sizeof(float);
+    const uint32_t floatTile = total / blockDim;
+    for (uint32_t i = 0; i < total; ++i) twice[i] = xf[i] * 2.0f + 1.0f;
+    const size_t workspaceBytes =
+        platform_ascendc::PlatformAscendCManager::GetInstance()->GetLibApiWorkSpaceSize() +
+        floatBytes;
+    int failures = 0;
+
+#ifdef ASCENDC_CPU_DEBUG
+    uint8_t* x = (uint8_t*)AscendC::GmAlloc(halfBytes);
+    uint8_t* y = (uint8_t*)AscendC::GmAlloc(halfBytes);
+    uint8_t* z = (uint8_t*)AscendC::GmAlloc(halfBytes);
+    uint8_t* t = (uint8_t*)AscendC::GmAlloc(sizeof(tiling));
+    std::memcpy(x, xh.data(), halfBytes);
+    std::memcpy(y, yh.data(), halfBytes);
+    std::memcpy(t, &tiling, sizeof(tiling));
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    ICPU_SET_TILING_KEY(1);
+    ICPU_RUN_KF(tiling_add_custom, blockDim, x, y, z, (uint8_t*)nullptr, t);
+    failures += CheckHalf("tiling_add_custom key 1", (aclFloat16*)z, sum);
+    ICPU_SET_TILING_KEY(2);
+    ICPU_RUN_KF(tiling_add_custom, blockDim, x, y, z, (uint8_t*)nullptr, t);
+    failures += CheckHalf("tiling_add_custom key 2", (aclFloat16*)z, diff);
+
+    uint8_t* xw = (uint8_t*)AscendC::GmAlloc(floatBytes);
+    uint8_t* yw = (uint8_t*)AscendC::GmAlloc(floatBytes);
+    uint8_t* ws = (uint8_t*)AscendC::GmAlloc(workspaceBytes);
+    std::memcpy(xw, xf.data(), floatBytes);
+    ICPU_RUN_KF(workspace_custom, blockDim, xw, yw, ws, floatTile);
+    failures += CheckFloat("workspace_custom", (float*)yw, twice);
+    for (uint8_t* p : {x, y, z, t, xw, yw, ws}) AscendC::GmFree(p);
+#else
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    uint8_t *x, *y, *z, *t, *xw, *yw, *ws;
+    aclrtMalloc((void**)&x, halfBytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&y, halfBytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&z, halfBytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&t, sizeof(tiling), ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&xw, floatBytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&yw, floatBytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&ws, workspaceBytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(x, halfBytes, xh.data(), halfBytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtMemcpy(y, halfBytes, yh.data(), halfBytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtMemcpy(t, sizeof(tiling), &tiling, sizeof(tiling), ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtMemcpy(xw, floatBytes, xf.data(), floatBytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    std::vector<aclFloat16> zh(total);
+    std::vector<float> out(total);
+
+    ACLRT_LAUNCH_KERNEL(tiling_add_custom)(blockDim, stream, x, y, z, nullptr, t);
+    aclrtSynchronizeStream(stream);
+    aclrtMemcpy(zh.data(), halfBytes, z, halfBytes, ACL_MEMCPY_DEVICE_TO_HOST);
+    failures += CheckHalf("tiling_add_custom key 0", zh.data(), sum);
+
+    workspace_custom<<<blockDim, nullptr, stream>>>(xw, yw, ws, floatTile);
+    aclrtSynchronizeStream(stream);
+    aclrtMemcpy(out.data(), floatBytes, yw, floatBytes, ACL_MEMCPY_DEVICE_TO_HOST);
+    failures += CheckFloat("workspace_custom", out.data(), twice);
+
+    ACLRT_LAUNCH_KERNEL(mix_vector_custom)(blockDim, stream, xw, yw, floatTile);
+    aclrtSynchronizeStream(stream);
+    aclrtMemcpy(out.data(), floatBytes, yw, floatBytes, ACL_MEMCPY_DEVICE_TO_HOST);
+    failures += CheckFloat("mix_vector_custom", out.data(), xf);
+
+    for (uint8_t* p : {x, y, z, t, xw, yw, ws}) aclrtFree(p);
+    aclrtDestroyStream(stream);
+    aclrtResetDevice(0);
+    aclFinalize();
+#endif
+    return failures;
+}
