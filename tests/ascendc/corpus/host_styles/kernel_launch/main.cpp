@@ -7,11 +7,14 @@
 #include "aclrtlaunch_tiling_add_custom.h"
 #include "aclrtlaunch_workspace_custom.h"
 #include "aclrtlaunch_mix_vector_custom.h"
+#include "aclrtlaunch_reduce_workspace_custom.h"
 #include "tiling/platform/platform_ascendc.h"
 #else
 #include "tikicpulib.h"
 #include "acl/acl.h"
 #include "tiling/platform/platform_ascendc.h"
+extern "C" __global__ __aicore__ void reduce_workspace_custom(GM_ADDR x, GM_ADDR out,
+                                                              GM_ADDR workspace, GM_ADDR tiling);
 extern "C" __global__ __aicore__ void tiling_add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z,
                                                         GM_ADDR workspace, GM_ADDR tiling);
 __global__ __aicore__ void workspace_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
@@ -41,6 +44,16 @@ int32_t main(int32_t argc, char* argv[])
         platform_ascendc::PlatformAscendCManager::GetInstance()->GetLibApiWorkSpaceSize() +
         floatBytes;
     int failures = 0;
+    struct ReduceTiling {
+        uint32_t tileLength;
+        uint32_t blocks;
+    } reduceTiling{floatTile, blockDim};
+    float expectedSum = 0.0f;
+    for (uint32_t i = 0; i < total; ++i) expectedSum += xf[i];
+    const std::vector<float> sumGolden = {expectedSum, 0, 0, 0, 0, 0, 0, 0};
+    const size_t reduceWorkspaceBytes =
+        platform_ascendc::PlatformAscendCManager::GetInstance()->GetLibApiWorkSpaceSize() +
+        2 * blockDim * 32;
 
 #ifdef ASCENDC_CPU_DEBUG
     uint8_t* x = (uint8_t*)AscendC::GmAlloc(halfBytes);
@@ -64,7 +77,14 @@ int32_t main(int32_t argc, char* argv[])
     std::memcpy(xw, xf.data(), floatBytes);
     ICPU_RUN_KF(workspace_custom, blockDim, xw, yw, ws, floatTile);
     failures += CheckFloat("workspace_custom", (float*)yw, twice);
-    for (uint8_t* p : {x, y, z, t, xw, yw, ws}) AscendC::GmFree(p);
+
+    uint8_t* rt = (uint8_t*)AscendC::GmAlloc(sizeof(reduceTiling));
+    uint8_t* rws = (uint8_t*)AscendC::GmAlloc(reduceWorkspaceBytes);
+    uint8_t* rout = (uint8_t*)AscendC::GmAlloc(32);
+    std::memcpy(rt, &reduceTiling, sizeof(reduceTiling));
+    ICPU_RUN_KF(reduce_workspace_custom, blockDim, xw, rout, rws, rt);
+    failures += CheckFloat("reduce_workspace_custom", (float*)rout, sumGolden);
+    for (uint8_t* p : {x, y, z, t, xw, yw, ws, rt, rws, rout}) AscendC::GmFree(p);
 #else
     aclInit(nullptr);
     aclrtSetDevice(0);
@@ -100,7 +120,19 @@ int32_t main(int32_t argc, char* argv[])
     aclrtMemcpy(out.data(), floatBytes, yw, floatBytes, ACL_MEMCPY_DEVICE_TO_HOST);
     failures += CheckFloat("mix_vector_custom", out.data(), xf);
 
-    for (uint8_t* p : {x, y, z, t, xw, yw, ws}) aclrtFree(p);
+    uint8_t *rt, *rws, *rout;
+    aclrtMalloc((void**)&rt, sizeof(reduceTiling), ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&rws, reduceWorkspaceBytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&rout, 32, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(rt, sizeof(reduceTiling), &reduceTiling, sizeof(reduceTiling),
+                ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtMemset(rws, reduceWorkspaceBytes, 0, reduceWorkspaceBytes);
+    std::vector<float> sumOut(8);
+    ACLRT_LAUNCH_KERNEL(reduce_workspace_custom)(blockDim, stream, xw, rout, rws, rt);
+    aclrtSynchronizeStream(stream);
+    aclrtMemcpy(sumOut.data(), 32, rout, 32, ACL_MEMCPY_DEVICE_TO_HOST);
+    failures += CheckFloat("reduce_workspace_custom", sumOut.data(), sumGolden);
+    for (uint8_t* p : {x, y, z, t, xw, yw, ws, rt, rws, rout}) aclrtFree(p);
     aclrtDestroyStream(stream);
     aclrtResetDevice(0);
     aclFinalize();

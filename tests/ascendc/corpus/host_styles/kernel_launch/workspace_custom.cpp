@@ -30,7 +30,7 @@ __global__ __aicore__ void workspace_custom(GM_ADDR x, GM_ADDR y, GM_ADDR worksp
     AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::DataCopy(wsGm, a, tileLength);
-#if HOST_STYLES_DROP_SYNC != 3
+#if (HOST_STYLES_DROP_SYNC & 1) == 0
     AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);
     AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);
 #endif
