@@ -86,16 +86,19 @@ namespace optiling {}
 #define END_TILING_DATA_DEF \
     }                       \
     ;
+/// REGISTER_TILING_DATA_CLASS(Op, Type) declares an overload that names Type for op Op, so a
+/// translation unit may see several ops' registrations; GET_TILING_DATA(var, tiling) takes the
+/// one registration it sees (two: an "ambiguous" error at GET_TILING_DATA; then name the
+/// struct with GET_TILING_DATA_WITH_STRUCT or -DNPUSIM_TILING_STRUCT=Type).
 #define REGISTER_TILING_DATA_CLASS(Op, Type) \
     using NpusimTilingData_##Op = Type;      \
-    using NpusimRegisteredTilingData = Type;
-/// GET_TILING_DATA(var, tiling) reads the struct named by REGISTER_TILING_DATA_CLASS, or
-/// the one the build names with -DNPUSIM_TILING_STRUCT=Type.
+    struct NpusimTilingOp_##Op;              \
+    Type npusim_registered_tiling_data(NpusimTilingOp_##Op*);
 #ifdef NPUSIM_TILING_STRUCT
 #define GET_TILING_DATA(var, tiling) GET_TILING_DATA_WITH_STRUCT(NPUSIM_TILING_STRUCT, var, tiling)
 #else
 #define GET_TILING_DATA(var, tiling) \
     using namespace ::optiling;      \
-    GET_TILING_DATA_WITH_STRUCT(NpusimRegisteredTilingData, var, tiling)
+    GET_TILING_DATA_WITH_STRUCT(decltype(npusim_registered_tiling_data(nullptr)), var, tiling)
 #endif
 #define TILING_KEY_IS(key) (::npusim::ascendc::g_tiling_key == static_cast<std::uint64_t>(key))

@@ -2,17 +2,21 @@
 // both including acl/acl.h (through data_utils.h); kernels in their own files.
 #include "data_utils.h"
 #include "add_tiling.h"
+#include "uneven_tiling.h"
 #ifndef ASCENDC_CPU_DEBUG
 #include "acl/acl.h"
 #include "aclrtlaunch_tiling_add_custom.h"
 #include "aclrtlaunch_workspace_custom.h"
 #include "aclrtlaunch_mix_vector_custom.h"
 #include "aclrtlaunch_reduce_workspace_custom.h"
+#include "aclrtlaunch_uneven_tiles_custom.h"
 #include "tiling/platform/platform_ascendc.h"
 #else
 #include "tikicpulib.h"
 #include "acl/acl.h"
 #include "tiling/platform/platform_ascendc.h"
+extern "C" __global__ __aicore__ void uneven_tiles_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
+                                                          GM_ADDR tiling);
 extern "C" __global__ __aicore__ void reduce_workspace_custom(GM_ADDR x, GM_ADDR out,
                                                               GM_ADDR workspace, GM_ADDR tiling);
 extern "C" __global__ __aicore__ void tiling_add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z,
@@ -51,6 +55,9 @@ int32_t main(int32_t argc, char* argv[])
     float expectedSum = 0.0f;
     for (uint32_t i = 0; i < total; ++i) expectedSum += xf[i];
     const std::vector<float> sumGolden = {expectedSum, 0, 0, 0, 0, 0, 0, 0};
+    UnevenTilingData uneven{{0, 256, 768, 896}, {256, 512, 128, 384}, 1.5f, 128};
+    std::vector<float> unevenGolden(1280);
+    for (uint32_t i = 0; i < 1280; ++i) unevenGolden[i] = xf[i] * 1.5f;
     const size_t reduceWorkspaceBytes =
         platform_ascendc::PlatformAscendCManager::GetInstance()->GetLibApiWorkSpaceSize() +
         2 * blockDim * 32;
@@ -84,7 +91,11 @@ int32_t main(int32_t argc, char* argv[])
     std::memcpy(rt, &reduceTiling, sizeof(reduceTiling));
     ICPU_RUN_KF(reduce_workspace_custom, blockDim, xw, rout, rws, rt);
     failures += CheckFloat("reduce_workspace_custom", (float*)rout, sumGolden);
-    for (uint8_t* p : {x, y, z, t, xw, yw, ws, rt, rws, rout}) AscendC::GmFree(p);
+    uint8_t* ut = (uint8_t*)AscendC::GmAlloc(sizeof(uneven));
+    std::memcpy(ut, &uneven, sizeof(uneven));
+    ICPU_RUN_KF(uneven_tiles_custom, blockDim, xw, yw, (uint8_t*)nullptr, ut);
+    failures += CheckFloat("uneven_tiles_custom", (float*)yw, unevenGolden);
+    for (uint8_t* p : {x, y, z, t, xw, yw, ws, rt, rws, rout, ut}) AscendC::GmFree(p);
 #else
     aclInit(nullptr);
     aclrtSetDevice(0);
@@ -132,7 +143,14 @@ int32_t main(int32_t argc, char* argv[])
     aclrtSynchronizeStream(stream);
     aclrtMemcpy(sumOut.data(), 32, rout, 32, ACL_MEMCPY_DEVICE_TO_HOST);
     failures += CheckFloat("reduce_workspace_custom", sumOut.data(), sumGolden);
-    for (uint8_t* p : {x, y, z, t, xw, yw, ws, rt, rws, rout}) aclrtFree(p);
+    uint8_t* ut;
+    aclrtMalloc((void**)&ut, sizeof(uneven), ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(ut, sizeof(uneven), &uneven, sizeof(uneven), ACL_MEMCPY_HOST_TO_DEVICE);
+    ACLRT_LAUNCH_KERNEL(uneven_tiles_custom)(blockDim, stream, xw, yw, nullptr, ut);
+    aclrtSynchronizeStream(stream);
+    aclrtMemcpy(out.data(), floatBytes, yw, floatBytes, ACL_MEMCPY_DEVICE_TO_HOST);
+    failures += CheckFloat("uneven_tiles_custom", out.data(), unevenGolden);
+    for (uint8_t* p : {x, y, z, t, xw, yw, ws, rt, rws, rout, ut}) aclrtFree(p);
     aclrtDestroyStream(stream);
     aclrtResetDevice(0);
     aclFinalize();
