@@ -21,11 +21,12 @@ inline void SetSysWorkspace(GM_ADDR workspace, Loc loc = Loc::current()) {
     npusim::ascendc::context(loc).set_sys_workspace(
         static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(workspace)));
 }
-/// The workspace SetSysWorkspace recorded; a KernelError naming the line when there is none
-/// (hardware would hand out a null pointer).
+/// The workspace SetSysWorkspace recorded (null if it recorded null, as an op launched
+/// without a workspace); a KernelError naming the line before any SetSysWorkspace.
 inline GM_ADDR GetSysWorkSpacePtr(Loc loc = Loc::current()) {
-    const std::uint64_t address = npusim::ascendc::context(loc).sys_workspace();
-    if (address == 0) {
+    const npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    const std::uint64_t address = ctx.sys_workspace();
+    if (!ctx.has_sys_workspace()) {
         throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
                                   "GetSysWorkSpacePtr before SetSysWorkspace (no system "
                                   "workspace was set in this block)");

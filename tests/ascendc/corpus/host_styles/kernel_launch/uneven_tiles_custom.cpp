@@ -46,6 +46,8 @@ private:
 extern "C" __global__ __aicore__ void uneven_tiles_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
                                                           GM_ADDR tiling)
 {
+    AscendC::SetSysWorkspace(workspace);  // launched without a workspace: null
+    ASSERT(AscendC::GetSysWorkSpacePtr() == nullptr);
     GET_TILING_DATA(tilingData, tiling);
     GET_TILING_DATA_MEMBER(UnevenTilingData, scale, scale, tiling);
     const uint32_t block = AscendC::GetBlockIdx();
