@@ -10,11 +10,17 @@
 #include "aclrtlaunch_mix_vector_custom.h"
 #include "aclrtlaunch_reduce_workspace_custom.h"
 #include "aclrtlaunch_uneven_tiles_custom.h"
+#include "aclrtlaunch_tpipe_events_custom.h"
+extern void scale_custom_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y,
+                            uint32_t tiles);
 #include "tiling/platform/platform_ascendc.h"
 #else
 #include "tikicpulib.h"
 #include "acl/acl.h"
 #include "tiling/platform/platform_ascendc.h"
+extern "C" __global__ __aicore__ void scale_custom(GM_ADDR x, GM_ADDR y, uint32_t tiles);
+extern "C" __global__ __aicore__ void tpipe_events_custom(GM_ADDR x, GM_ADDR y,
+                                                          uint32_t tileLength);
 extern "C" __global__ __aicore__ void uneven_tiles_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
                                                           GM_ADDR tiling);
 extern "C" __global__ __aicore__ void reduce_workspace_custom(GM_ADDR x, GM_ADDR out,
@@ -58,6 +64,11 @@ int32_t main(int32_t argc, char* argv[])
     UnevenTilingData uneven{{0, 256, 768, 896}, {256, 512, 128, 384}, 1.5f, 128};
     std::vector<float> unevenGolden(1280);
     for (uint32_t i = 0; i < 1280; ++i) unevenGolden[i] = xf[i] * 1.5f;
+    std::vector<float> scaleGolden(total), eventsGolden(total);
+    for (uint32_t i = 0; i < total; ++i) {
+        scaleGolden[i] = xf[i] * 0.5f - 1.0f;
+        eventsGolden[i] = std::fabs(yf[i]) > 2.0f ? std::fabs(yf[i]) : 2.0f;
+    }
     const size_t reduceWorkspaceBytes =
         platform_ascendc::PlatformAscendCManager::GetInstance()->GetLibApiWorkSpaceSize() +
         2 * blockDim * 32;
@@ -95,6 +106,11 @@ int32_t main(int32_t argc, char* argv[])
     std::memcpy(ut, &uneven, sizeof(uneven));
     ICPU_RUN_KF(uneven_tiles_custom, blockDim, xw, yw, (uint8_t*)nullptr, ut);
     failures += CheckFloat("uneven_tiles_custom", (float*)yw, unevenGolden);
+    ICPU_RUN_KF(scale_custom, blockDim, x, z, tileNum);
+    failures += CheckHalf("scale_custom", (aclFloat16*)z, scaleGolden);
+    std::memcpy(xw, yf.data(), floatBytes);
+    ICPU_RUN_KF(tpipe_events_custom, blockDim, xw, yw, floatTile);
+    failures += CheckFloat("tpipe_events_custom", (float*)yw, eventsGolden);
     for (uint8_t* p : {x, y, z, t, xw, yw, ws, rt, rws, rout, ut}) AscendC::GmFree(p);
 #else
     aclInit(nullptr);
@@ -150,6 +166,15 @@ int32_t main(int32_t argc, char* argv[])
     aclrtSynchronizeStream(stream);
     aclrtMemcpy(out.data(), floatBytes, yw, floatBytes, ACL_MEMCPY_DEVICE_TO_HOST);
     failures += CheckFloat("uneven_tiles_custom", out.data(), unevenGolden);
+    scale_custom_do(blockDim, stream, x, z, tileNum);
+    aclrtSynchronizeStream(stream);
+    aclrtMemcpy(zh.data(), halfBytes, z, halfBytes, ACL_MEMCPY_DEVICE_TO_HOST);
+    failures += CheckHalf("scale_custom", zh.data(), scaleGolden);
+    aclrtMemcpy(xw, floatBytes, yf.data(), floatBytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    ACLRT_LAUNCH_KERNEL(tpipe_events_custom)(blockDim, stream, xw, yw, floatTile);
+    aclrtSynchronizeStream(stream);
+    aclrtMemcpy(out.data(), floatBytes, yw, floatBytes, ACL_MEMCPY_DEVICE_TO_HOST);
+    failures += CheckFloat("tpipe_events_custom", out.data(), eventsGolden);
     for (uint8_t* p : {x, y, z, t, xw, yw, ws, rt, rws, rout, ut}) aclrtFree(p);
     aclrtDestroyStream(stream);
     aclrtResetDevice(0);
