@@ -9,15 +9,13 @@
 
 #include "acl/acl.h"
 
-inline std::vector<aclFloat16> ToHalf(const std::vector<float>& values)
-{
+inline std::vector<aclFloat16> ToHalf(const std::vector<float>& values) {
     std::vector<aclFloat16> out(values.size());
     for (size_t i = 0; i < values.size(); ++i) out[i] = aclFloatToFloat16(values[i]);
     return out;
 }
 
-inline int CheckHalf(const char* name, const aclFloat16* got, const std::vector<float>& want)
-{
+inline int CheckHalf(const char* name, const aclFloat16* got, const std::vector<float>& want) {
     for (size_t i = 0; i < want.size(); ++i) {
         const float value = aclFloat16ToFloat(got[i]);
         if (std::fabs(value - want[i]) > 1e-2f * (1.0f + std::fabs(want[i]))) {
@@ -29,8 +27,7 @@ inline int CheckHalf(const char* name, const aclFloat16* got, const std::vector<
     return 0;
 }
 
-inline int CheckFloat(const char* name, const float* got, const std::vector<float>& want)
-{
+inline int CheckFloat(const char* name, const float* got, const std::vector<float>& want) {
     for (size_t i = 0; i < want.size(); ++i) {
         if (std::fabs(got[i] - want[i]) > 1e-5f) {
             std::printf("%s: output WRONG at %zu: %f, expected %f\n", name, i, got[i], want[i]);

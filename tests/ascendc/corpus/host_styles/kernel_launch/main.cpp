@@ -1,22 +1,22 @@
 // Host of the KernelLaunch-layout sample: an ACL branch (default) and a CPU-debug branch,
 // both including acl/acl.h (through data_utils.h); kernels in their own files.
-#include "data_utils.h"
 #include "add_tiling.h"
+#include "data_utils.h"
 #include "uneven_tiling.h"
 #ifndef ASCENDC_CPU_DEBUG
 #include "acl/acl.h"
-#include "aclrtlaunch_tiling_add_custom.h"
-#include "aclrtlaunch_workspace_custom.h"
 #include "aclrtlaunch_mix_vector_custom.h"
 #include "aclrtlaunch_reduce_workspace_custom.h"
-#include "aclrtlaunch_uneven_tiles_custom.h"
+#include "aclrtlaunch_tiling_add_custom.h"
 #include "aclrtlaunch_tpipe_events_custom.h"
+#include "aclrtlaunch_uneven_tiles_custom.h"
+#include "aclrtlaunch_workspace_custom.h"
 extern void scale_custom_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y,
                             uint32_t tiles);
 #include "tiling/platform/platform_ascendc.h"
 #else
-#include "tikicpulib.h"
 #include "acl/acl.h"
+#include "tikicpulib.h"
 #include "tiling/platform/platform_ascendc.h"
 extern "C" __global__ __aicore__ void scale_custom(GM_ADDR x, GM_ADDR y, uint32_t tiles);
 extern "C" __global__ __aicore__ void tpipe_events_custom(GM_ADDR x, GM_ADDR y,
@@ -31,8 +31,7 @@ __global__ __aicore__ void workspace_custom(GM_ADDR x, GM_ADDR y, GM_ADDR worksp
                                             uint32_t tileLength);
 #endif
 
-int32_t main(int32_t argc, char* argv[])
-{
+int32_t main(int32_t argc, char* argv[]) {
     constexpr uint32_t blockDim = 4;
     constexpr uint32_t tileLength = 256;
     constexpr uint32_t tileNum = 4;
@@ -137,7 +136,9 @@ int32_t main(int32_t argc, char* argv[])
     aclrtMemcpy(zh.data(), halfBytes, z, halfBytes, ACL_MEMCPY_DEVICE_TO_HOST);
     failures += CheckHalf("tiling_add_custom key 0", zh.data(), sum);
 
+    // clang-format off
     workspace_custom<<<blockDim, nullptr, stream>>>(xw, yw, ws, floatTile);
+    // clang-format on
     aclrtSynchronizeStream(stream);
     aclrtMemcpy(out.data(), floatBytes, yw, floatBytes, ACL_MEMCPY_DEVICE_TO_HOST);
     failures += CheckFloat("workspace_custom", out.data(), twice);

@@ -2,8 +2,7 @@
 // extern "C": the type comes from its body (npusim checks that the launch agrees).
 #include "kernel_operator.h"
 
-__global__ __aicore__ void mix_vector_custom(GM_ADDR x, GM_ADDR y, uint32_t tileLength)
-{
+__global__ __aicore__ void mix_vector_custom(GM_ADDR x, GM_ADDR y, uint32_t tileLength) {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);
     AscendC::GlobalTensor<float> xGm, yGm;
     xGm.SetGlobalBuffer((__gm__ float*)x + tileLength * AscendC::GetBlockIdx(), tileLength);

@@ -14,8 +14,7 @@ struct ReduceTiling {
 };
 
 extern "C" __global__ __aicore__ void reduce_workspace_custom(GM_ADDR x, GM_ADDR out,
-                                                              GM_ADDR workspace, GM_ADDR tiling)
-{
+                                                              GM_ADDR workspace, GM_ADDR tiling) {
     AscendC::SetSysWorkspace(workspace);
     if (AscendC::GetSysWorkSpacePtr() == nullptr) return;
     GET_TILING_DATA_WITH_STRUCT(ReduceTiling, t, tiling);

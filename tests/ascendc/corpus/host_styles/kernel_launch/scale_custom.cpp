@@ -7,8 +7,7 @@ constexpr uint32_t SCALE_TILE = 256;
 class KernelScale {
 public:
     __aicore__ inline KernelScale() {}
-    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t tiles)
-    {
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t tiles) {
         this->tiles = tiles;
         const uint32_t blockLength = SCALE_TILE * tiles;
         xGm.SetGlobalBuffer((__gm__ half*)x + blockLength * AscendC::GetBlockIdx(), blockLength);
@@ -16,8 +15,7 @@ public:
         pipe.InitBuffer(inQueue, 2, SCALE_TILE * sizeof(half));
         pipe.InitBuffer(outQueue, 2, SCALE_TILE * sizeof(half));
     }
-    __aicore__ inline void Process()
-    {
+    __aicore__ inline void Process() {
         for (uint32_t i = 0; i < tiles; i++) {
             AscendC::LocalTensor<half> in = inQueue.AllocTensor<half>();
             AscendC::DataCopy(in, xGm[i * SCALE_TILE], SCALE_TILE);
@@ -42,16 +40,14 @@ private:
     uint32_t tiles = 0;
 };
 
-extern "C" __global__ __aicore__ void scale_custom(GM_ADDR x, GM_ADDR y, uint32_t tiles)
-{
+extern "C" __global__ __aicore__ void scale_custom(GM_ADDR x, GM_ADDR y, uint32_t tiles) {
     KernelScale op;
     op.Init(x, y, tiles);
     op.Process();
 }
 
 #ifndef ASCENDC_CPU_DEBUG
-void scale_custom_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, uint32_t tiles)
-{
+void scale_custom_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, uint32_t tiles) {
     scale_custom<<<blockDim, nullptr, stream>>>(x, y, tiles);
 }
 #endif

@@ -1,7 +1,7 @@
 // TPipe/TQue kernel driven by a tiling struct (GET_TILING_DATA) and the tiling key:
 // key 2 computes c0 * x - c1 * y, any other key c0 * x + c1 * y (half data).
-#include "kernel_operator.h"
 #include "add_tiling.h"
+#include "kernel_operator.h"
 
 constexpr int32_t BUFFER_NUM = 2;
 
@@ -9,8 +9,7 @@ class KernelTilingAdd {
 public:
     __aicore__ inline KernelTilingAdd() {}
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t totalLength,
-                                uint32_t tileNum, uint32_t tileLength, const float* c)
-    {
+                                uint32_t tileNum, uint32_t tileLength, const float* c) {
         blockLength = totalLength / AscendC::GetBlockNum();
         this->tileNum = tileNum;
         this->tileLength = tileLength;
@@ -24,8 +23,7 @@ public:
         pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(half));
         pipe.InitBuffer(tmpBuf, tileLength * sizeof(half));
     }
-    __aicore__ inline void Process(bool subtract)
-    {
+    __aicore__ inline void Process(bool subtract) {
         for (uint32_t i = 0; i < tileNum; i++) {
             CopyIn(i);
             Compute(subtract);
@@ -34,8 +32,7 @@ public:
     }
 
 private:
-    __aicore__ inline void CopyIn(uint32_t progress)
-    {
+    __aicore__ inline void CopyIn(uint32_t progress) {
         AscendC::LocalTensor<half> xLocal = inQueueX.AllocTensor<half>();
         AscendC::LocalTensor<half> yLocal = inQueueY.AllocTensor<half>();
         AscendC::DataCopy(xLocal, xGm[progress * tileLength], tileLength);
@@ -43,8 +40,7 @@ private:
         inQueueX.EnQue(xLocal);
         inQueueY.EnQue(yLocal);
     }
-    __aicore__ inline void Compute(bool subtract)
-    {
+    __aicore__ inline void Compute(bool subtract) {
         AscendC::LocalTensor<half> xLocal = inQueueX.DeQue<half>();
         AscendC::LocalTensor<half> yLocal = inQueueY.DeQue<half>();
         AscendC::LocalTensor<half> zLocal = outQueueZ.AllocTensor<half>();
@@ -60,8 +56,7 @@ private:
         inQueueX.FreeTensor(xLocal);
         inQueueY.FreeTensor(yLocal);
     }
-    __aicore__ inline void CopyOut(uint32_t progress)
-    {
+    __aicore__ inline void CopyOut(uint32_t progress) {
         AscendC::LocalTensor<half> zLocal = outQueueZ.DeQue<half>();
         AscendC::DataCopy(zGm[progress * tileLength], zLocal, tileLength);
         outQueueZ.FreeTensor(zLocal);
@@ -77,8 +72,7 @@ private:
 };
 
 extern "C" __global__ __aicore__ void tiling_add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z,
-                                                        GM_ADDR workspace, GM_ADDR tiling)
-{
+                                                        GM_ADDR workspace, GM_ADDR tiling) {
     GET_TILING_DATA(tilingData, tiling);
     GET_TILING_DATA_MEMBER(optiling::AddTilingData, shape, shape, tiling);
     KernelTilingAdd op;

@@ -7,8 +7,7 @@
 #endif
 
 extern "C" __global__ __aicore__ void tpipe_events_custom(GM_ADDR x, GM_ADDR y,
-                                                          uint32_t tileLength)
-{
+                                                          uint32_t tileLength) {
     AscendC::TPipe pipe;
     AscendC::TBuf<AscendC::TPosition::VECCALC> inBuf, outBuf;
     pipe.InitBuffer(inBuf, tileLength * sizeof(float));
@@ -20,8 +19,8 @@ extern "C" __global__ __aicore__ void tpipe_events_custom(GM_ADDR x, GM_ADDR y,
     AscendC::LocalTensor<float> out = outBuf.Get<float>();
 
     AscendC::DataCopy(in, xGm, tileLength);
-    event_t inReady = static_cast<event_t>(
-        AscendC::GetTPipePtr()->FetchEventID(AscendC::HardEvent::MTE2_V));
+    event_t inReady =
+        static_cast<event_t>(AscendC::GetTPipePtr()->FetchEventID(AscendC::HardEvent::MTE2_V));
     AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(inReady);
     AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(inReady);
     AscendC::Abs(out, in, tileLength);

@@ -7,8 +7,7 @@ class KernelUneven {
 public:
     __aicore__ inline KernelUneven() {}
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t offset, uint32_t length,
-                                uint32_t tileLength, float scale)
-    {
+                                uint32_t tileLength, float scale) {
         this->length = length;
         this->tileLength = tileLength;
         this->scale = scale;
@@ -17,8 +16,7 @@ public:
         pipe.InitBuffer(inQueue, 2, tileLength * sizeof(float));
         pipe.InitBuffer(outQueue, 2, tileLength * sizeof(float));
     }
-    __aicore__ inline void Process()
-    {
+    __aicore__ inline void Process() {
         for (uint32_t done = 0; done < length; done += tileLength) {
             AscendC::LocalTensor<float> in = inQueue.AllocTensor<float>();
             AscendC::DataCopy(in, xGm[done], tileLength);
@@ -44,8 +42,7 @@ private:
 };
 
 extern "C" __global__ __aicore__ void uneven_tiles_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
-                                                          GM_ADDR tiling)
-{
+                                                          GM_ADDR tiling) {
     AscendC::SetSysWorkspace(workspace);  // launched without a workspace: null
     ASSERT(AscendC::GetSysWorkSpacePtr() == nullptr);
     GET_TILING_DATA(tilingData, tiling);

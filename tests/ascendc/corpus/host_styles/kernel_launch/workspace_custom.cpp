@@ -7,8 +7,7 @@
 #endif
 
 __global__ __aicore__ void workspace_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
-                                            uint32_t tileLength)
-{
+                                            uint32_t tileLength) {
     AscendC::SetSysWorkspace(workspace);
     GM_ADDR user = AscendC::GetUserWorkspace(workspace);
     const uint64_t offset = tileLength * AscendC::GetBlockIdx();
@@ -21,7 +20,8 @@ __global__ __aicore__ void workspace_custom(GM_ADDR x, GM_ADDR y, GM_ADDR worksp
     AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
     pipe.InitBuffer(buf, 2 * tileLength * sizeof(float));
     AscendC::LocalTensor<float> a = buf.Get<float>(tileLength);
-    AscendC::LocalTensor<float> b = buf.GetWithOffset<float>(tileLength, tileLength * sizeof(float));
+    AscendC::LocalTensor<float> b =
+        buf.GetWithOffset<float>(tileLength, tileLength * sizeof(float));
 
     AscendC::DataCopy(a, xGm, tileLength);
     AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
