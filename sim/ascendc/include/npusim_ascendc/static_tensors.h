@@ -33,7 +33,7 @@ constexpr TPosition default_position() {
     } else {
         static_assert(npusim::ascendc::kAlwaysFalse<decltype(hard)>,
                       "npusim Ascend C: LocalMemAllocator supports Hardware::UB, L1, L0A, L0B "
-                      "and L0C (BIAS, FIXBUF are not supported yet)");
+                      "and L0C (BIAS, FIXBUF are not supported yet, docs/ascendc.md)");
         return TPosition::MAX;
     }
 }

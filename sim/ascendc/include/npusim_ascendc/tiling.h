@@ -68,6 +68,10 @@ namespace optiling {}
 #define GET_TILING_DATA_WITH_STRUCT(Type, var, tiling)     \
     const Type var = ::npusim::ascendc::read_tiling<Type>( \
         reinterpret_cast<const uint8_t*>(tiling), std::source_location::current())
+/// The pointer form: `ptr` points to a copy read once, as above.
+#define GET_TILING_DATA_PTR_WITH_STRUCT(Type, ptr, tiling)               \
+    GET_TILING_DATA_WITH_STRUCT(Type, npusim_tiling_copy_##ptr, tiling); \
+    const Type* ptr = &npusim_tiling_copy_##ptr
 #define GET_TILING_DATA_MEMBER(Type, member, var, tiling)                           \
     const auto var = ::npusim::ascendc::read_tiling_member<decltype(Type::member)>( \
         reinterpret_cast<const uint8_t*>(tiling), offsetof(Type, member),           \
