@@ -14,6 +14,7 @@
 #include "npusim_ascendc/context.h"
 #include "npusim_ascendc/cube.h"
 #include "npusim_ascendc/data_copy.h"
+#include "npusim_ascendc/debug.h"
 #include "npusim_ascendc/init_global_memory.h"
 #include "npusim_ascendc/pipe.h"
 #include "npusim_ascendc/static_tensors.h"

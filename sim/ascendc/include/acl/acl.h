@@ -31,5 +31,6 @@
     (!defined(ASCENDC_CPU_DEBUG) || defined(NPUSIM_ACL_HOST_PROGRAM))
 int npusim_acl_user_main();
 int npusim_acl_user_main(int argc, char** argv);
+int npusim_acl_user_main(int argc, const char** argv);
 #define main npusim_acl_user_main
 #endif
