@@ -53,6 +53,12 @@ int32_t main(int32_t argc, char* argv[]) {
         platform_ascendc::PlatformAscendCManager::GetInstance()->GetLibApiWorkSpaceSize() +
         floatBytes;
     int failures = 0;
+    auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance();
+    if (platform->GetCoreNumAiv() < blockDim || platform->GetCoreNumAic() == 0) {
+        std::printf("the chip has %u vector cores, %u needed\n", platform->GetCoreNumAiv(),
+                    blockDim);
+        return 1;
+    }
     struct ReduceTiling {
         uint32_t tileLength;
         uint32_t blocks;
