@@ -18,6 +18,7 @@ extern void scale_custom_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t
 #include "acl/acl.h"
 #include "tikicpulib.h"
 #include "tiling/platform/platform_ascendc.h"
+__global__ __aicore__ void mix_vector_custom(GM_ADDR x, GM_ADDR y, uint32_t tileLength);
 extern "C" __global__ __aicore__ void scale_custom(GM_ADDR x, GM_ADDR y, uint32_t tiles);
 extern "C" __global__ __aicore__ void tpipe_events_custom(GM_ADDR x, GM_ADDR y,
                                                           uint32_t tileLength);
@@ -100,6 +101,9 @@ int32_t main(int32_t argc, char* argv[]) {
     std::memcpy(xw, xf.data(), floatBytes);
     ICPU_RUN_KF(workspace_custom, blockDim, xw, yw, ws, floatTile);
     failures += CheckFloat("workspace_custom", (float*)yw, twice);
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    ICPU_RUN_KF(mix_vector_custom, blockDim, xw, yw, floatTile);
+    failures += CheckFloat("mix_vector_custom", (float*)yw, xf);
 
     uint8_t* rt = (uint8_t*)AscendC::GmAlloc(sizeof(reduceTiling));
     uint8_t* rws = (uint8_t*)AscendC::GmAlloc(reduceWorkspaceBytes);
