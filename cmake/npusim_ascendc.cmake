@@ -1,25 +1,35 @@
 # npusim_add_ascendc_kernel(<target> SOURCES <files...> [KERNELS <names...>] [CPU_DEBUG])
 #
-# Builds an Ascend C sample (kernel and host sources) as an executable that runs on npusim:
+# Builds an Ascend C sample (kernel and host sources) as an executable that runs on npusim.
+# Layouts: the KernelLaunch one (add_custom.cpp + main.cpp with an ACL and a CPU-debug branch),
+# kernels split over several files, and the single-source .asc programs (kernel and ACL host in
+# one file, compiled as C++).
 #   - default: the ACL branch. The host's main() runs as the simulated host program
-#     (npusim::ascendc_main); `kernel<<<blockDim, l2ctrl, stream>>>(args)` launches in the
-#     sources are rewritten to NPUSIM_KERNEL_LAUNCH (copies in the build tree, with #line so
-#     reports name the original files); for each name in KERNELS a header
-#     aclrtlaunch_<name>.h declares the kernel for ACLRT_LAUNCH_KERNEL(<name>). A kernel
-#     whose source declares another type than AIV_ONLY (`__mix__(1, 2)`, `__cube__`, or
-#     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_...) in its body) is launched with that type: a
-#     generated source registers it (the host program never names a type).
+#     (npusim::ascendc_main); `kernel<<<blockDim, l2ctrl, stream>>>(args)` launches (also of
+#     template kernels, `k<T, N>\n<<<...>>>`) in the sources are rewritten to
+#     NPUSIM_KERNEL_LAUNCH (copies in the build tree, with #line so reports name the original
+#     files); for each name in KERNELS a header aclrtlaunch_<name>.h declares the kernel for
+#     ACLRT_LAUNCH_KERNEL(<name>). A kernel (`__global__`, with or without extern "C", template
+#     or not) whose source declares another type than AIV_ONLY (`__mix__(1, 2)`, `__cube__`,
+#     or KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_...) in its body) is launched with that type: a
+#     generated source registers it by name (the host program never names a type).
 #   - CPU_DEBUG: the CPU-debug branch (ASCENDC_CPU_DEBUG and __CCE_KT_TEST__ defined,
-#     tikicpulib.h's ICPU_RUN_KF runs the kernel on npusim).
+#     tikicpulib.h's ICPU_RUN_KF runs the kernel on npusim with SetKernelMode's type, refined
+#     by the declared one where they agree: AIV_MODE runs a declared AIV-only mix as that mix). A .asc source has no CPU branch of
+#     its own: it runs as the ACL host program in this form too (NPUSIM_ACL_HOST_PROGRAM).
+# Both forms define __NPU_ARCH__=2201 and __CCE_AICORE__=220 (the A2 paths of kernels that
+# branch on the architecture).
 # Either way the process prints a report at exit and exits non-zero on error findings.
 # Environment at run time: NPUSIM_CHIP, NPUSIM_TRACE, NPUSIM_AUTO_SYNC (docs/ascendc.md).
 function(npusim_add_ascendc_kernel target)
   cmake_parse_arguments(ARG "CPU_DEBUG" "" "SOURCES;KERNELS" ${ARGN})
-  # An extern "C" kernel's header: its qualifiers in any order, its name and parameters.
+  # A kernel's header: optional extern "C", its qualifiers in any order (one of them
+  # __global__), its name and parameters.
   set(_npusim_kernel_header
-      "extern \"C\"[ \t\r\n]+((__global__|__aicore__|__vector__|__cube__|__mix__[ \t]*\\([ \t0-9,]*\\))[ \t\r\n]+)+void[ \t\r\n]+[A-Za-z_][A-Za-z0-9_]*[ \t\r\n]*\\([^)]*\\)")
+      "(extern \"C\"[ \t\r\n]+)?((__global__|__aicore__|__vector__|__cube__|__mix__[ \t]*\\([ \t0-9,]*\\))[ \t\r\n]+)+void[ \t\r\n]+[A-Za-z_][A-Za-z0-9_]*[ \t\r\n]*\\([^)]*\\)")
   set(typed_kernels "")
   set(type_registrations "")
+  set(single_source FALSE)
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "npusim_add_ascendc_kernel(${target}): SOURCES is required")
   endif()
@@ -30,25 +40,46 @@ function(npusim_add_ascendc_kernel target)
   foreach(source IN LISTS ARG_SOURCES)
     get_filename_component(abs ${source} ABSOLUTE)
     get_filename_component(dir ${abs} DIRECTORY)
+    get_filename_component(name ${abs} NAME)
+    get_filename_component(ext ${abs} LAST_EXT)
     list(APPEND source_dirs ${dir})
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${abs})
     file(READ ${abs} text)
-    if(NOT ARG_CPU_DEBUG AND text MATCHES "<<<")
-      # name<<<a, b, c>>>(  ->  NPUSIM_KERNEL_LAUNCH((name), a, b, c)(
-      string(REGEX REPLACE "([A-Za-z_][A-Za-z0-9_:]*(<[^<>;]*>)?)[ \t]*<<<([^;]*)>>>"
-             "NPUSIM_KERNEL_LAUNCH((\\1), \\3)" text "${text}")
-      get_filename_component(name ${abs} NAME)
-      file(WRITE ${gen_dir}/${name} "#include \"acl/acl.h\"\n#line 1 \"${abs}\"\n${text}")
+    if(ext STREQUAL ".asc")
+      set(single_source TRUE)
+    endif()
+    if(ext STREQUAL ".asc" OR (NOT ARG_CPU_DEBUG AND text MATCHES "<<<"))
+      # name<<<a, b, c>>>(  ->  NPUSIM_KERNEL_LAUNCH((name), a, b, c)(   (also `> > >`, as
+      # clang-format writes the closing chevrons)
+      string(REGEX REPLACE "([A-Za-z_][A-Za-z0-9_:]*(<[^<>;]*>)?)[ \t\r\n]*<<<([^;]*)>[ \t]*>[ \t]*>"
+             "NPUSIM_KERNEL_LAUNCH((\\1), \\3)" rewritten "${text}")
+      if(ext STREQUAL ".asc")
+        set(name "${name}.cpp")  # compiled as C++
+      endif()
+      file(WRITE ${gen_dir}/${name} "#include \"acl/acl.h\"\n#line 1 \"${abs}\"\n${rewritten}")
       list(APPEND sources ${gen_dir}/${name})
     else()
       list(APPEND sources ${abs})
     endif()
-    # Every extern "C" kernel header: its name, its declaration and the type it declares.
+    # Every kernel header: its name, its declaration and the type it declares.
     string(REGEX MATCHALL "${_npusim_kernel_header}" headers "${text}")
     foreach(header IN LISTS headers)
+      if(NOT header MATCHES "__global__")
+        continue()
+      endif()
       string(REGEX MATCH "void[ \t\r\n]+([A-Za-z_][A-Za-z0-9_]*)[ \t\r\n]*\\(" _ "${header}")
-      set(name ${CMAKE_MATCH_1})
-      set(declaration_${name} "${header}")
+      set(kname ${CMAKE_MATCH_1})
+      if(NOT declaration_${kname})
+        set(declaration_${kname} "${header}")
+        # A template kernel (`template <...>` right before it) has no plain declaration.
+        string(FIND "${text}" "${header}" at)
+        string(SUBSTRING "${text}" 0 ${at} before)
+        string(REGEX REPLACE "[ \t\r\n]+$" "" before "${before}")
+        string(REGEX MATCH "[^\n]*$" last_line "${before}")
+        if(last_line MATCHES ">$" AND NOT last_line MATCHES "^[ \t]*#")
+          set(template_${kname} TRUE)
+        endif()
+      endif()
       set(type "")
       if(header MATCHES "__mix__[ \t]*\\([ \t]*([0-9]+)[ \t]*,[ \t]*([0-9]+)[ \t]*\\)")
         # __mix__(cube cores, vector cores): (0, 1) is an AIV-only mix.
@@ -59,12 +90,12 @@ function(npusim_add_ascendc_kernel target)
       elseif(header MATCHES "__cube__")
         set(type "KERNEL_TYPE_AIC_ONLY")
       else()
-        # The body: from the header to the next kernel's.
+        # The body: from the header to the next __global__ (the next kernel).
         string(FIND "${text}" "${header}" at)
         string(SUBSTRING "${text}" ${at} -1 body)
         string(LENGTH "${header}" header_length)
         string(SUBSTRING "${body}" ${header_length} -1 body)
-        string(FIND "${body}" "extern \"C\"" next)
+        string(FIND "${body}" "__global__" next)
         if(next GREATER -1)
           string(SUBSTRING "${body}" 0 ${next} body)
         endif()
@@ -73,29 +104,26 @@ function(npusim_add_ascendc_kernel target)
           set(type ${CMAKE_MATCH_1})
         endif()
       endif()
-      if(type AND NOT type STREQUAL "KERNEL_TYPE_AIV_ONLY" AND NOT name IN_LIST typed_kernels)
-        list(APPEND typed_kernels ${name})
+      if(type AND NOT type STREQUAL "KERNEL_TYPE_AIV_ONLY" AND NOT kname IN_LIST typed_kernels)
+        list(APPEND typed_kernels ${kname})
         string(APPEND type_registrations
-               "${header};\nstatic const bool npusim_declared_${name} = ::npusim::acl::declare_kernel_type(\n    reinterpret_cast<const void*>(&${name}), ::npusim::ascendc::to_kernel_type(${type}));\n")
-      endif()
-    endforeach()
-    foreach(kernel IN LISTS ARG_KERNELS)
-      set(declaration "${declaration_${kernel}}")
-      if(declaration)
-        file(WRITE ${gen_dir}/aclrtlaunch_${kernel}.h
-             "// Generated by npusim_add_ascendc_kernel: declares ${kernel} for ACLRT_LAUNCH_KERNEL.\n#pragma once\n#include \"kernel_operator.h\"\n#include \"acl/acl.h\"\n${declaration};\n")
-        set(found_${kernel} TRUE)
+               "static const bool npusim_declared_${kname} = ::npusim::acl::declare_kernel_type(\n    \"${kname}\", ::npusim::ascendc::to_kernel_type(${type}));\n")
       endif()
     endforeach()
   endforeach()
-  if(NOT ARG_CPU_DEBUG)
-    foreach(kernel IN LISTS ARG_KERNELS)
-      if(NOT found_${kernel})
-        message(FATAL_ERROR "npusim_add_ascendc_kernel(${target}): no extern \"C\" __global__ __aicore__ void ${kernel}(...) in SOURCES")
-      endif()
-    endforeach()
-  endif()
-  if(NOT ARG_CPU_DEBUG AND type_registrations)
+  foreach(kernel IN LISTS ARG_KERNELS)
+    set(declaration "${declaration_${kernel}}")
+    if(template_${kernel})
+      message(FATAL_ERROR "npusim_add_ascendc_kernel(${target}): ${kernel} is a template kernel: "
+              "ACLRT_LAUNCH_KERNEL cannot name it, launch it with ${kernel}<...><<<...>>>")
+    elseif(declaration)
+      file(WRITE ${gen_dir}/aclrtlaunch_${kernel}.h
+           "// Generated by npusim_add_ascendc_kernel: declares ${kernel} for ACLRT_LAUNCH_KERNEL.\n#pragma once\n#include \"kernel_operator.h\"\n#include \"acl/acl.h\"\n${declaration};\n")
+    elseif(NOT ARG_CPU_DEBUG)
+      message(FATAL_ERROR "npusim_add_ascendc_kernel(${target}): no __global__ void ${kernel}(...) in SOURCES")
+    endif()
+  endforeach()
+  if(type_registrations)
     file(WRITE ${gen_dir}/npusim_kernel_types.cpp
          "// Generated by npusim_add_ascendc_kernel: the kernel types the sources declare.\n#include \"kernel_operator.h\"\n#include \"acl/acl.h\"\n${type_registrations}")
     list(APPEND sources ${gen_dir}/npusim_kernel_types.cpp)
@@ -103,10 +131,16 @@ function(npusim_add_ascendc_kernel target)
   list(REMOVE_DUPLICATES source_dirs)
   add_executable(${target} ${sources})
   target_include_directories(${target} PRIVATE ${gen_dir} ${source_dirs})
+  target_compile_definitions(${target} PRIVATE __NPU_ARCH__=2201 __CCE_AICORE__=220)
   if(ARG_CPU_DEBUG)
     target_compile_definitions(${target} PRIVATE ASCENDC_CPU_DEBUG=1 __CCE_KT_TEST__=1)
+  endif()
+  if(ARG_CPU_DEBUG AND NOT single_source)
     target_link_libraries(${target} PRIVATE npusim::ascendc)
   else()
+    if(ARG_CPU_DEBUG)
+      target_compile_definitions(${target} PRIVATE NPUSIM_ACL_HOST_PROGRAM=1)
+    endif()
     target_link_libraries(${target} PRIVATE npusim::ascendc npusim::ascendc_main)
   endif()
 endfunction()

@@ -3,6 +3,7 @@
 // Right results, no findings, documented status values, elapsed time between timing events;
 // interprocess events without timestamps; calls outside a host program.
 #define NPUSIM_ACL_NO_MAIN
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -212,4 +213,37 @@ TEST_CASE("ACL stream capture: a captured kernel runs each time its model execut
     REQUIRE(y.size() == kLength);
     for (float v : y) CHECK(v == 3.0F);  // y = 3x, written twice
     CHECK_THAT(checker.findings(), npusim::NoFindings());
+}
+
+TEST_CASE("aclFloat16: conversions are IEEE binary16 with round to nearest, ties to even",
+          "[ascendc][acl]") {
+    // Every half value survives half -> float -> half (NaNs stay NaNs).
+    for (std::uint32_t bits = 0; bits <= 0xFFFF; ++bits) {
+        const auto h = static_cast<aclFloat16>(bits);
+        const float f = aclFloat16ToFloat(h);
+        if ((bits & 0x7C00u) == 0x7C00u && (bits & 0x3FFu) != 0) {
+            CHECK(f != f);
+            CHECK((aclFloatToFloat16(f) & 0x7C00u) == 0x7C00u);
+        } else {
+            CHECK(aclFloatToFloat16(f) == h);
+        }
+    }
+    CHECK(aclFloat16ToFloat(0x3C00) == 1.0f);
+    CHECK(aclFloat16ToFloat(0xC000) == -2.0f);
+    CHECK(aclFloat16ToFloat(0x0001) == std::ldexp(1.0f, -24));  // smallest subnormal
+    CHECK(aclFloat16ToFloat(0x7BFF) == 65504.0f);
+    // Ties go to the even neighbour, above a tie rounds up.
+    CHECK(aclFloatToFloat16(1.0f + std::ldexp(1.0f, -11)) == 0x3C00);
+    CHECK(aclFloatToFloat16(1.0f + 3 * std::ldexp(1.0f, -11)) == 0x3C02);
+    CHECK(aclFloatToFloat16(1.0f + std::ldexp(1.0f, -11) + std::ldexp(1.0f, -20)) == 0x3C01);
+    CHECK(aclFloatToFloat16(65504.0f) == 0x7BFF);
+    CHECK(aclFloatToFloat16(65519.0f) == 0x7BFF);
+    CHECK(aclFloatToFloat16(65520.0f) == 0x7C00);  // the tie above the largest: infinity
+    CHECK(aclFloatToFloat16(1e10f) == 0x7C00);
+    CHECK(aclFloatToFloat16(-1e10f) == 0xFC00);
+    CHECK(aclFloatToFloat16(std::ldexp(1.0f, -25)) == 0x0000);  // tie to even: zero
+    CHECK(aclFloatToFloat16(3 * std::ldexp(1.0f, -26)) == 0x0001);
+    CHECK(aclFloatToFloat16(std::ldexp(1.0f, -14) - std::ldexp(1.0f, -26)) == 0x0400);
+    CHECK(aclFloatToFloat16(-0.0f) == 0x8000);
+    CHECK(aclFloatToFloat16(1e-30f) == 0x0000);
 }

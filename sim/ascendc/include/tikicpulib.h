@@ -15,10 +15,12 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "acl/acl_base.h"
 #include "kernel_operator.h"
 #include "npusim_ascendc/process.h"
 
@@ -88,6 +90,20 @@ Arg to_device(Arg arg, std::vector<Staged>& staged) {
     }
 }
 
+/// SetKernelMode's type, refined by what the kernel's source declares (registered by
+/// npusim_add_ascendc_kernel): AIV_MODE runs a kernel declared as an AIV-only mix
+/// (`__mix__(0, 1)`, KERNEL_TYPE_MIX_AIV_1_0) as that mix, MIX_MODE a kernel declared 1:1 as 1:1.
+inline KernelType cpu_launch_type(const char* name) {
+    const KernelType mode = state().type;
+    const auto& declared = acl::declared_kernel_types_by_name();
+    const auto found = declared.find(std::string_view(name));
+    if (found == declared.end()) return mode;
+    const bool refines =
+        (mode == KernelType::AIV_ONLY && found->second == KernelType::MIX_AIV_1_0) ||
+        (mode == KernelType::MIX_AIC_1_2 && found->second == KernelType::MIX_AIC_1_1);
+    return refines ? found->second : mode;
+}
+
 template <class... Params, class... Args>
 void run_kernel(void (*kernel)(Params...), const char* name, std::uint32_t blocks, Args... args) {
     static_assert(sizeof...(Params) == sizeof...(Args),
@@ -104,7 +120,7 @@ void run_kernel(void (*kernel)(Params...), const char* name, std::uint32_t block
     LaunchSpec spec;
     spec.name = name;
     spec.blocks = blocks;
-    spec.type = state().type;
+    spec.type = cpu_launch_type(name);
     try {
         sim.launch(spec, std::move(body));
         process.note(sim.run());
@@ -142,5 +158,6 @@ inline void SetKernelMode(KernelMode mode) {
 
 #define ICPU_RUN_KF(kernel, blockDim, ...) \
     ::npusim::ascendc::cpu::run_kernel(kernel, #kernel, blockDim, __VA_ARGS__)
-#define ICPU_SET_TILING_KEY(key) \
-    (::npusim::ascendc::cpu::state().tiling_key = static_cast<std::uint64_t>(key))
+#define ICPU_SET_TILING_KEY(key)                                                   \
+    (::npusim::ascendc::cpu::state().tiling_key = static_cast<std::uint64_t>(key), \
+     ::npusim::ascendc::set_tiling_key(static_cast<std::uint64_t>(key)))

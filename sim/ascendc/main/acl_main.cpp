@@ -11,15 +11,21 @@
 
 int npusim_acl_user_main();
 int npusim_acl_user_main(int argc, char** argv);
+int npusim_acl_user_main(int argc, const char** argv);
 
-// The program defines one of the two forms; the other forwards to it.
+// The program defines one of the three forms (main(), main(int, char**) or
+// main(int, const char**)); the process calls the second, which forwards down the chain.
 __attribute__((weak)) int npusim_acl_user_main(int argc, char** argv) {
+    return npusim_acl_user_main(argc, const_cast<const char**>(argv));
+}
+__attribute__((weak)) int npusim_acl_user_main(int argc, const char** argv) {
     (void)argc;
     (void)argv;
     return npusim_acl_user_main();
 }
 __attribute__((weak)) int npusim_acl_user_main() {
-    return npusim_acl_user_main(0, nullptr);
+    std::fprintf(stderr, "npusim: the program defines no main\n");
+    return 1;
 }
 
 int main(int argc, char** argv) {

@@ -39,14 +39,18 @@ expect_error gather_mask "GatherMask is not supported yet" \
 expect_error set_mask_count "SetMaskCount (mask registers) is not supported yet" 'SetMaskCount();'
 expect_error set_vector_mask "SetVectorMask (mask registers) is not supported yet" \
   'SetVectorMask<float>(0, 64);'
-expect_error static_local_tensor "LocalTensor(TPosition, address, length) (static tensor style)" \
-  'LocalTensor<float> t(TPosition::VECCALC, 0, 64); (void)t;'
-expect_error init_soc_state "InitSocState / LocalMemAllocator" 'InitSocState();'
+expect_error allocator_bias "LocalMemAllocator supports Hardware::UB, L1, L0A, L0B and L0C" \
+  'LocalMemAllocator<Hardware::BIAS> a; (void)a.Alloc<float, 64>();'
+expect_error dump_tensor "DumpTensor is not supported yet" \
+  'LocalTensor<float> t; DumpTensor(t, 1, 32);'
+expect_error tik2 "the pre-release tik2 dialect (namespace tik2) is not supported" \
+  'tik2::TPipe pipe; (void)pipe;'
+expect_error tik2_que "the pre-release tik2 dialect (namespace tik2) is not supported" \
+  'tik2::TQue<tik2::QuePosition::VECIN, 2> q; (void)q;'
 expect_error position_co2 "this TPosition (C2, CO2, SPM, SHM, TSCM, C2PIPE2GM) is not supported" \
   'TBuf<TPosition::CO2> b; (void)b.Get<float>();'
 expect_error soft_syncall_cube "the soft SyncAll(gm, ub, n) is for vector cores only" \
   'GlobalTensor<int32_t> g; LocalTensor<int32_t> u; SyncAll<false>(g, u);'
-expect_error tiling_key_is "TILING_KEY_IS is not supported yet" 'if (TILING_KEY_IS(1)) {}'
 expect_error mmad_types "Mmad supports fp16 x fp16 -> fp32 only" \
   'LocalTensor<float> a; Mmad(a, a, a, MmadParams{});'
 

@@ -16,15 +16,21 @@
 #pragma once
 
 #include "acl/acl_base.h"
+#include "acl/acl_fp16.h"
 #include "acl/acl_launch.h"
 #include "acl/acl_memory.h"
 #include "acl/acl_stream.h"
 
 // A sample's main() becomes the simulated host program (the npusim::ascendc_main library
 // provides the process's main). Define NPUSIM_ACL_NO_MAIN to call npusim::acl::run_host
-// yourself.
-#ifndef NPUSIM_ACL_NO_MAIN
+// yourself. In a CPU-debug build (ASCENDC_CPU_DEBUG) main stays the program's own: its CPU
+// branch runs the kernels through tikicpulib.h, so a main.cpp that includes this header on
+// both branches works in both forms. A single-source .asc program is an ACL host program in
+// both forms: npusim_add_ascendc_kernel defines NPUSIM_ACL_HOST_PROGRAM for it.
+#if !defined(NPUSIM_ACL_NO_MAIN) && \
+    (!defined(ASCENDC_CPU_DEBUG) || defined(NPUSIM_ACL_HOST_PROGRAM))
 int npusim_acl_user_main();
 int npusim_acl_user_main(int argc, char** argv);
+int npusim_acl_user_main(int argc, const char** argv);
 #define main npusim_acl_user_main
 #endif

@@ -108,6 +108,17 @@ inline bool declare_kernel_type(const void* kernel, KernelType type) {
     declared_kernel_types()[kernel] = type;
     return true;
 }
+/// The same by kernel name, for kernels the generated source cannot name by address
+/// (templates, kernels without extern "C" in a single-source program): a launch whose kernel
+/// has no entry by address takes the one of its name (template arguments ignored).
+inline std::map<std::string, KernelType, std::less<>>& declared_kernel_types_by_name() {
+    static std::map<std::string, KernelType, std::less<>> types;
+    return types;
+}
+inline bool declare_kernel_type(const char* name, KernelType type) {
+    declared_kernel_types_by_name()[name] = type;
+    return true;
+}
 
 inline aclError to_acl(Status status) {
     switch (status) {

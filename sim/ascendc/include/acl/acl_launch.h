@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "acl/acl_base.h"
@@ -41,13 +42,22 @@ inline void set_schedule_mode(const void* kernel, ScheduleMode mode) {
     g_host.schedule_modes[kernel] = mode;
 }
 
-/// The type a launch of `kernel` gets: set_kernel_type's, else the declared one, else AIV_ONLY.
-inline KernelType launch_type(const void* kernel) {
+/// The type a launch of `kernel` (named `name`, perhaps with template arguments) gets:
+/// set_kernel_type's, else the one declared for it, else the one declared for its name, else
+/// AIV_ONLY.
+inline KernelType launch_type(const void* kernel, std::string_view name = {}) {
     if (const auto set = g_host.kernel_types.find(kernel); set != g_host.kernel_types.end())
         return set->second;
     const auto& declared = declared_kernel_types();
-    const auto found = declared.find(kernel);
-    return found != declared.end() ? found->second : KernelType::AIV_ONLY;
+    if (const auto found = declared.find(kernel); found != declared.end()) return found->second;
+    std::string_view bare = name.substr(0, name.find('<'));
+    while (!bare.empty() && (bare.back() == ' ' || bare.back() == '\n' || bare.back() == '\t'))
+        bare.remove_suffix(1);
+    if (const auto colons = bare.rfind("::"); colons != std::string_view::npos)
+        bare.remove_prefix(colons + 2);
+    const auto& named = declared_kernel_types_by_name();
+    const auto found = named.find(bare);
+    return found != named.end() ? found->second : KernelType::AIV_ONLY;
 }
 
 template <class To, class From>
@@ -73,7 +83,7 @@ struct Launcher {
         LaunchSpec spec;
         spec.name = name;
         spec.blocks = block_dim;
-        spec.type = launch_type(reinterpret_cast<const void*>(kernel));
+        spec.type = launch_type(reinterpret_cast<const void*>(kernel), name);
         const auto mode = g_host.schedule_modes.find(reinterpret_cast<const void*>(kernel));
         if (mode != g_host.schedule_modes.end()) spec.schedule_mode = mode->second;
         const Where at = where;

@@ -177,6 +177,32 @@ constexpr npusim::MemSpace space_of() {
     }
 }
 
+/// space_of<pos>() for a position known at run time (the static-tensor constructor): a
+/// KernelError naming the line for positions without a memory of their own in npusim.
+inline npusim::MemSpace space_at(TPosition pos, const Loc& loc) {
+    switch (pos) {
+        case TPosition::VECIN:
+        case TPosition::VECOUT:
+        case TPosition::VECCALC:
+            return npusim::MemSpace::UB;
+        case TPosition::A1:
+        case TPosition::B1:
+        case TPosition::C1:
+            return npusim::MemSpace::L1;
+        case TPosition::A2:
+            return npusim::MemSpace::L0A;
+        case TPosition::B2:
+            return npusim::MemSpace::L0B;
+        case TPosition::CO1:
+            return npusim::MemSpace::L0C;
+        default:
+            break;
+    }
+    throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
+                              "a LocalTensor at this TPosition (GM, C2, CO2, SPM, SHM, TSCM, "
+                              "C2PIPE2GM) is not supported yet (docs/ascendc.md)");
+}
+
 inline TPosition position_of(npusim::MemSpace space) {
     switch (space) {
         case npusim::MemSpace::UB:
@@ -366,3 +392,23 @@ inline CoreTypeId GetCoreType(Loc loc = Loc::current()) {
 #define ASCEND_IS_AIV (::AscendC::GetCoreType() == ::AscendC::AIV)
 #define ASCEND_IS_NOT_AIC (!ASCEND_IS_AIC)
 #define ASCEND_IS_NOT_AIV (!ASCEND_IS_AIV)
+
+// ---- block_idx / block_num: the globals single-source kernels read ------------------------
+namespace npusim::ascendc {
+/// A global that reads the running block's identity where it is used (the cores' scalar
+/// threads share globals, so a plain variable cannot hold it).
+template <bool index>
+struct BlockIdentity {
+    operator std::int64_t() const {  // NOLINT(google-explicit-constructor): reads as an integer
+        return index ? AscendC::GetBlockIdx() : AscendC::GetBlockNum();
+    }
+};
+}  // namespace npusim::ascendc
+inline constexpr npusim::ascendc::BlockIdentity<true> block_idx{};
+inline constexpr npusim::ascendc::BlockIdentity<false> block_num{};
+inline std::int64_t get_block_idx(npusim::ascendc::Loc loc = npusim::ascendc::Loc::current()) {
+    return AscendC::GetBlockIdx(loc);
+}
+inline std::int64_t get_block_num(npusim::ascendc::Loc loc = npusim::ascendc::Loc::current()) {
+    return AscendC::GetBlockNum(loc);
+}

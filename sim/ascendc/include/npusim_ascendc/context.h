@@ -315,6 +315,13 @@ public:
     /// The block's AscendC::TPipe (GetTPipePtr), null before one is constructed.
     void* pipe() const { return m_pipe; }
     void set_pipe(void* pipe) { m_pipe = pipe; }
+    /// SetSysWorkspace's GM address, for GetSysWorkSpacePtr (has_sys_workspace: it was set).
+    std::uint64_t sys_workspace() const { return m_sys_workspace; }
+    bool has_sys_workspace() const { return m_has_sys_workspace; }
+    void set_sys_workspace(std::uint64_t address) {
+        m_sys_workspace = address;
+        m_has_sys_workspace = true;
+    }
 
     // Synchronization as every layer path issues it: the native call, the event-id
     // bookkeeping and the happens-before model in one place.
@@ -380,6 +387,8 @@ private:
     AutoSync m_auto_sync;
     EventIds m_event_ids;
     SyncKnowledge m_knowledge;
+    std::uint64_t m_sys_workspace = 0;
+    bool m_has_sys_workspace = false;
     void* m_pipe = nullptr;
 };
 

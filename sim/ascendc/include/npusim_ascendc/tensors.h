@@ -91,13 +91,11 @@ public:
     LocalTensor() = default;
     LocalTensor(npusim::LocalTensor<T> native, TPosition position)
         : m_native(native), m_position(position) {}
-    /// Static-tensor style (a tensor at a literal local address): not supported yet.
-    template <class Unsupported = void>
-    LocalTensor(TPosition, std::uint32_t, std::uint32_t) {
-        static_assert(npusim::ascendc::kAlwaysFalse<Unsupported>,
-                      "npusim Ascend C: LocalTensor(TPosition, address, length) (static tensor "
-                      "style) is not supported yet; use TPipe/TQue/TBuf");
-    }
+    /// Static-tensor style: `length` elements at byte `address` of the position's memory (no
+    /// allocation; the kernel lays the memory out and synchronizes with SetFlag/WaitFlag).
+    LocalTensor(TPosition position, std::uint64_t address, std::uint64_t length,
+                Loc loc = Loc::current())
+        : m_native{space_at(position, loc), address, length}, m_position(position) {}
 
     std::uint64_t GetSize() const { return m_native.count; }
     /// The elements from `offset` to the end.

@@ -1,9 +1,13 @@
 // Tiling data on the kernel side. A plain struct works with GET_TILING_DATA_WITH_STRUCT; the
-// op-project macros (BEGIN_TILING_DATA_DEF ... REGISTER_TILING_DATA_CLASS) declare a plain
-// struct and make it the one GET_TILING_DATA reads. The struct is read from GM with scalar
-// loads (4 bytes at a time, then single bytes), as the kernel's scalar unit does.
+// op-project macros (BEGIN_TILING_DATA_DEF ... REGISTER_TILING_DATA_CLASS, written with or
+// without a trailing `;`, at global scope or inside a namespace such as optiling) declare a
+// plain struct and make it the one GET_TILING_DATA reads. The struct is read from GM with
+// scalar loads (4 bytes at a time, then single bytes), as the kernel's scalar unit does.
+// TILING_KEY_IS(k) compares with the launch's tiling key (ICPU_SET_TILING_KEY, or
+// npusim::ascendc::set_tiling_key before a launch; 0 when never set), read when the kernel runs.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -12,55 +16,93 @@
 
 namespace npusim::ascendc {
 
+/// `bytes` bytes at GM `address` into `out`, with the scalar unit's loads.
+inline void read_gm_bytes(std::uint64_t address, std::size_t bytes, unsigned char* out,
+                          const Loc& loc) {
+    KernelContext& ctx = context(loc);
+    Resume resume(ctx);
+    std::size_t i = 0;
+    if (address % 4 == 0) {
+        const npusim::GlobalTensor<std::int32_t> words{address, bytes / 4};
+        for (; i + 4 <= bytes; i += 4) {
+            const std::int32_t word = ctx.block().load(words, i / 4, loc);
+            std::memcpy(out + i, &word, 4);
+        }
+    }
+    const npusim::GlobalTensor<std::int8_t> tail{address, bytes};
+    for (; i < bytes; ++i) {
+        const std::int8_t byte = ctx.block().load(tail, i, loc);
+        std::memcpy(out + i, &byte, 1);
+    }
+}
+
 template <class Tiling>
 Tiling read_tiling(const std::uint8_t* tiling_gm, const Loc& loc) {
     static_assert(std::is_trivially_copyable_v<Tiling>, "tiling data must be a plain struct");
-    KernelContext& ctx = context(loc);
-    Resume resume(ctx);
     Tiling value{};
-    auto* bytes = reinterpret_cast<unsigned char*>(&value);
-    const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(tiling_gm));
-    const npusim::GlobalTensor<std::int32_t> words{address, sizeof(Tiling) / 4};
-    for (std::uint64_t i = 0; i < sizeof(Tiling) / 4; ++i) {
-        const std::int32_t word = ctx.block().load(words, i, loc);
-        std::memcpy(bytes + i * 4, &word, 4);
-    }
-    const npusim::GlobalTensor<std::int8_t> tail{address, sizeof(Tiling)};
-    for (std::uint64_t i = sizeof(Tiling) / 4 * 4; i < sizeof(Tiling); ++i) {
-        const std::int8_t byte = ctx.block().load(tail, i, loc);
-        std::memcpy(bytes + i, &byte, 1);
-    }
+    read_gm_bytes(static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(tiling_gm)),
+                  sizeof(Tiling), reinterpret_cast<unsigned char*>(&value), loc);
     return value;
 }
 
+/// One member of the tiling struct (GET_TILING_DATA_MEMBER): only its bytes are loaded.
+template <class Member>
+Member read_tiling_member(const std::uint8_t* tiling_gm, std::size_t offset, const Loc& loc) {
+    Member value{};
+    read_gm_bytes(static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(tiling_gm)) + offset,
+                  sizeof(Member), reinterpret_cast<unsigned char*>(&value), loc);
+    return value;
+}
+
+/// The tiling key TILING_KEY_IS compares with.
+inline std::uint64_t g_tiling_key = 0;
+inline void set_tiling_key(std::uint64_t key) {
+    g_tiling_key = key;
+}
+
 }  // namespace npusim::ascendc
+
+/// Tiling structs are often declared in namespace optiling; GET_TILING_DATA looks there too.
+namespace optiling {}
 
 #define GET_TILING_DATA_WITH_STRUCT(Type, var, tiling)     \
     const Type var = ::npusim::ascendc::read_tiling<Type>( \
         reinterpret_cast<const uint8_t*>(tiling), std::source_location::current())
+/// The pointer form: `ptr` points to a copy read once, as above.
+#define GET_TILING_DATA_PTR_WITH_STRUCT(Type, ptr, tiling)               \
+    GET_TILING_DATA_WITH_STRUCT(Type, npusim_tiling_copy_##ptr, tiling); \
+    const Type* ptr = &npusim_tiling_copy_##ptr
+#define GET_TILING_DATA_MEMBER(Type, member, var, tiling)                           \
+    const auto var = ::npusim::ascendc::read_tiling_member<decltype(Type::member)>( \
+        reinterpret_cast<const uint8_t*>(tiling), offsetof(Type, member),           \
+        std::source_location::current())
+// Each field ends in a member function definition, so the `;` after a field is optional.
 #define BEGIN_TILING_DATA_DEF(Name) struct Name {
-#define TILING_DATA_FIELD_DEF(type, field) type field;
-#define TILING_DATA_FIELD_DEF_ARR(type, count, field) type field[count];
-#define END_TILING_DATA_DEF }
+#define TILING_DATA_FIELD_DEF(type, field) \
+    type field;                            \
+    void npusim_tiling_field_##field() const {}
+#define TILING_DATA_FIELD_DEF_ARR(type, count, field) \
+    type field[count];                                \
+    void npusim_tiling_field_##field() const {}
+#define TILING_DATA_FIELD_DEF_STRUCT(type, field) \
+    type field;                                   \
+    void npusim_tiling_field_##field() const {}
+#define END_TILING_DATA_DEF \
+    }                       \
+    ;
+/// REGISTER_TILING_DATA_CLASS(Op, Type) declares an overload that names Type for op Op, so a
+/// translation unit may see several ops' registrations; GET_TILING_DATA(var, tiling) takes the
+/// one registration it sees (two: an "ambiguous" error at GET_TILING_DATA; then name the
+/// struct with GET_TILING_DATA_WITH_STRUCT or -DNPUSIM_TILING_STRUCT=Type).
 #define REGISTER_TILING_DATA_CLASS(Op, Type) \
     using NpusimTilingData_##Op = Type;      \
-    using NpusimRegisteredTilingData = Type
-/// GET_TILING_DATA(var, tiling) reads the struct named by REGISTER_TILING_DATA_CLASS, or
-/// the one the build names with -DNPUSIM_TILING_STRUCT=Type.
+    struct NpusimTilingOp_##Op;              \
+    Type npusim_registered_tiling_data(NpusimTilingOp_##Op*);
 #ifdef NPUSIM_TILING_STRUCT
 #define GET_TILING_DATA(var, tiling) GET_TILING_DATA_WITH_STRUCT(NPUSIM_TILING_STRUCT, var, tiling)
 #else
 #define GET_TILING_DATA(var, tiling) \
-    GET_TILING_DATA_WITH_STRUCT(NpusimRegisteredTilingData, var, tiling)
+    using namespace ::optiling;      \
+    GET_TILING_DATA_WITH_STRUCT(decltype(npusim_registered_tiling_data(nullptr)), var, tiling)
 #endif
-/// Tiling-key dispatch needs the key the host chose: not supported yet (a compile error,
-/// never a silent false).
-namespace npusim::ascendc {
-template <auto key>
-constexpr bool tiling_key_is() {
-    static_assert(kAlwaysFalse<decltype(key)>,
-                  "npusim Ascend C: TILING_KEY_IS is not supported yet");
-    return false;
-}
-}  // namespace npusim::ascendc
-#define TILING_KEY_IS(key) ::npusim::ascendc::tiling_key_is<key>()
+#define TILING_KEY_IS(key) (::npusim::ascendc::g_tiling_key == static_cast<std::uint64_t>(key))
