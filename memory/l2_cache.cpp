@@ -1,8 +1,14 @@
 #include "memory/l2_cache.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <new>
 
 namespace npusim {
+
+void L2Cache::FreeDeleter::operator()(std::uint32_t* p) const {
+    std::free(p);
+}
 
 L2Cache::L2Cache(std::uint64_t capacity_bytes, std::uint64_t line_bytes, std::uint64_t ways)
     : m_line_bytes(line_bytes == 0 ? 1 : line_bytes), m_ways(ways == 0 ? 1 : ways) {
@@ -23,39 +29,35 @@ L2Access L2Cache::access(std::uint64_t address, std::uint64_t bytes, bool write,
         if (!write) result.miss_bytes = bytes;
         return result;
     }
-    if (m_lines.empty()) m_lines.resize(m_sets * m_ways);
+    if (!m_lines) {
+        m_lines.reset(
+            static_cast<std::uint32_t*>(std::calloc(m_sets * m_ways, sizeof(std::uint32_t))));
+        if (!m_lines) throw std::bad_alloc();
+    }
     const std::uint64_t first = address / m_line_bytes;
     const std::uint64_t last = (address + bytes - 1) / m_line_bytes;
     for (std::uint64_t line = first; line <= last; ++line) {
         const std::uint64_t begin = std::max(address, line * m_line_bytes);
         const std::uint64_t end = std::min(address + bytes, (line + 1) * m_line_bytes);
         const std::uint64_t part = end - begin;
-        Way* ways = &m_lines[set_of(line) * m_ways];
-        Way* victim = nullptr;  // an empty way, else the least recently used
-        Way* found = nullptr;
-        for (std::uint64_t w = 0; w < m_ways; ++w) {
-            Way& way = ways[w];
-            if (way.tag == line + 1) {
-                found = &way;
-                break;
-            }
-            if (victim == nullptr ||
-                (victim->tag != 0 && (way.tag == 0 || way.stamp < victim->stamp)))
-                victim = &way;
-        }
-        ++m_clock;
-        if (found) {
-            found->stamp = m_clock;
-            found->dirty = found->dirty || write;
+        const auto tag = static_cast<std::uint32_t>(line + 1) & ~kDirty;
+        std::uint32_t* ways = &m_lines[set_of(line) * m_ways];
+        std::uint64_t at = 0;
+        while (at < m_ways && (ways[at] & ~kDirty) != tag && ways[at] != 0) ++at;
+        if (at < m_ways && ways[at] != 0) {  // hit: move to the front
+            const std::uint32_t word = ways[at] | (write ? kDirty : 0);
+            std::copy_backward(ways, ways + at, ways + at + 1);
+            ways[0] = word;
             if (!write) result.hit_bytes += part;
             continue;
         }
         if (!write) result.miss_bytes += part;
         if (!write && bypass) continue;
-        if (victim->tag != 0 && victim->dirty) result.writeback_bytes += m_line_bytes;
-        victim->tag = line + 1;
-        victim->stamp = m_clock;
-        victim->dirty = write;
+        // Miss: the last way (empty, or the least recently used) makes room at the front.
+        const std::uint32_t victim = ways[m_ways - 1];
+        if (victim != 0 && (victim & kDirty) != 0) result.writeback_bytes += m_line_bytes;
+        std::copy_backward(ways, ways + m_ways - 1, ways + m_ways);
+        ways[0] = tag | (write ? kDirty : 0);
     }
     return result;
 }

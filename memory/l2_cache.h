@@ -1,7 +1,8 @@
 // The L2 cache between the cores and HBM (docs/cost-model.md, "L2 cache"): set-associative,
 // LRU within each set, write-back and write-allocate, over lines of `line_bytes`. Pure (no
 // SystemC, no timing): it answers which bytes of a GM transfer hit, which go to HBM, and
-// which dirty lines an allocation evicts (written back to HBM). The line array is allocated
+// which dirty lines an allocation evicts (written back to HBM). Lines are numbered in 31
+// bits (GM up to 256 GiB with 128-byte lines); the array of 4 bytes per line is allocated
 // on the first access, so a chip that never copies costs nothing.
 //
 //   read,  hit:   L2 only
@@ -14,7 +15,7 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 namespace npusim {
 
@@ -35,18 +36,20 @@ public:
     std::uint64_t sets() const { return m_sets; }
 
 private:
-    struct Way {
-        std::uint64_t tag = 0;  // line number + 1; 0: empty
-        std::uint64_t stamp = 0;
-        bool dirty = false;
+    // A way is one word: the line number + 1 (0: empty) with the dirty flag in the top bit.
+    // Each set keeps its ways in recency order, most recent first: the victim is the last.
+    static constexpr std::uint32_t kDirty = 0x8000'0000U;
+    struct FreeDeleter {
+        void operator()(std::uint32_t* p) const;
     };
     std::uint64_t set_of(std::uint64_t line) const;
 
     std::uint64_t m_line_bytes;
     std::uint64_t m_ways;
     std::uint64_t m_sets = 0;
-    std::uint64_t m_clock = 0;
-    std::vector<Way> m_lines;  // m_sets * m_ways, allocated on first access
+    // m_sets * m_ways words, allocated zeroed on the first access (calloc: the pages a run
+    // never touches cost no memory).
+    std::unique_ptr<std::uint32_t[], FreeDeleter> m_lines;
 };
 
 }  // namespace npusim
