@@ -75,6 +75,21 @@ constexpr std::array kParameters{
                   kMaxBytesPerCycle, "GM bandwidth of the whole chip, shared by all transfers"},
     ChipParameter{"/gm/window_cycles", plain(&ChipConfig::gm_window_cycles), "cycles", 1, 65'536,
                   "length of one GM bandwidth accounting slot"},
+    ChipParameter{"/gm/access_bytes", plain(&ChipConfig::gm_access_bytes), "bytes", 1, 65'536,
+                  "GM access granule: a burst that straddles one granule more than its length "
+                  "needs moves that granule too"},
+    ChipParameter{"/l2/bytes", plain(&ChipConfig::l2_bytes), "bytes", 0, kPiB,
+                  "L2 cache between the cores and HBM (0: none)"},
+    ChipParameter{"/l2/line_bytes", plain(&ChipConfig::l2_line_bytes), "bytes", 32, 4096,
+                  "L2 line: the unit of hits, misses and write-backs"},
+    ChipParameter{"/l2/ways", plain(&ChipConfig::l2_ways), "ways", 1, 64,
+                  "L2 associativity: lines per set, replaced least recently used"},
+    ChipParameter{"/l2/bytes_per_cycle", plain(&ChipConfig::l2_bytes_per_cycle), "bytes/cycle", 1,
+                  kMaxBytesPerCycle, "L2 bandwidth of the whole chip, shared by all transfers"},
+    ChipParameter{"/l2/read_bytes_per_cycle", plain(&ChipConfig::l2_read_bytes_per_cycle),
+                  "bytes/cycle", 1, kMaxBytesPerCycle, "rate of one core's reads served by L2"},
+    ChipParameter{"/l2/write_bytes_per_cycle", plain(&ChipConfig::l2_write_bytes_per_cycle),
+                  "bytes/cycle", 1, kMaxBytesPerCycle, "rate of one core's writes into L2"},
     ChipParameter{"/pipes/queue_depth", plain(&ChipConfig::queue_depth), "instructions", 1,
                   kMaxQueueDepth,
                   "instructions a pipe queue holds before the scalar unit stalls on it"},
@@ -90,6 +105,16 @@ constexpr std::array kParameters{
                   kMaxCycles, "fixed cost of one vector instruction"},
     ChipParameter{"/vector/repeat_bytes", plain(&ChipConfig::vector_repeat_bytes), "bytes", 32,
                   4096, "bytes one vector repeat processes in one cycle; multiple of 32"},
+    ChipParameter{"/vector/issue_cycles", plain(&ChipConfig::vector_issue_cycles), "cycles", 0,
+                  kMaxCycles, "pipe cycles one vector instruction costs beyond its repeats"},
+    ChipParameter{"/vector/read_read_conflict_cycles",
+                  plain(&ChipConfig::ub_read_read_conflict_cycles), "cycles", 0, kMaxCycles,
+                  "extra cycles per repeat when two sources of a vector instruction read the "
+                  "same UB bank groups"},
+    ChipParameter{"/vector/read_write_conflict_cycles",
+                  plain(&ChipConfig::ub_read_write_conflict_cycles), "cycles", 0, kMaxCycles,
+                  "extra cycles per repeat when a vector instruction writes the banks of a "
+                  "source it reads, shifted by some bank groups"},
     ChipParameter{"/cube/startup_cycles", plain(&ChipConfig::cube_startup_cycles), "cycles", 0,
                   kMaxCycles, "fixed cost of one cube (Mmad) instruction"},
     ChipParameter{"/sync/syncall_latency", plain(&ChipConfig::syncall_latency), "cycles", 0,
@@ -365,16 +390,20 @@ namespace {
 /// The copy groups' rows, generated from kCopyGroups (base/copy_routes.h) so that a new group
 /// needs no edit here. Pointers and descriptions need storage that lives as long as the table.
 std::vector<ChipParameter> copy_group_parameters() {
-    static std::array<std::array<std::string, 4>, kCopyGroupCount> texts;
+    static std::array<std::array<std::string, 8>, kCopyGroupCount> texts;
     std::vector<ChipParameter> rows;
     for (std::size_t group = 0; group < kCopyGroupCount; ++group) {
         const CopyGroupInfo& info = kCopyGroups[group];
         const bool gm = copy_group_uses_gm(group);
-        std::array<std::string, 4>& text = texts[group];
+        std::array<std::string, 8>& text = texts[group];
         text[0] = "/copy/" + std::string(info.key) + "/latency";
         text[1] = "fixed cost of " + std::string(info.description);
         text[2] = "/copy/" + std::string(info.key) + "/bytes_per_cycle";
         text[3] = "rate of " + std::string(info.description) + (gm ? " on one core" : "");
+        text[4] = "/copy/" + std::string(info.key) + "/issue_cycles";
+        text[5] = "pipe cycles to issue " + std::string(info.description) + " instruction";
+        text[6] = "/copy/" + std::string(info.key) + "/burst_cycles";
+        text[7] = "pipe cycles per further burst (row) of " + std::string(info.description);
         rows.push_back({text[0],
                         {nullptr, &CopyPathParams::latency, group},
                         "cycles",
@@ -387,6 +416,18 @@ std::vector<ChipParameter> copy_group_parameters() {
                         1,
                         kMaxBytesPerCycle,
                         text[3]});
+        rows.push_back({text[4],
+                        {nullptr, &CopyPathParams::issue_cycles, group},
+                        "cycles",
+                        0,
+                        kMaxCycles,
+                        text[5]});
+        rows.push_back({text[6],
+                        {nullptr, &CopyPathParams::burst_cycles, group},
+                        "cycles",
+                        0,
+                        kMaxCycles,
+                        text[7]});
     }
     return rows;
 }

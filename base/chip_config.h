@@ -28,6 +28,8 @@ namespace npusim {
 struct CopyPathParams {
     std::uint64_t latency = 0;          // cycles before the first byte lands
     std::uint64_t bytes_per_cycle = 0;  // rate of one core's transfer
+    std::uint64_t issue_cycles = 0;     // pipe cycles to issue one DMA instruction
+    std::uint64_t burst_cycles = 0;     // pipe cycles per further burst (row) of one instruction
 };
 
 struct ChipConfig {
@@ -47,6 +49,15 @@ struct ChipConfig {
 
     std::uint64_t gm_bytes_per_cycle = 0;  // whole chip, shared by all transfers
     std::uint64_t gm_window_cycles = 0;    // bandwidth accounting slot
+    std::uint64_t gm_access_bytes = 0;     // GM access granule: a burst moves whole granules
+
+    // L2 cache between the cores and HBM (memory/l2_cache.h); l2_bytes 0: none.
+    std::uint64_t l2_bytes = 0;
+    std::uint64_t l2_line_bytes = 0;
+    std::uint64_t l2_ways = 0;
+    std::uint64_t l2_bytes_per_cycle = 0;        // whole chip, all L2 traffic
+    std::uint64_t l2_read_bytes_per_cycle = 0;   // one core's reads served by L2
+    std::uint64_t l2_write_bytes_per_cycle = 0;  // one core's writes into L2
 
     std::uint64_t queue_depth = 0;  // per pipe, instructions not yet started
     std::uint64_t event_ids = 0;    // SetFlag/WaitFlag ids per pipe pair
@@ -61,6 +72,9 @@ struct ChipConfig {
 
     std::uint64_t vector_startup_cycles = 0;
     std::uint64_t vector_repeat_bytes = 0;  // bytes one repeat processes (one cycle)
+    std::uint64_t vector_issue_cycles = 0;  // pipe cycles per instruction beyond its repeats
+    std::uint64_t ub_read_read_conflict_cycles = 0;   // per repeat, sources in one bank group
+    std::uint64_t ub_read_write_conflict_cycles = 0;  // per repeat, write shifted onto a read
     std::uint64_t cube_startup_cycles = 0;
 
     std::uint64_t syncall_latency = 0;          // hard SyncAll release after last arrival

@@ -119,6 +119,11 @@ struct Transaction {
     /// A copy to GM in atomic mode (Block::set_atomic): its write combines with GM's bytes
     /// at commit. Checkers: two atomic writes never race each other.
     AtomicOp atomic = AtomicOp::None;
+    /// A copy that is a further burst (row) of the DMA instruction the previous copy of its
+    /// pipe began (a strided DataCopy's rows): it pays the burst cost, not the issue cost.
+    bool dma_continues = false;
+    /// A GM read that does not allocate in L2 (GlobalTensor::SetL2CacheHint(CACHE_MODE_DISABLE)).
+    bool l2_bypass = false;
 
     void add_access(MemSpace space, bool write, std::uint64_t address, std::uint64_t bytes) {
         NPUSIM_INVARIANT(access_count < accesses.size(), "Transaction", issue,

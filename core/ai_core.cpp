@@ -41,6 +41,10 @@ AiCore::AiCore(const sc_core::sc_module_name& name, ChipResources& chip, WorkSou
       m_memory(chip.gm, m_local),
       m_decoder(type, chip.config),
       m_pipes(chip.config, chip.cost, chip.bandwidth, *this) {
+    if (chip.l2.enabled()) {
+        m_pipes.attach_l2({&chip.l2, &chip.l2_bandwidth, chip.config.l2_read_bytes_per_cycle,
+                           chip.config.l2_write_bytes_per_cycle});
+    }
     SC_HAS_PROCESS(AiCore);
     SC_THREAD(scalar_thread);
     set_stack_size(stack_bytes);
@@ -344,8 +348,12 @@ void AiCore::on_data_started(PipeInstruction& instruction) {
     const Transaction& tx = f.tx;
     NPUSIM_INVARIANT(f.write_access >= 0 && f.write_access < tx.access_count, "AiCore", tx.start,
                      "a data instruction started without a destination access");
-    f.scratch.resize(tx.accesses[static_cast<std::size_t>(f.write_access)].bytes);
     m_chip.publish(tx);
+    if (!m_chip.model_data) {  // data-free timing: only the release at the end
+        m_chip.effects.schedule(tx.end, &f, kPhaseCommit);
+        return;
+    }
+    f.scratch.resize(tx.accesses[static_cast<std::size_t>(f.write_access)].bytes);
     m_chip.effects.schedule(tx.start, &f, kPhaseRead);
     m_chip.effects.schedule(tx.end, &f, kPhaseCommit);
     // Many cores' short copies interleave GM read streams that the host's prefetcher does
@@ -524,6 +532,10 @@ void AiCore::scalar_store(const Operand& where, const void* value, const Loc& lo
 
 void AiCore::apply_effect(InFlight& f, std::uint32_t phase) {
     const Transaction& tx = f.tx;
+    if (phase == kPhaseCommit && !m_chip.model_data && tx.op != Op::ScalarStore) {
+        release(&f);
+        return;
+    }
     if (phase == kPhaseCommit) {
         const MemAccess& dst = tx.accesses[static_cast<std::size_t>(f.write_access)];
         if (tx.atomic != AtomicOp::None) {  // read-combine-write, indivisible at tx.end
@@ -570,6 +582,7 @@ void AiCore::sync_to(Cycle t) {
     // time), so effects before `t` are final.
     m_chip.effects.apply_before(t);
     m_chip.bandwidth.forget_before(t);
+    m_chip.l2_bandwidth.forget_before(t);
     m_sync_deadline = t + m_chip.quantum;
 }
 

@@ -68,6 +68,8 @@ public:
 
     // ---- statistics and state, read by the simulator between runs ----------------------
     PipeStatistics pipe_statistics(Pipe pipe) const;
+    /// GM bytes this core read since the last reset, and the part its L2 hits served.
+    const L2Statistics& l2_statistics() const { return m_pipes.l2_statistics(); }
     std::uint64_t blocks_run() const { return m_blocks_run; }
     const std::optional<StuckInfo>& stuck() const { return m_stuck; }
     void reset_statistics();

@@ -122,6 +122,10 @@ void Block::issue_copy(const Operand& dst, const Operand& src, std::uint64_t cou
     r.atomic = m_atomic;
     r.atomic_dtype = m_atomic_dtype;
     r.atomic_where = m_atomic_where;
+    r.dma_continues = m_dma_continues;
+    r.l2_bypass = m_l2_bypass;
+    m_dma_continues = false;
+    m_l2_bypass = false;
     issue(r, loc);
 }
 

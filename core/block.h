@@ -84,6 +84,15 @@ public:
         issue_copy(local_operand(dst), local_operand(src), count, loc);
     }
 
+    /// The next copy is a further burst (row) of the DMA instruction the previous copy of
+    /// its pipe began: front ends issue a strided copy (DataCopyParams) as one copy per row
+    /// and mark the rows after the first, so it is timed as one instruction
+    /// (docs/cost-model.md). Applies to the next copy only.
+    void continue_dma() { m_dma_continues = true; }
+    /// The next copy's GM read does not allocate in L2 (the vendor's cache hint
+    /// CACHE_MODE_DISABLE, for data read once). Applies to the next copy only.
+    void bypass_l2() { m_l2_bypass = true; }
+
     // ---- atomic copy-out (SetAtomicAdd / SetAtomicMax / SetAtomicMin / SetAtomicNone) ----
     /// From now on, this block's copies to GM (UB -> GM on MTE3, L0C -> GM on FIX) combine
     /// element-wise with what GM holds when they land (GM = op(GM, data), in T) instead of
@@ -335,6 +344,8 @@ private:
     AiCore& m_core;
     const BlockAssignment& m_work;
     AtomicOp m_atomic = AtomicOp::None;  // set_atomic: applies to later copies to GM
+    bool m_dma_continues = false;        // continue_dma: applies to the next copy
+    bool m_l2_bypass = false;            // bypass_l2: applies to the next copy
     DType m_atomic_dtype = DType::F32;
     Loc m_atomic_where;
 };

@@ -15,6 +15,7 @@
 #include "memory/effect_queue.h"
 #include "memory/global_memory.h"
 #include "memory/gm_bandwidth.h"
+#include "memory/l2_cache.h"
 #include "pipes/cost_model.h"
 
 namespace npusim {
@@ -25,16 +26,21 @@ struct ChipResources {
           cost(config),
           gm(config.gm_bytes),
           bandwidth(config.gm_bytes_per_cycle, config.gm_window_cycles),
+          l2(config.l2_bytes, config.l2_line_bytes, config.l2_ways),
+          l2_bandwidth(config.l2_bytes_per_cycle, config.gm_window_cycles),
           quantum(sync_quantum),
           idle_limit(idle_limit_cycles) {}
 
     const ChipConfig& config;
     CostModel cost;
     GlobalMemory gm;
-    GmBandwidth bandwidth;
+    GmBandwidth bandwidth;  // HBM (all GM traffic when there is no L2)
+    L2Cache l2;
+    GmBandwidth l2_bandwidth;
     EffectQueue effects;
     std::vector<TransactionObserver*> observers;
-    Cycle quantum;  // how far a scalar unit may run ahead of SystemC time
+    Cycle quantum;           // how far a scalar unit may run ahead of SystemC time
+    bool model_data = true;  // SimOptions::model_data: false times instructions, moves no bytes
 
     // Deadlock detection for blocks that spin (soft SyncAll polls GM forever when a block
     // never arrives, so SystemC never runs out of events). Progress = any instruction that is

@@ -153,6 +153,8 @@ void InstructionDecoder::decode_copy(const Request& r, Transaction& tx,
     }
     tx.add_access(r.src0.space, false, r.src0.address, bytes);
     tx.add_access(r.dst.space, true, r.dst.address, bytes);
+    tx.dma_continues = r.dma_continues;
+    tx.l2_bypass = r.l2_bypass;
     out.write_access = 1;
     // The atomic mode applies to copy-out only: UB -> GM (MTE3) and L0C -> GM (FIX).
     if (r.atomic != AtomicOp::None && r.dst.space == MemSpace::GM &&

@@ -39,6 +39,8 @@ struct Request {
     AtomicOp atomic = AtomicOp::None;
     DType atomic_dtype = DType::F32;
     std::source_location atomic_where;  // the set_atomic call, for error messages
+    bool dma_continues = false;         // Transaction::dma_continues (Block::continue_dma)
+    bool l2_bypass = false;             // Transaction::l2_bypass (Block::bypass_l2)
 };
 
 using Loc = std::source_location;

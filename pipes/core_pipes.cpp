@@ -69,7 +69,7 @@ bool CorePipes::try_start(PipeInstruction* instruction) {
         default:
             break;
     }
-    pipe.start_data(*instruction, start, m_cost, m_bandwidth);
+    pipe.start_data(*instruction, start, m_cost, m_bandwidth, m_l2, m_l2_stats);
     m_client.on_data_started(*instruction);
     return true;
 }

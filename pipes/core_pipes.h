@@ -81,7 +81,11 @@ public:
     }
     void reset_statistics() {
         for (PipeUnit& unit : m_units) unit.timeline().reset_statistics();
+        m_l2_stats = {};
     }
+    /// Routes this core's GM copies through the chip's L2 (none by default).
+    void attach_l2(const L2Path& l2) { m_l2 = l2; }
+    const L2Statistics& l2_statistics() const { return m_l2_stats; }
 
 private:
     bool try_start(PipeInstruction* instruction);
@@ -94,6 +98,8 @@ private:
     PipeClient& m_client;
     FlagTable m_flags;
     std::vector<PipeUnit> m_units;  // by pipe_index
+    L2Path m_l2;
+    L2Statistics m_l2_stats;
 };
 
 }  // namespace npusim

@@ -6,8 +6,32 @@
 
 namespace npusim {
 
+namespace {
+
+/// A GM copy through the L2: HBM carries the misses and the dirty lines evicted, L2 all of
+/// the transfer; the copy ends when both are done.
+Cycle transfer_through_l2(Cycle begin, const MemAccess& gm, std::uint64_t moved, bool bypass,
+                          std::uint64_t path_rate, GmBandwidth& hbm, const L2Path& l2,
+                          L2Statistics& stats) {
+    const L2Access a = l2.cache->access(gm.address, gm.bytes, gm.write, bypass);
+    const std::uint64_t extra = moved - gm.bytes;  // granules straddled
+    if (!gm.write) {
+        stats.read_bytes += gm.bytes;
+        stats.hit_bytes += a.hit_bytes;
+    }
+    const std::uint64_t hbm_bytes =
+        a.miss_bytes + a.writeback_bytes + (a.miss_bytes != 0 ? extra : 0);
+    const Cycle hbm_end = hbm.transfer(begin, hbm_bytes, path_rate);
+    const std::uint64_t l2_rate = gm.write ? l2.write_bytes_per_cycle : l2.read_bytes_per_cycle;
+    const std::uint64_t l2_bytes = bypass && !gm.write ? a.hit_bytes : moved;
+    const Cycle l2_end = l2.bandwidth->transfer(begin, l2_bytes, l2_rate);
+    return std::max(hbm_end, l2_end);
+}
+
+}  // namespace
+
 void PipeUnit::start_data(PipeInstruction& instruction, Cycle start, const CostModel& cost,
-                          GmBandwidth& bandwidth) {
+                          GmBandwidth& bandwidth, const L2Path& l2, L2Statistics& stats) {
     Transaction& tx = instruction.tx;
     NPUSIM_INVARIANT(start >= tx.issue && start >= m_timeline.free_at(), "PipeUnit", start,
                      "an instruction started before it was issued or before its pipe was free");
@@ -16,10 +40,19 @@ void PipeUnit::start_data(PipeInstruction& instruction, Cycle start, const CostM
     if (tx.op == Op::Copy) {
         const std::uint64_t bytes = tx.accesses[0].bytes;
         const CopyPath& path = instruction.path;
+        const Cycle begin = start + (tx.dma_continues ? path.burst_cycles : path.issue_cycles);
         if (path.uses_gm) {
-            pipe_free = bandwidth.transfer(start, bytes, path.bytes_per_cycle);
+            const MemAccess& gm =
+                tx.accesses[0].space == MemSpace::GM ? tx.accesses[0] : tx.accesses[1];
+            const std::uint64_t moved = cost.gm_bytes_moved(gm.address, bytes);
+            if (l2.cache != nullptr && l2.cache->enabled()) {
+                pipe_free = transfer_through_l2(begin, gm, moved, tx.l2_bypass,
+                                                path.bytes_per_cycle, bandwidth, l2, stats);
+            } else {
+                pipe_free = bandwidth.transfer(begin, moved, path.bytes_per_cycle);
+            }
         } else {
-            pipe_free = start + cost.local_copy(path, bytes).occupancy;
+            pipe_free = begin + cost.local_copy(path, bytes).occupancy;
         }
         latency = path.latency;
     } else if (tx.op == Op::Mmad) {
@@ -28,10 +61,23 @@ void PipeUnit::start_data(PipeInstruction& instruction, Cycle start, const CostM
         latency = c.latency;
     } else {
         std::uint64_t bytes = 0;
+        std::uint64_t reads[4] = {0, 0, 0, 0};
+        std::size_t read_count = 0;
+        std::uint64_t write = 0;
+        bool all_ub = true;
         for (std::uint8_t i = 0; i < tx.access_count; ++i) {
-            bytes = std::max(bytes, tx.accesses[i].bytes);
+            const MemAccess& a = tx.accesses[i];
+            bytes = std::max(bytes, a.bytes);
+            all_ub = all_ub && a.space == MemSpace::UB;
+            if (a.write) {
+                write = a.address;
+            } else {
+                reads[read_count++] = a.address;
+            }
         }
-        const InstructionCost c = cost.vector_op(bytes);
+        const BankConflicts conflicts =
+            all_ub ? ub_bank_conflicts(reads, read_count, write) : BankConflicts{};
+        const InstructionCost c = cost.vector_op(bytes, conflicts);
         pipe_free = start + c.occupancy;
         latency = c.latency;
     }

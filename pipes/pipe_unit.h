@@ -13,6 +13,7 @@
 
 #include "base/transaction.h"
 #include "memory/gm_bandwidth.h"
+#include "memory/l2_cache.h"
 #include "pipes/cost_model.h"
 #include "pipes/pipe_timeline.h"
 
@@ -20,6 +21,21 @@ namespace npusim {
 
 /// An instruction on its way through a pipe: the record observers will see, plus what the
 /// pipe needs to time it.
+/// The L2 between the cores and HBM, when the chip has one: its lines and its chip-wide
+/// bandwidth, and one core's L2 rates (docs/cost-model.md, "L2 cache").
+struct L2Path {
+    L2Cache* cache = nullptr;
+    GmBandwidth* bandwidth = nullptr;
+    std::uint64_t read_bytes_per_cycle = 1;
+    std::uint64_t write_bytes_per_cycle = 1;
+};
+
+/// GM reads of one core: bytes read, and the part L2 served.
+struct L2Statistics {
+    std::uint64_t read_bytes = 0;
+    std::uint64_t hit_bytes = 0;
+};
+
 struct PipeInstruction {
     Transaction tx;
     std::uint64_t queue_index = 0;  // PipeTimeline::enqueue
@@ -43,7 +59,7 @@ public:
     /// tx.start, tx.pipe_free and tx.end and books the pipe. Contract: instructions arrive in
     /// issue order; GM copies reserve GM bandwidth from `bandwidth`.
     void start_data(PipeInstruction& instruction, Cycle start, const CostModel& cost,
-                    GmBandwidth& bandwidth);
+                    GmBandwidth& bandwidth, const L2Path& l2, L2Statistics& stats);
     /// Books a zero-length instruction (flag, barrier) completing at `at`.
     void finish_zero_length(PipeInstruction& instruction, Cycle at);
 

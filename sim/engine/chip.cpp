@@ -25,6 +25,7 @@ Chip::Chip(ChipConfig config, const SimOptions& options)
       m_progress_interval(options.progress_interval),
       m_stop_flag(options.stop_flag) {
     m_resources.on_poll = [this] { poll(); };
+    m_resources.model_data = options.model_data;
 }
 
 std::vector<std::unique_ptr<AiCore>> Chip::make_cores(const SimOptions& options) {
@@ -212,6 +213,8 @@ void Chip::collect_usage(RunResult& result) const {
     const double span = static_cast<double>(std::max<Cycle>(1, result.cycles()));
     for (const auto& core : m_cores) {
         CoreUsage usage{core->type(), core->index(), core->blocks_run(), {}};
+        usage.gm_read_bytes = core->l2_statistics().read_bytes;
+        usage.l2_hit_bytes = core->l2_statistics().hit_bytes;
         std::uint64_t instructions = 0;
         for (Pipe pipe : pipes_of(core->type())) {
             const PipeStatistics s = core->pipe_statistics(pipe);
@@ -226,6 +229,8 @@ void Chip::collect_usage(RunResult& result) const {
             core->blocks_run() > 0 || core->stuck() || (result.interrupted() && instructions > 0);
         if (!ran) continue;
         result.instructions += instructions;
+        result.gm_read_bytes += usage.gm_read_bytes;
+        result.l2_hit_bytes += usage.l2_hit_bytes;
         result.cores.push_back(std::move(usage));
     }
 }

@@ -78,7 +78,9 @@ struct CoreUsage {
     CoreType type = CoreType::Vector;
     std::uint32_t index = 0;
     std::uint64_t blocks = 0;
-    std::vector<PipeUsage> pipes;  // in pipe order S, MTE2, (MTE1), V/M, MTE3/FIX
+    std::vector<PipeUsage> pipes;     // in pipe order S, MTE2, (MTE1), V/M, MTE3/FIX
+    std::uint64_t gm_read_bytes = 0;  // GM bytes its copies read
+    std::uint64_t l2_hit_bytes = 0;   // of those, served by L2 (0 without an L2)
 };
 
 /// A launched kernel's result: its launch identity (base/launch_identity.h) and how it ran.
@@ -110,7 +112,9 @@ struct RunResult {
     Cycle start_cycle = 0;
     Cycle end_cycle = 0;
     std::uint64_t instructions = 0;
-    std::uint64_t gm_bytes = 0;  // bytes moved through GM bandwidth by pipes
+    std::uint64_t gm_bytes = 0;       // bytes moved through GM bandwidth by pipes
+    std::uint64_t gm_read_bytes = 0;  // GM bytes the cores' copies read (sum over cores)
+    std::uint64_t l2_hit_bytes = 0;   // of those, served by L2: the L2 read hit rate's numerator
     std::vector<KernelResult> kernels;
     std::vector<CoreUsage> cores;  // cores that ran at least one block
     std::vector<StuckBlock> stuck;

@@ -29,6 +29,12 @@ struct SimOptions {
     /// its next safe point with outcome Interrupted, RunResult::stopped_by = TimeLimit and a
     /// "simulated-time limit" finding.
     Cycle max_cycles = 0;
+    /// Data-free timing mode when false: instructions are timed exactly as with data, but
+    /// no bytes move and nothing is computed (GM pages are never touched, results read back
+    /// as zeros). For timing studies of shapes whose data would cost minutes or gigabytes
+    /// (an 8192^3 matmul): the fidelity benchmark runs this way (docs/fidelity.md). Only
+    /// kernels whose control flow does not depend on data are timed right.
+    bool model_data = true;
 
     // ---- run control (all optional; unset costs one countdown per core synchronization) --
     /// Called from inside run(), on the simulation's thread, at most about every

@@ -461,6 +461,7 @@ TEST_CASE("soft SyncAll polling slows another kernel's GM copies", "[multicore][
         // time (as a kernel that consumes each tile would) and meets the polls.
         ChipConfig chip = builtin_chip_config("a2");
         chip.gm_bytes_per_cycle = 64;
+        chip.l2_bytes = 0;  // no L2: the polls' hot lines would be served there
         Simulator sim(chip);
         const std::uint64_t n = 16384;  // 64 KiB per block
         auto src = sim.allocate<float>(4 * n, "src");

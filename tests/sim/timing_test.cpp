@@ -448,9 +448,11 @@ TEST_CASE("RunResult statistics match what the kernel issued", "[timing][engine]
 
 TEST_CASE("GM bandwidth: one core copies at its path rate, 48 cores saturate the chip",
           "[timing][engine][contention]") {
-    const ChipConfig chip = test::a2_chip();
+    ChipConfig chip = test::a2_chip();
+    chip.copy_paths[0].issue_cycles = 0;  // the MTE2 group: bandwidth alone, no issue cost
+    REQUIRE(kCopyGroups[0].key == "mte2");
     REQUIRE(chip.vector_cores == 48);
-    REQUIRE(chip.gm_bytes_per_cycle == 889);
+    REQUIRE(chip.gm_bytes_per_cycle == 806);
     REQUIRE(chip.copy_group("mte2").bytes_per_cycle == 32);
     constexpr std::uint64_t kElements = 16384;  // 64 KiB per core
     constexpr std::uint64_t kBytes = kElements * 4;
@@ -483,8 +485,8 @@ TEST_CASE("GM bandwidth: one core copies at its path rate, 48 cores saturate the
     }
     SECTION("48 cores: the chip rate, within 2%") {
         const double rate = measure(48);
-        INFO("48-core aggregate GM rate: " << rate << " B/cycle (chip: 889)");
-        CHECK(rate == Approx(889.0).epsilon(0.02));
-        CHECK(rate <= 889.0);
+        INFO("48-core aggregate GM rate: " << rate << " B/cycle (chip: 806)");
+        CHECK(rate == Approx(806.0).epsilon(0.02));
+        CHECK(rate <= 806.0 * 1.001);  // window accounting: at most a rounding above
     }
 }

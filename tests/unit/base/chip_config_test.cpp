@@ -73,7 +73,7 @@ TEST_CASE("the a2 preset loads with its values and notes", "[config]") {
     const ChipConfig chip = load_chip_config(kSourceDir + "/configs/chips/a2.json");
     CHECK(chip.name == "a2");
     CHECK(chip.source == kSourceDir + "/configs/chips/a2.json");
-    CHECK(chip.clock_mhz == 1800);
+    CHECK(chip.clock_mhz == 1850);
     CHECK(chip.vector_cores == 48);
     CHECK(chip.cube_cores == 24);
     CHECK(chip.cores_of(CoreType::Vector) == 48);
@@ -84,7 +84,7 @@ TEST_CASE("the a2 preset loads with its values and notes", "[config]") {
     CHECK(chip.l0a_bytes == 65536);
     CHECK(chip.l0b_bytes == 65536);
     CHECK(chip.l0c_bytes == 131072);
-    CHECK(chip.gm_bytes_per_cycle == 889);
+    CHECK(chip.gm_bytes_per_cycle == 806);
     CHECK(chip.gm_window_cycles == 64);
     CHECK(chip.queue_depth == 16);
     CHECK(chip.event_ids == 8);
@@ -184,8 +184,8 @@ TEST_CASE("an unknown preset lists the known ones and the nearest", "[config]") 
 
 TEST_CASE("parameter table is complete and consistent", "[config]") {
     const std::vector<ChipParameter>& parameters = chip_parameters();
-    // One per numeric member of ChipConfig: 26 plain ones and two per copy group.
-    CHECK(parameters.size() == 26 + 2 * kCopyGroupCount);
+    // One per numeric member of ChipConfig: 36 plain ones and four per copy group.
+    CHECK(parameters.size() == 36 + 4 * kCopyGroupCount);
     std::set<std::string_view> pointers;
     for (const ChipParameter& parameter : parameters) {
         INFO(parameter.pointer);
@@ -358,7 +358,7 @@ TEST_CASE("missing parameters are named by pointer", "[config]") {
 
     // An empty object reports each top-level part once, not every leaf below it.
     const std::vector<std::string> problems = problems_of_text("{}");
-    CHECK(problems.size() == 12);  // clock_mhz, name and the 10 parameter objects
+    CHECK(problems.size() == 13);  // clock_mhz, name and the 11 parameter objects
     CHECK(std::count_if(problems.begin(), problems.end(), [](const std::string& p) {
               return p.starts_with(
                   "test.json:/copy: missing required object with keys 'mte2', "

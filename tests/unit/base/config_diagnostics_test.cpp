@@ -341,8 +341,8 @@ TEST_CASE("nothing from the file reaches the terminal raw", "[diag]") {
         } catch (const ConfigError& error) {
             CHECK(error.problems().front() ==
                   "chip\\x1b.json:/bad\\nkey\\x7f: unknown key 'bad\\nkey\\x7f' (allowed: "
-                  "'clock_mhz', 'cores', 'memory', 'gm', 'pipes', 'scalar', 'copy', 'vector', "
-                  "'cube', 'sync', 'runtime', 'name', 'description')");
+                  "'clock_mhz', 'cores', 'memory', 'gm', 'l2', 'pipes', 'scalar', 'copy', "
+                  "'vector', 'cube', 'sync', 'runtime', 'name', 'description')");
         }
     }
     SECTION("very long pointers and messages are shortened") {

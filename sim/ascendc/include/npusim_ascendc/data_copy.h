@@ -66,6 +66,7 @@ GlobalView<T> view_of(const AscendC::GlobalTensor<T>& tensor) {
     GlobalView<T> view;
     view.address = tensor.address();
     view.count = tensor.GetSize();
+    view.bypass_l2 = tensor.bypasses_l2();
     return view;
 }
 template <Element T>
@@ -82,6 +83,9 @@ void copy_elements(const Dst& dst, const Src& src, std::uint64_t count, const Lo
     const std::vector<Touch> touches{Touch{src.space, src.address, bytes, false},
                                      Touch{dst.space, dst.address, bytes, true}};
     ctx.before_pipe_work(copy_pipe(dst.space, src.space), touches, loc);
+    if constexpr (requires { src.bypass_l2; }) {
+        if (src.bypass_l2) ctx.block().bypass_l2();
+    }
     auto d = dst;
     auto s = src;
     d.count = count;
@@ -90,7 +94,8 @@ void copy_elements(const Dst& dst, const Src& src, std::uint64_t count, const Lo
 }
 
 /// blockCount blocks: contiguous when both strides are 0 (one instruction), otherwise one
-/// native copy per block (a strided DMA is one instruction on hardware: timing differs).
+/// native copy per block, the blocks after the first marked as further bursts of the first
+/// (Block::continue_dma): timed as one strided DMA instruction (docs/cost-model.md).
 template <Element T, class Dst, class Src>
 void copy_blocks(const Dst& dst, const Src& src, std::uint64_t block_count,
                  std::uint64_t block_bytes, std::uint64_t src_gap, std::uint64_t dst_gap,
@@ -108,6 +113,7 @@ void copy_blocks(const Dst& dst, const Src& src, std::uint64_t block_count,
         auto s = src;
         d.address += i * (block_bytes + dst_gap);
         s.address += i * (block_bytes + src_gap);
+        if (i > 0) context(loc).block().continue_dma();
         copy_elements<T>(d, s, block_bytes / sizeof(T), loc);
     }
 }

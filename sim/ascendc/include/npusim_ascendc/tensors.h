@@ -29,11 +29,16 @@ void scalar_set(const View& view, std::uint64_t index, T value, const Loc& loc) 
 template <Element T>
 struct GlobalView : npusim::GlobalTensor<T> {
     static constexpr MemSpace space = MemSpace::GM;
+    bool bypass_l2 = false;  // GlobalTensor::SetL2CacheHint(CACHE_MODE_DISABLE)
 };
 
 }  // namespace npusim::ascendc
 
 namespace AscendC {
+
+/// GlobalTensor::SetL2CacheHint: CACHE_MODE_DISABLE reads do not allocate in L2 (for data
+/// read once); the other modes behave as CACHE_MODE_NORMAL.
+enum class CacheMode : std::uint8_t { CACHE_MODE_NORMAL, CACHE_MODE_DISABLE, CACHE_MODE_LAST };
 
 template <class T>
 class GlobalTensor {
@@ -53,8 +58,10 @@ public:
         return reinterpret_cast<T*>(static_cast<std::uintptr_t>(m_address + offset * sizeof(T)));
     }
     std::uint64_t GetSize() const { return m_size; }
+    void SetL2CacheHint(CacheMode mode) { m_bypass_l2 = mode == CacheMode::CACHE_MODE_DISABLE; }
+    bool bypasses_l2() const { return m_bypass_l2; }
     GlobalTensor operator[](std::uint64_t offset) const {
-        GlobalTensor view;
+        GlobalTensor view = *this;
         view.m_address = m_address + offset * sizeof(T);
         view.m_size = m_size > offset ? m_size - offset : 0;
         return view;
@@ -81,6 +88,7 @@ private:
     }
     std::uint64_t m_address = 0;
     std::uint64_t m_size = 0;
+    bool m_bypass_l2 = false;
 };
 
 template <class T>
