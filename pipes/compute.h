@@ -23,8 +23,17 @@ void compute_reduce_sum(const Transaction& tx, const std::byte* const* sources, 
 /// out[0] = max / min of tx.count elements.
 void compute_reduce_max(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 void compute_reduce_min(const Transaction& tx, const std::byte* const* sources, std::byte* out);
-/// tx.src_dtype -> tx.dtype for tx.count elements.
+/// tx.src_dtype -> tx.dtype for tx.count elements, rounded by RoundMode(tx.mode); integer
+/// targets saturate.
 void compute_cast(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// Compare / CompareScalar: bit i of out = src0[i] <mode> src1[i] (or tx.scalar), LSB first;
+/// tx.dtype is the compared type.
+void compute_compare(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// Select / SelectScalar: out[i] = bit i of sources[0] ? sources[1][i] : sources[2][i] (or
+/// tx.scalar).
+void compute_select(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// GroupReduce*: out[j] = sum / max / min of src[j * tx.group .. (j + 1) * tx.group).
+void compute_group_reduce(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// c[m x n] = (accumulate ? c : 0) + a[m x k] * b[k x n]; sources a, b (fp16, row-major),
 /// c_in (fp32, read only when tx.accumulate).
 void compute_mmad(const Transaction& tx, const std::byte* const* sources, std::byte* out);

@@ -28,17 +28,14 @@ expect_error() {  # name, expected text, kernel body
 }
 
 expect_error pipe_barrier_s "PipeBarrier<PIPE_S> is not allowed" 'PipeBarrier<PIPE_S>();'
-expect_error set_atomic_int16 "the atomic type must be float, half, int32_t or int8_t" \
-  'SetAtomicAdd<int16_t>();'
-expect_error compare "Compare is not supported yet" \
-  'LocalTensor<float> a; Compare(a, a, a, 0, 8);'
-expect_error select "Select is not supported yet" 'LocalTensor<float> a; Select(a, a, a, 8);'
+expect_error set_atomic_uint8 \
+  "the atomic type must be float, half, bfloat16_t, int32_t, int16_t or int8_t" \
+  'SetAtomicAdd<uint8_t>();'
+expect_error compare_bits_type "Compare writes its bits to a LocalTensor<uint8_t>" \
+  'LocalTensor<float> a; Compare(a, a, a, CMPMODE::LT, 8);'
 expect_error sort32 "Sort32 is not supported yet" 'LocalTensor<float> a; Sort32(a, a, a, 1);'
 expect_error gather_mask "GatherMask is not supported yet" \
   'LocalTensor<float> a; GatherMask(a, a, a, true, 8);'
-expect_error set_mask_count "SetMaskCount (mask registers) is not supported yet" 'SetMaskCount();'
-expect_error set_vector_mask "SetVectorMask (mask registers) is not supported yet" \
-  'SetVectorMask<float>(0, 64);'
 expect_error static_local_tensor "LocalTensor(TPosition, address, length) (static tensor style)" \
   'LocalTensor<float> t(TPosition::VECCALC, 0, 64); (void)t;'
 expect_error init_soc_state "InitSocState / LocalMemAllocator" 'InitSocState();'

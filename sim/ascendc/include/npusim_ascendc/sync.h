@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "npusim_ascendc/pipe.h"
 
@@ -11,9 +12,12 @@ namespace npusim::ascendc {
 /// SetAtomicAdd / Max / Min / Type: the block's atomic mode for later copies to GM.
 template <class T>
 void set_atomic(AtomicOp op, Loc loc) {
-    static_assert(Element<T>,
-                  "npusim Ascend C: the atomic type must be float, half, int32_t or int8_t "
-                  "(int16_t and bfloat16_t are not element types of npusim yet)");
+    // The types the vendor documents for SetAtomicType on Atlas A2 / A3.
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, half> ||
+                      std::is_same_v<T, bfloat16> || std::is_same_v<T, std::int32_t> ||
+                      std::is_same_v<T, std::int16_t> || std::is_same_v<T, std::int8_t>,
+                  "npusim Ascend C: the atomic type must be float, half, bfloat16_t, int32_t, "
+                  "int16_t or int8_t");
     KernelContext& ctx = context(loc);
     Resume resume(ctx);
     ctx.block().set_atomic<T>(op, loc);
