@@ -36,6 +36,11 @@ expect_error compare_bits_type "Compare writes its bits to a LocalTensor<uint8_t
 expect_error sort32 "Sort32 is not supported yet" 'LocalTensor<float> a; Sort32(a, a, a, 1);'
 expect_error gather_mask "GatherMask is not supported yet" \
   'LocalTensor<float> a; GatherMask(a, a, a, true, 8);'
+expect_error gather "Gather is not supported yet" 'LocalTensor<float> a; Gather(a, a, a, 0, 8);'
+expect_error mrg_sort "MrgSort is not supported yet" 'LocalTensor<float> a; MrgSort(a, a);'
+expect_error brcb "Brcb is not supported yet" 'LocalTensor<float> a; Brcb(a, a, 1, 1);'
+expect_error set_fixpipe_config "SetFixPipeConfig (Fixpipe quantization tables)" \
+  'LocalTensor<uint64_t> t; SetFixPipeConfig(t);'
 expect_error static_local_tensor "LocalTensor(TPosition, address, length) (static tensor style)" \
   'LocalTensor<float> t(TPosition::VECCALC, 0, 64); (void)t;'
 expect_error init_soc_state "InitSocState / LocalMemAllocator" 'InitSocState();'

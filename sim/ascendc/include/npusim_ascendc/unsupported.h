@@ -1,6 +1,5 @@
 // Ascend C APIs that npusim does not model yet: each fails to compile with a message that
-// names it (never a silent no-op). The vector APIs (Compare, Select, Sort32, GatherMask, mask
-// registers) in vector.h.
+// names it (never a silent no-op). The vector ones (Sort32, GatherMask) are in vector.h.
 #pragma once
 
 #include "npusim_ascendc/context.h"
@@ -12,11 +11,6 @@ void InitSocState() {
     static_assert(npusim::ascendc::kAlwaysFalse<T>,
                   "npusim Ascend C: InitSocState / LocalMemAllocator (static tensor style) is "
                   "not supported yet");
-}
-template <class... Args>
-void dcci(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: dcci (cache maintenance) is not supported yet");
 }
 
 }  // namespace AscendC

@@ -257,4 +257,19 @@ void GatherMask(Args&&...) {
     static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
                   "npusim Ascend C: GatherMask is not supported yet");
 }
+template <class... Args>
+void Gather(Args&&...) {
+    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
+                  "npusim Ascend C: Gather is not supported yet");
+}
+template <class... Args>
+void MrgSort(Args&&...) {
+    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
+                  "npusim Ascend C: MrgSort is not supported yet");
+}
+template <class... Args>
+void Brcb(Args&&...) {
+    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
+                  "npusim Ascend C: Brcb is not supported yet");
+}
 }  // namespace AscendC
