@@ -32,6 +32,10 @@ extern "C" __global__ __aicore__ void cast_modes(GM_ADDR x, GM_ADDR out, GM_ADDR
                                                  uint32_t racy);
 extern "C" __global__ __aicore__ void atomic_add_i16(GM_ADDR acc, uint32_t racy);
 extern "C" __global__ __aicore__ void atomic_max_bf16(GM_ADDR x, GM_ADDR acc, uint32_t racy);
+extern "C" __global__ __aicore__ void copy_dup_i16(GM_ADDR x, GM_ADDR out, GM_ADDR pad,
+                                                   uint32_t racy);
+extern "C" __global__ __aicore__ void half_math(GM_ADDR x, GM_ADDR y, uint32_t racy);
+extern "C" __global__ __aicore__ void masked_max(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t racy);
 extern "C" __global__ __mix__(1, 2) void mix_relu_select(GM_ADDR a, GM_ADDR b, GM_ADDR work,
                                                          GM_ADDR out, uint32_t racy);
 
@@ -314,6 +318,97 @@ void run_vector() {
     }
 }
 
+void run_level0() {
+    {
+        constexpr uint32_t n = 256;
+        std::vector<int16_t> x(2 * n);
+        for (uint32_t i = 0; i < 2 * n; ++i) x[i] = static_cast<int16_t>(i * 3 - 500);
+        Buffer xb = make_buffer(x), ob = make_buffer(std::vector<int16_t>(n));
+        Buffer pb = make_buffer(std::vector<int16_t>(2 * n));
+#ifdef ASCENDC_CPU_DEBUG
+        ICPU_RUN_KF(copy_dup_i16, 1, xb.device, ob.device, pb.device, racy("copy_dup_i16"));
+#else
+        // clang-format off
+        copy_dup_i16<<<1, nullptr, g_stream>>>(xb.device, ob.device, pb.device, racy("copy_dup_i16"));
+        // clang-format on
+#endif
+        const auto o = read_back<int16_t>(ob);
+        const auto p = read_back<int16_t>(pb);
+        read_back<int16_t>(xb);
+        bool ok = true;
+        for (uint32_t r = 0; r < 2; ++r) {
+            for (uint32_t b = 0; b < 8; ++b) {
+                for (uint32_t e = 0; e < 16; ++e) {
+                    ok = ok && o[r * 128 + b * 16 + e] == x[(r * 16 + b * 2) * 16 + e];
+                }
+            }
+        }
+        for (uint32_t i = 0; i < 2 * n; ++i) ok = ok && p[i] == ((i / 16) % 2 == 1 ? 7 : x[i]);
+        report("copy_dup_i16", ok);
+    }
+    {
+        constexpr uint32_t n = 128;
+        std::vector<half> x(n);
+        for (uint32_t i = 0; i < n; ++i) x[i] = half((static_cast<float>(i) - 64.0F) / 8.0F);
+        Buffer xb = make_buffer(x), yb = make_buffer(std::vector<half>(n));
+#ifdef ASCENDC_CPU_DEBUG
+        ICPU_RUN_KF(half_math, 1, xb.device, yb.device, racy("half_math"));
+#else
+        // clang-format off
+        half_math<<<1, nullptr, g_stream>>>(xb.device, yb.device, racy("half_math"));
+        // clang-format on
+#endif
+        const auto y = read_back<half>(yb);
+        read_back<half>(xb);
+        bool ok = true;
+        const float alpha = static_cast<float>(half(0.1F));
+        for (uint32_t i = 0; i < n; ++i) {
+            // Every step rounds to half, as the vector unit does.
+            const float v = static_cast<float>(x[i]);
+            float a = static_cast<float>(half(std::fabs(v)));
+            a = static_cast<float>(half(a + 1.0F));
+            a = static_cast<float>(half(std::log(a)));
+            float b = static_cast<float>(half(v * v));
+            float c = static_cast<float>(half(b + 4.0F));
+            c = static_cast<float>(half(std::sqrt(c)));
+            c = static_cast<float>(half(1.0F / std::sqrt(c)));
+            a = static_cast<float>(half(a * c));
+            b = static_cast<float>(half(b + 1.0F));
+            b = static_cast<float>(half(1.0F / b));
+            a = static_cast<float>(half(a + b));
+            a = static_cast<float>(half(a > 0.0F ? a : a * alpha));
+            ok = ok && static_cast<float>(y[i]) == a;
+        }
+        report("half_math", ok);
+    }
+    {
+        constexpr uint32_t n = 128;
+        std::vector<float> x(n), y(n);
+        for (uint32_t i = 0; i < n; ++i) {
+            x[i] = static_cast<float>(i % 10);
+            y[i] = static_cast<float>((i * 7) % 10);
+        }
+        Buffer xb = make_buffer(x), yb = make_buffer(y), zb = make_buffer(std::vector<float>(n));
+#ifdef ASCENDC_CPU_DEBUG
+        ICPU_RUN_KF(masked_max, 1, xb.device, yb.device, zb.device, racy("masked_max"));
+#else
+        // clang-format off
+        masked_max<<<1, nullptr, g_stream>>>(xb.device, yb.device, zb.device, racy("masked_max"));
+        // clang-format on
+#endif
+        const auto z = read_back<float>(zb);
+        read_back<float>(xb);
+        read_back<float>(yb);
+        bool ok = true;
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint32_t e = i % 64;
+            const bool on = e < 16 || (e >= 32 && e < 48);
+            ok = ok && z[i] == (on ? std::max(x[i], y[i]) : -1.0F);
+        }
+        report("masked_max", ok);
+    }
+}
+
 void run_atomics() {
     constexpr uint32_t n = 128;
     constexpr uint32_t blocks = 4;
@@ -405,6 +500,7 @@ int32_t main() {
 #endif
     run_types();
     run_vector();
+    run_level0();
     run_atomics();
     run_mix();
 #ifndef ASCENDC_CPU_DEBUG
