@@ -10,6 +10,8 @@ namespace AscendC {
 
 /// The vendor's CMPMODE, in npusim::CmpMode's order.
 enum class CMPMODE : std::uint8_t { LT, GT, EQ, LE, GE, NE };
+static_assert(static_cast<int>(CMPMODE::NE) == static_cast<int>(npusim::CmpMode::NE) &&
+              static_cast<int>(CMPMODE::LE) == static_cast<int>(npusim::CmpMode::LE));
 /// The vendor's SELMODE: VSEL_CMPMASK_SPR reads the compare register (not supported yet).
 enum class SELMODE : std::uint8_t {
     VSEL_CMPMASK_SPR,

@@ -114,7 +114,7 @@ template <class... Args>
 void SetFixPipeConfig(Args&&...) {
     static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
                   "npusim Ascend C: SetFixPipeConfig (Fixpipe quantization tables) is not "
-                  "supported yet");
+                  "supported yet (docs/ascendc.md, API status)");
 }
 
 }  // namespace AscendC

@@ -33,6 +33,10 @@ enum class RoundMode : std::uint8_t {
     CAST_TRUNC,
     CAST_ODD,
 };
+// Cast passes the mode on as npusim::RoundMode: the same order.
+static_assert(static_cast<int>(RoundMode::CAST_ODD) == static_cast<int>(npusim::RoundMode::Odd) &&
+              static_cast<int>(RoundMode::CAST_FLOOR) ==
+                  static_cast<int>(npusim::RoundMode::Floor));
 
 }  // namespace AscendC
 
@@ -250,26 +254,26 @@ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode round,
 template <class... Args>
 void Sort32(Args&&...) {
     static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: Sort32 is not supported yet");
+                  "npusim Ascend C: Sort32 is not supported yet (docs/ascendc.md, API status)");
 }
 template <class... Args>
 void GatherMask(Args&&...) {
     static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: GatherMask is not supported yet");
+                  "npusim Ascend C: GatherMask is not supported yet (docs/ascendc.md, API status)");
 }
 template <class... Args>
 void Gather(Args&&...) {
     static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: Gather is not supported yet");
+                  "npusim Ascend C: Gather is not supported yet (docs/ascendc.md, API status)");
 }
 template <class... Args>
 void MrgSort(Args&&...) {
     static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: MrgSort is not supported yet");
+                  "npusim Ascend C: MrgSort is not supported yet (docs/ascendc.md, API status)");
 }
 template <class... Args>
 void Brcb(Args&&...) {
     static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: Brcb is not supported yet");
+                  "npusim Ascend C: Brcb is not supported yet (docs/ascendc.md, API status)");
 }
 }  // namespace AscendC
