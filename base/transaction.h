@@ -68,6 +68,9 @@ enum class Op : std::uint8_t {
 
 /// Compare modes (Transaction::mode of Compare / CompareScalar), as the vendor's CMPMODE.
 enum class CmpMode : std::uint8_t { LT, GT, EQ, LE, GE, NE };
+/// Whether ReduceMax / ReduceMin / GroupReduceMax / GroupReduceMin also write the position of
+/// the extreme (Transaction::mode), and in which order.
+enum class IndexOrder : std::uint8_t { None, ValueThenIndex, IndexThenValue };
 /// Rounding of a Cast (Transaction::mode), as the vendor's RoundMode: None rounds to nearest
 /// even like Rint; Round is half away from zero; Odd is round to odd (von Neumann).
 enum class RoundMode : std::uint8_t { None, Rint, Floor, Ceil, Round, Trunc, Odd };
@@ -114,7 +117,7 @@ struct Transaction {
     // block that took part in the same barrier).
     std::uint32_t partner_block = 0;
     CoreType partner_core_type = CoreType::Vector;
-    std::uint32_t mode = 0;  // also: Cast's RoundMode, Compare's CmpMode
+    std::uint32_t mode = 0;  // also: Cast's RoundMode, Compare's CmpMode, a reduction's IndexOrder
     std::uint64_t sync_id = 0;
     std::uint32_t sub_block = 0;
     /// Issued by the library on the kernel's behalf as part of a synchronization primitive

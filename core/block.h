@@ -209,6 +209,17 @@ public:
     void reduce_min(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
         with_scalar(Op::ReduceMin, d, a, 0.0, n, loc);
     }
+    /// The same with the position of the extreme next to it (d[0..2), IndexOrder).
+    template <Element T>
+    void reduce_max(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, IndexOrder order,
+                    Loc loc = Loc::current()) {
+        reduce_with_index(Op::ReduceMax, d, a, n, 0, order, loc);
+    }
+    template <Element T>
+    void reduce_min(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, IndexOrder order,
+                    Loc loc = Loc::current()) {
+        reduce_with_index(Op::ReduceMin, d, a, n, 0, order, loc);
+    }
     /// Converts n elements; float -> int rounds to nearest even and saturates.
     template <Element D, Element S>
     void cast(LocalTensor<D> d, LocalTensor<S> a, std::uint64_t n, Loc loc = Loc::current()) {
@@ -293,16 +304,12 @@ public:
     }
     /// d[j] = sum / max / min of a[j * group .. (j + 1) * group) for j < n / group: one
     /// instruction (the vendor's WholeReduce / BlockReduce / PairReduce over dense repeats).
+    /// GroupReduceMax / Min with an IndexOrder write (value, position in the group) pairs.
     template <Element T>
     void group_reduce(Op op, LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n,
-                      std::uint32_t group, Loc loc = Loc::current()) {
-        Request r;
-        r.op = op;
-        r.dst = local_operand(d);
-        r.src0 = local_operand(a);
-        r.count = n;
-        r.group = group;
-        issue(r, loc);
+                      std::uint32_t group, IndexOrder order = IndexOrder::None,
+                      Loc loc = Loc::current()) {
+        reduce_with_index(op, d, a, n, group, order, loc);
     }
 
     // ---- cube unit (PIPE_M) -------------------------------------------------------------
@@ -388,6 +395,18 @@ private:
     template <Element T>
     static Operand global_operand(const GlobalTensor<T>& t) {
         return {MemSpace::GM, t.address, t.count, dtype_of<T>};
+    }
+    template <Element T>
+    void reduce_with_index(Op op, LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n,
+                           std::uint32_t group, IndexOrder order, Loc loc) {
+        Request r;
+        r.op = op;
+        r.dst = local_operand(d);
+        r.src0 = local_operand(a);
+        r.count = n;
+        r.group = group;
+        r.mode = static_cast<std::uint32_t>(order);
+        issue(r, loc);
     }
     template <Element T>
     static Request bit_request(Op op, LocalTensor<std::uint8_t> bits, LocalTensor<T> a,

@@ -3,6 +3,7 @@
 #include "base/errors.h"
 #include "base/memory_spaces.h"
 #include "base/pipe_table.h"
+#include "pipes/compute.h"
 #include "pipes/op_table.h"
 
 namespace npusim {
@@ -189,8 +190,9 @@ void InstructionDecoder::decode_vector(const Request& r, Transaction& tx,
         rule_error(tx, name_of(r.op) + " writes a bit mask: the destination must be uint8, not " +
                            std::string(to_string(r.dst.dtype)));
     }
-    const std::uint64_t out_count = info.single_output ? 1
-                                    : info.grouped     ? r.count / r.group
+    const std::uint64_t per_result = reduce_results_per_group(tx);
+    const std::uint64_t out_count = info.single_output ? per_result
+                                    : info.grouped     ? r.count / r.group * per_result
                                     : info.bit_output  ? (r.count + 7) / 8
                                                        : r.count;
     // Only Cast converts: every other op reads and writes elements of one type.

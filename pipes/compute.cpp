@@ -186,18 +186,32 @@ void reduce_sum(const Transaction& tx, const std::byte* src, std::byte* out) {
     }
 }
 
-// Max (want_max) or min of tx.count elements, compared in the arithmetic type.
+// Max (want_max) or min of tx.count elements, compared in the arithmetic type. With an
+// index order (tx.mode, IndexOrder) the first position of the extreme goes next to the value,
+// as an unsigned integer of T's width in T's bytes.
 template <class T, bool want_max>
 void reduce_extreme(const Transaction& tx, const std::byte* src, std::byte* out) {
     using A = typename Arith<T>::type;
     T best = tx.count > 0 ? load_at<T>(src, 0) : T{};
+    std::uint64_t at = 0;
     for (std::uint64_t i = 1; i < tx.count; ++i) {
         const T value = load_at<T>(src, i);
         const bool better = want_max ? static_cast<A>(value) > static_cast<A>(best)
                                      : static_cast<A>(value) < static_cast<A>(best);
-        if (better) best = value;
+        if (better) {
+            best = value;
+            at = i;
+        }
     }
-    store_at<T>(out, 0, best);
+    const auto order = static_cast<IndexOrder>(tx.mode);
+    const std::size_t value_slot = order == IndexOrder::IndexThenValue ? 1 : 0;
+    store_at<T>(out, value_slot, best);
+    if (order == IndexOrder::None) return;
+    using Bits = std::conditional_t<
+        sizeof(T) == 1, std::uint8_t,
+        std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                           std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+    store_at<Bits>(out, 1 - value_slot, static_cast<Bits>(at));
 }
 
 double round_to_integer(double value, RoundMode mode) {
@@ -421,6 +435,12 @@ void compute_cast(const Transaction& tx, const std::byte* const* sources, std::b
     });
 }
 
+std::uint64_t reduce_results_per_group(const Transaction& tx) {
+    const bool extreme = tx.op == Op::ReduceMax || tx.op == Op::ReduceMin ||
+                         tx.op == Op::GroupReduceMax || tx.op == Op::GroupReduceMin;
+    return extreme && static_cast<IndexOrder>(tx.mode) != IndexOrder::None ? 2 : 1;
+}
+
 void compute_compare(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
     const auto mode = static_cast<CmpMode>(tx.mode);
     std::memset(out, 0, (tx.count + 7) / 8);
@@ -456,9 +476,10 @@ void compute_group_reduce(const Transaction& tx, const std::byte* const* sources
         using T = decltype(element);
         Transaction part = tx;
         part.count = group;
+        const std::uint64_t per_result = reduce_results_per_group(tx);
         for (std::uint64_t j = 0; group != 0 && j < tx.count / group; ++j) {
             const std::byte* src = sources[0] + j * group * sizeof(T);
-            std::byte* dst = out + j * sizeof(T);
+            std::byte* dst = out + j * per_result * sizeof(T);
             if (tx.op == Op::GroupReduceSum) {
                 reduce_sum<T>(part, src, dst);
             } else if (tx.op == Op::GroupReduceMax) {

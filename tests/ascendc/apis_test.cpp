@@ -4,6 +4,7 @@
 // synchronization (on and off) around the new instructions.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -238,6 +239,28 @@ extern "C" __global__ __aicore__ void atomic_small(GM_ADDR acc16, GM_ADDR accbf)
     SetAtomicAdd<bfloat16_t>();
     DataCopy(bGm, halves, kN);
     DisableDmaAtomic();
+}
+
+// ReduceMax with calIndex and WholeReduceMax with its default order (value, index) per repeat.
+extern "C" __global__ __aicore__ void argmax(GM_ADDR x, GM_ADDR out) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2 * kN * sizeof(float));
+    GlobalTensor<float> xGm, oGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, kN);
+    oGm.SetGlobalBuffer((__gm__ float*)out, 8);
+    LocalTensor<float> a = buf.Get<float>();
+    LocalTensor<float> res = a[kN];
+    LocalTensor<float> work = a[kN + 8];
+    DataCopy(a, xGm, kN);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Duplicate(res, 0.0F, 8);
+    ReduceMax(res, a, work, kN, true);                 // res[0], res[1]
+    WholeReduceMax<float>(res[2], a, 64, 2, 1, 1, 8);  // (res[2], res[3]), (res[4], res[5])
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(oGm, res, 8);
 }
 
 class CountInserted final : public npusim::TransactionObserver {
@@ -531,5 +554,40 @@ TEST_CASE("dcci and DataCachePreload are timed no-ops: auto-sync still orders th
     const auto zs = sim.read(z);
     CHECK(zs[0] == 7.0F);
     CHECK(zs[1] == 1.0F);
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+}
+
+TEST_CASE("ReduceMax with calIndex and WholeReduceMax write value and position",
+          "[ascendc][apis]") {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto x = sim.allocate<float>(kN, "x");
+    auto out = sim.allocate<float>(8, "out");
+    std::vector<float> xs(kN);
+    for (uint32_t i = 0; i < kN; ++i) xs[i] = float((i * 37) % 101);
+    sim.write(x, xs);
+    using npusim::ascendc::gm_addr;
+    sim.launch({.name = "argmax"}, npusim::ascendc::bind_kernel(argmax, gm_addr(x), gm_addr(out)));
+    REQUIRE(sim.run().completed());
+    const auto rs = sim.read(out);
+    auto position = [&](uint32_t slot) {
+        uint32_t bits = 0;
+        std::memcpy(&bits, &rs[slot], sizeof bits);
+        return bits;
+    };
+    auto argmax_of = [&](uint32_t from, uint32_t n) {
+        uint32_t best = from;
+        for (uint32_t i = from + 1; i < from + n; ++i) {
+            if (xs[i] > xs[best]) best = i;
+        }
+        return best;
+    };
+    CHECK(rs[0] == xs[argmax_of(0, kN)]);
+    CHECK(position(1) == argmax_of(0, kN));
+    CHECK(rs[2] == xs[argmax_of(0, 64)]);
+    CHECK(position(3) == argmax_of(0, 64));
+    CHECK(rs[4] == xs[argmax_of(64, 64)]);
+    CHECK(position(5) == argmax_of(64, 64) - 64);  // the position inside the repeat
     CHECK_THAT(checker.findings(), npusim::NoFindings());
 }

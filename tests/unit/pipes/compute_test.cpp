@@ -367,3 +367,38 @@ TEST_CASE("compute: group reductions and Axpy", "[unit]") {
     CHECK(run_op<std::int16_t>(Op::Axpy, {1, 2}, {10, 20}, 3.0) ==
           std::vector<std::int16_t>{13, 26});
 }
+
+TEST_CASE("compute: ReduceMax / GroupReduceMin with the position of the extreme", "[unit]") {
+    const std::vector<float> a{3, 9, 1, 9, -2, 5, 0, -2};
+    Transaction tx = compute_tx(Op::ReduceMax, DType::F32, a.size(), 0.0);
+    tx.mode = static_cast<std::uint32_t>(IndexOrder::ValueThenIndex);
+    const auto x = to_bytes(a);
+    const std::byte* sources[3] = {x.data(), nullptr, nullptr};
+    std::vector<std::byte> out(2 * sizeof(float));
+    op_info(Op::ReduceMax).compute(tx, sources, out.data());
+    CHECK(from_bytes<float>(out, 1)[0] == 9.0F);
+    CHECK(from_bytes<std::uint32_t>(out, 2)[1] == 1U);  // the first 9
+
+    Transaction g = compute_tx(Op::GroupReduceMin, DType::F32, a.size(), 0.0);
+    g.group = 4;
+    g.mode = static_cast<std::uint32_t>(IndexOrder::IndexThenValue);
+    CHECK(reduce_results_per_group(g) == 2);
+    std::vector<std::byte> pairs(4 * sizeof(float));
+    op_info(Op::GroupReduceMin).compute(g, sources, pairs.data());
+    const auto bits = from_bytes<std::uint32_t>(pairs, 4);
+    const auto values = from_bytes<float>(pairs, 4);
+    CHECK(bits[0] == 2U);  // 1 at position 2 of group 0
+    CHECK(values[1] == 1.0F);
+    CHECK(bits[2] == 0U);  // -2 first at position 0 of group 1
+    CHECK(values[3] == -2.0F);
+
+    const std::vector<half> h{half(1.0F), half(4.0F), half(4.0F), half(2.0F)};
+    Transaction th = compute_tx(Op::ReduceMax, DType::F16, h.size(), 0.0);
+    th.mode = static_cast<std::uint32_t>(IndexOrder::ValueThenIndex);
+    const auto hx = to_bytes(h);
+    const std::byte* hsources[3] = {hx.data(), nullptr, nullptr};
+    std::vector<std::byte> hout(2 * sizeof(half));
+    op_info(Op::ReduceMax).compute(th, hsources, hout.data());
+    CHECK(float(from_bytes<half>(hout, 1)[0]) == 4.0F);
+    CHECK(from_bytes<std::uint16_t>(hout, 2)[1] == 1U);  // a 16-bit position in half's bytes
+}

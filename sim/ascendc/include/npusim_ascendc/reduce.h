@@ -80,16 +80,19 @@ std::vector<ReduceBatch> reduce_batches(const Mask& mask, bool is_set_mask,
     return batches;
 }
 
+/// One GroupReduce instruction for `batch`; with an index order each result is a (value,
+/// position) pair, so result slots are two elements apart.
 template <Element T>
 void issue_group_reduce(Op op, const AscendC::LocalTensor<T>& dst,
                         const AscendC::LocalTensor<T>& src, const ReduceBatch& batch,
-                        const Loc& loc) {
-    const auto out = dst[batch.dst];
+                        const Loc& loc, IndexOrder order = IndexOrder::None) {
+    const std::uint64_t per_result = order == IndexOrder::None ? 1 : 2;
+    const auto out = dst[batch.dst * per_result];
     const auto in = src[batch.src];
-    vector_instruction(out.native(), batch.count / batch.group, {read_of(in.native(), batch.count)},
-                       loc, [&](Block& b) {
+    vector_instruction(out.native(), batch.count / batch.group * per_result,
+                       {read_of(in.native(), batch.count)}, loc, [&](Block& b) {
                            b.group_reduce(op, out.native(), in.native(), batch.count,
-                                          static_cast<std::uint32_t>(batch.group), loc);
+                                          static_cast<std::uint32_t>(batch.group), order, loc);
                        });
 }
 
@@ -98,20 +101,20 @@ void issue_group_reduce(Op op, const AscendC::LocalTensor<T>& dst,
 namespace AscendC {
 
 /// ReduceSum / ReduceMax / ReduceMin(dst, src, work, count): dst[0] = the reduction of
-/// src[0..count). npusim does not use `work` (its contents are not modelled).
+/// src[0..count); ReduceMax / Min with calIndex also write the first position of the extreme
+/// into dst[1] (an unsigned integer of T's width in T's bytes: reinterpret it to read it).
+/// npusim does not use `work` (its contents are not modelled).
 #define NPUSIM_ASCENDC_REDUCE(Name, method)                                                     \
     template <class T>                                                                          \
     void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, \
               std::int32_t count, bool calIndex = false, Loc loc = Loc::current()) {            \
         (void)work;                                                                             \
-        if (calIndex) {                                                                         \
-            throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) + #Name             \
-                                      " with calIndex = true is not supported yet");            \
-        }                                                                                       \
         const auto n = static_cast<std::uint64_t>(count);                                       \
+        const auto order =                                                                      \
+            calIndex ? npusim::IndexOrder::ValueThenIndex : npusim::IndexOrder::None;           \
         npusim::ascendc::vector_instruction(                                                    \
-            dst.native(), 1, {npusim::ascendc::read_of(src.native(), n)}, loc,                  \
-            [&](npusim::Block& b) { b.method(dst.native(), src.native(), n, loc); });           \
+            dst.native(), calIndex ? 2 : 1, {npusim::ascendc::read_of(src.native(), n)}, loc,   \
+            [&](npusim::Block& b) { b.method(dst.native(), src.native(), n, order, loc); });    \
     }
 
 NPUSIM_ASCENDC_REDUCE(ReduceMax, reduce_max)
@@ -142,25 +145,29 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
     }
 }
 
-/// WholeReduceMax / Min: the value only (ReduceOrder::ORDER_ONLY_VALUE); the orders that
-/// write indices are not supported yet (a KernelError).
+/// WholeReduceMax / Min: per repeat the value and its position inside the repeat
+/// (ORDER_VALUE_INDEX, the default; ORDER_INDEX_VALUE swaps them; dstRepStride then counts
+/// pairs) or the value only (ORDER_ONLY_VALUE). ORDER_ONLY_INDEX is not supported yet.
 #define NPUSIM_ASCENDC_WHOLE_EXTREME(Name, op)                                                 \
     template <class T, bool isSetMask = true, class Mask>                                      \
     void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Mask& mask,          \
               std::int32_t repeatTimes, std::int32_t dstRepStride, std::int32_t srcBlkStride,  \
               std::int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,   \
               Loc loc = Loc::current()) {                                                      \
-        if (order != ReduceOrder::ORDER_ONLY_VALUE) {                                          \
+        if (order == ReduceOrder::ORDER_ONLY_INDEX) {                                          \
             throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) + #Name            \
-                                      ": only ReduceOrder::ORDER_ONLY_VALUE is supported yet " \
-                                      "(the orders with indices are not)");                    \
+                                      ": ReduceOrder::ORDER_ONLY_INDEX is not supported yet"); \
         }                                                                                      \
+        const npusim::IndexOrder index =                                                       \
+            order == ReduceOrder::ORDER_ONLY_VALUE    ? npusim::IndexOrder::None               \
+            : order == ReduceOrder::ORDER_INDEX_VALUE ? npusim::IndexOrder::IndexThenValue     \
+                                                      : npusim::IndexOrder::ValueThenIndex;    \
         for (const auto& batch : npusim::ascendc::reduce_batches<T>(                           \
                  mask, isSetMask, static_cast<std::uint64_t>(repeatTimes), 256 / sizeof(T),    \
                  static_cast<std::uint64_t>(dstRepStride),                                     \
                  static_cast<std::uint64_t>(srcBlkStride),                                     \
                  static_cast<std::uint64_t>(srcRepStride), #Name, loc)) {                      \
-            npusim::ascendc::issue_group_reduce(op, dst, src, batch, loc);                     \
+            npusim::ascendc::issue_group_reduce(op, dst, src, batch, loc, index);              \
         }                                                                                      \
     }
 
