@@ -64,6 +64,7 @@ enum class Op : std::uint8_t {
     GroupReduceSum,
     GroupReduceMax,
     GroupReduceMin,  // dst[j] = reduction of src[j * group .. (j + 1) * group)
+    Brcb,            // each source element fills one 32-byte block of dst
 };
 
 /// Compare modes (Transaction::mode of Compare / CompareScalar), as the vendor's CMPMODE.

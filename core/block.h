@@ -260,6 +260,11 @@ public:
               Loc loc = Loc::current()) {
         with_scalar(Op::Axpy, d, a, as_double(alpha), n, loc);
     }
+    /// d[i x (32 / sizeof(T)) + k] = a[i]: each of n elements fills one 32-byte block (Brcb).
+    template <Element T>
+    void brcb(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
+        with_scalar(Op::Brcb, d, a, 0.0, n, loc);
+    }
     /// Bit i of `bits` (uint8, LSB first) = a[i] <mode> b[i], for n elements (n / 8 bytes).
     template <Element T>
     void compare(LocalTensor<std::uint8_t> bits, LocalTensor<T> a, LocalTensor<T> b, CmpMode mode,

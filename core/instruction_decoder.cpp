@@ -191,10 +191,11 @@ void InstructionDecoder::decode_vector(const Request& r, Transaction& tx,
                            std::string(to_string(r.dst.dtype)));
     }
     const std::uint64_t per_result = reduce_results_per_group(tx);
-    const std::uint64_t out_count = info.single_output ? per_result
-                                    : info.grouped     ? r.count / r.group * per_result
-                                    : info.bit_output  ? (r.count + 7) / 8
-                                                       : r.count;
+    const std::uint64_t out_count = info.single_output     ? per_result
+                                    : info.grouped         ? r.count / r.group * per_result
+                                    : info.bit_output      ? (r.count + 7) / 8
+                                    : info.block_broadcast ? r.count * (32 / size_of(r.dst.dtype))
+                                                           : r.count;
     // Only Cast converts: every other op reads and writes elements of one type.
     const bool mixed = (info.ub_sources >= 1 && r.src0.dtype != tx.dtype) ||
                        (info.ub_sources >= 2 && r.src1.dtype != tx.dtype);
@@ -215,7 +216,8 @@ void InstructionDecoder::decode_vector(const Request& r, Transaction& tx,
         tx.add_access(MemSpace::UB, false, r.mask.address, mask_bytes);
     }
     if (info.ub_sources >= 1) {
-        check_ub(r.src0, r.count, "source");
+        // Brcb's source may start at any element (a strided destination is issued per run).
+        check_ub(r.src0, r.count, "source", info.block_broadcast ? size_of(r.src0.dtype) : 0);
         tx.add_access(MemSpace::UB, false, r.src0.address, r.count * size_of(r.src0.dtype));
     }
     if (info.ub_sources >= 2) {

@@ -491,6 +491,18 @@ void compute_group_reduce(const Transaction& tx, const std::byte* const* sources
     });
 }
 
+void compute_brcb(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
+    visit_dtype(tx.dtype, [&](auto element) {
+        using T = decltype(element);
+        constexpr std::uint64_t per_block = 32 / sizeof(T);
+        for (std::uint64_t i = 0; i < tx.count; ++i) {
+            const T value = load_at<T>(sources[0], i);
+            for (std::uint64_t k = 0; k < per_block; ++k)
+                store_at<T>(out, i * per_block + k, value);
+        }
+    });
+}
+
 void compute_mmad(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
     const std::byte* a = sources[0];
     const std::byte* b = sources[1];

@@ -38,6 +38,8 @@ void compute_select(const Transaction& tx, const std::byte* const* sources, std:
 std::uint64_t reduce_results_per_group(const Transaction& tx);
 /// GroupReduce*: out[j] = sum / max / min of src[j * tx.group .. (j + 1) * tx.group).
 void compute_group_reduce(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// Brcb: out[i x (32 / size) + k] = src[i] for k < 32 / size: one 32-byte block per element.
+void compute_brcb(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// c[m x n] = (accumulate ? c : 0) + a[m x k] * b[k x n]; sources a, b (fp16, row-major),
 /// c_in (fp32, read only when tx.accumulate).
 void compute_mmad(const Transaction& tx, const std::byte* const* sources, std::byte* out);

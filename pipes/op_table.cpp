@@ -96,13 +96,19 @@ constexpr std::array kOps{
            .ub_sources = 1,
            .compute = &compute_group_reduce,
            .grouped = true},
+    OpInfo{.op = Op::Brcb,
+           .name = "Brcb",
+           .unit = OpUnit::Vector,
+           .ub_sources = 1,
+           .compute = &compute_brcb,
+           .block_broadcast = true},
 };
 
 constexpr bool rows_in_enum_order() {
     for (std::size_t i = 0; i < kOps.size(); ++i) {
         if (static_cast<std::size_t>(kOps[i].op) != i) return false;
     }
-    return static_cast<std::size_t>(Op::GroupReduceMin) + 1 == kOps.size();
+    return static_cast<std::size_t>(Op::Brcb) + 1 == kOps.size();
 }
 static_assert(rows_in_enum_order(), "kOps has one row per Op, in enumerator order");
 

@@ -263,6 +263,28 @@ extern "C" __global__ __aicore__ void argmax(GM_ADDR x, GM_ADDR out) {
     DataCopy(oGm, res, 8);
 }
 
+// Brcb over 2 repeats: dense (one block per element), then with a destination block stride 2.
+extern "C" __global__ __aicore__ void brcb_kernel(GM_ADDR x, GM_ADDR out) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 16 * sizeof(float) + 2 * 256 * sizeof(float));
+    GlobalTensor<float> xGm, oGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 16);
+    oGm.SetGlobalBuffer((__gm__ float*)out, 512);
+    LocalTensor<float> a = buf.Get<float>();
+    LocalTensor<float> dense = a[16];
+    LocalTensor<float> strided = a[16 + 256];
+    DataCopy(a, xGm, 16);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Duplicate(a[16], -1.0F, 512);
+    Brcb(dense, a, 2, BrcbRepeatParams{1, 8});
+    Brcb(strided, a, 2, BrcbRepeatParams{2, 16});
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(oGm, dense, 512);
+}
+
 class CountInserted final : public npusim::TransactionObserver {
 public:
     void on_transaction(const npusim::Transaction& tx) override {
@@ -589,5 +611,29 @@ TEST_CASE("ReduceMax with calIndex and WholeReduceMax write value and position",
     CHECK(position(3) == argmax_of(0, 64));
     CHECK(rs[4] == xs[argmax_of(64, 64)]);
     CHECK(position(5) == argmax_of(64, 64) - 64);  // the position inside the repeat
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+}
+
+TEST_CASE("Brcb broadcasts each element into a 32-byte block, dense and strided",
+          "[ascendc][apis]") {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto x = sim.allocate<float>(16, "x");
+    auto out = sim.allocate<float>(512, "out");
+    std::vector<float> xs(16);
+    for (uint32_t i = 0; i < 16; ++i) xs[i] = float(i + 1);
+    sim.write(x, xs);
+    using npusim::ascendc::gm_addr;
+    sim.launch({.name = "brcb"},
+               npusim::ascendc::bind_kernel(brcb_kernel, gm_addr(x), gm_addr(out)));
+    REQUIRE(sim.run().completed());
+    const auto rs = sim.read(out);
+    for (uint32_t i = 0; i < 128; ++i) CHECK(rs[i] == xs[i / 8]);  // dense: 16 blocks
+    for (uint32_t i = 128; i < 256; ++i) CHECK(rs[i] == -1.0F);    // untouched
+    for (uint32_t blk = 0; blk < 32; ++blk) {                      // strided: every other
+        const float want = blk % 2 == 0 ? xs[blk / 2] : -1.0F;
+        for (uint32_t k = 0; k < 8; ++k) CHECK(rs[256 + blk * 8 + k] == want);
+    }
     CHECK_THAT(checker.findings(), npusim::NoFindings());
 }

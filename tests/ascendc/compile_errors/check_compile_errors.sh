@@ -38,7 +38,6 @@ expect_error gather_mask "GatherMask is not supported yet" \
   'LocalTensor<float> a; GatherMask(a, a, a, true, 8);'
 expect_error gather "Gather is not supported yet" 'LocalTensor<float> a; Gather(a, a, a, 0, 8);'
 expect_error mrg_sort "MrgSort is not supported yet" 'LocalTensor<float> a; MrgSort(a, a);'
-expect_error brcb "Brcb is not supported yet" 'LocalTensor<float> a; Brcb(a, a, 1, 1);'
 expect_error set_fixpipe_config "SetFixPipeConfig (Fixpipe quantization tables)" \
   'LocalTensor<uint64_t> t; SetFixPipeConfig(t);'
 expect_error static_local_tensor "LocalTensor(TPosition, address, length) (static tensor style)" \

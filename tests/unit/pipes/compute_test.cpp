@@ -402,3 +402,14 @@ TEST_CASE("compute: ReduceMax / GroupReduceMin with the position of the extreme"
     CHECK(float(from_bytes<half>(hout, 1)[0]) == 4.0F);
     CHECK(from_bytes<std::uint16_t>(hout, 2)[1] == 1U);  // a 16-bit position in half's bytes
 }
+
+TEST_CASE("compute: Brcb fills one 32-byte block per source element", "[unit]") {
+    const std::vector<float> a{1, 2};
+    const Transaction tx = compute_tx(Op::Brcb, DType::F32, a.size(), 0.0);
+    const auto x = to_bytes(a);
+    const std::byte* sources[3] = {x.data(), nullptr, nullptr};
+    std::vector<std::byte> out(16 * sizeof(float));
+    op_info(Op::Brcb).compute(tx, sources, out.data());
+    CHECK(from_bytes<float>(out, 16) ==
+          std::vector<float>{1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2});
+}

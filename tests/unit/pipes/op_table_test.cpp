@@ -10,7 +10,7 @@
 using namespace npusim;
 
 namespace {
-constexpr int kOpCount = static_cast<int>(Op::GroupReduceMin) + 1;
+constexpr int kOpCount = static_cast<int>(Op::Brcb) + 1;
 
 struct Expected {
     Op op;
@@ -63,6 +63,7 @@ constexpr Expected kExpected[] = {
     {Op::GroupReduceSum, OpUnit::Vector, 1},
     {Op::GroupReduceMax, OpUnit::Vector, 1},
     {Op::GroupReduceMin, OpUnit::Vector, 1},
+    {Op::Brcb, OpUnit::Vector, 1},
 };
 static_assert(std::size(kExpected) == kOpCount);
 }  // namespace

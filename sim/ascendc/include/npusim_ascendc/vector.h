@@ -250,6 +250,46 @@ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode round,
         });
 }
 
+struct BrcbRepeatParams {
+    std::uint16_t dstBlkStride = 1;
+    std::uint16_t dstRepStride = 8;
+};
+
+/// Brcb(dst, src, repeatTimes, BrcbRepeatParams): each repeat takes 8 elements of src and
+/// fills one 32-byte block of dst with each (block j of repeat r at (r x dstRepStride + j x
+/// dstBlkStride) blocks). Dense destinations are one instruction; strided ones one per run.
+template <class T>
+void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint8_t repeatTimes,
+          const BrcbRepeatParams& p, Loc loc = Loc::current()) {
+    constexpr std::uint64_t per_block = 32 / sizeof(T);
+    std::uint64_t first = 0;  // the first source element of the current run
+    std::uint64_t length = 0;
+    std::uint64_t at = 0;  // its destination block
+    auto issue = [&] {
+        if (length == 0) return;
+        const LocalTensor<T> out = dst[at * per_block];
+        const LocalTensor<T> in = src[first];
+        npusim::ascendc::vector_instruction(
+            out.native(), length * per_block, {npusim::ascendc::read_of(in.native(), length)}, loc,
+            [&](npusim::Block& b) { b.brcb(out.native(), in.native(), length, loc); });
+    };
+    for (std::uint64_t r = 0; r < repeatTimes; ++r) {
+        for (std::uint64_t j = 0; j < 8; ++j) {
+            const std::uint64_t block = r * p.dstRepStride + j * p.dstBlkStride;
+            const std::uint64_t element = r * 8 + j;
+            if (length != 0 && block == at + length) {
+                ++length;
+                continue;
+            }
+            issue();
+            first = element;
+            at = block;
+            length = 1;
+        }
+    }
+    issue();
+}
+
 // ---- not supported yet: compile errors naming the API -------------------------------------
 template <class... Args>
 void Sort32(Args&&...) {
@@ -270,10 +310,5 @@ template <class... Args>
 void MrgSort(Args&&...) {
     static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
                   "npusim Ascend C: MrgSort is not supported yet (docs/ascendc.md, API status)");
-}
-template <class... Args>
-void Brcb(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: Brcb is not supported yet (docs/ascendc.md, API status)");
 }
 }  // namespace AscendC
