@@ -53,7 +53,28 @@ enum class Op : std::uint8_t {
     SoftSyncAll,  // soft SyncAll: start = call, end = every slot seen
     CrossCoreSetFlag,
     CrossCoreWaitFlag,
+    And,
+    Or,    // bitwise, integer types
+    Not,   // bitwise, integer types
+    Axpy,  // dst = src * scalar + dst
+    Compare,
+    CompareScalar,  // one result bit per element into a uint8 bit mask; `mode` = CmpMode
+    Select,
+    SelectScalar,  // bit i of a mask source picks src0[i], else src1[i] (or the scalar)
+    GroupReduceSum,
+    GroupReduceMax,
+    GroupReduceMin,  // dst[j] = reduction of src[j * group .. (j + 1) * group)
+    Brcb,            // each source element fills one 32-byte block of dst
 };
+
+/// Compare modes (Transaction::mode of Compare / CompareScalar), as the vendor's CMPMODE.
+enum class CmpMode : std::uint8_t { LT, GT, EQ, LE, GE, NE };
+/// Whether ReduceMax / ReduceMin / GroupReduceMax / GroupReduceMin also write the position of
+/// the extreme (Transaction::mode), and in which order.
+enum class IndexOrder : std::uint8_t { None, ValueThenIndex, IndexThenValue };
+/// Rounding of a Cast (Transaction::mode), as the vendor's RoundMode: None rounds to nearest
+/// even like Rint; Round is half away from zero; Odd is round to odd (von Neumann).
+enum class RoundMode : std::uint8_t { None, Rint, Floor, Ceil, Round, Trunc, Odd };
 
 /// One memory access of an instruction, in bytes. For GM `address` is a GM address; for
 /// local spaces it is the byte offset inside that core's memory.
@@ -97,7 +118,7 @@ struct Transaction {
     // block that took part in the same barrier).
     std::uint32_t partner_block = 0;
     CoreType partner_core_type = CoreType::Vector;
-    std::uint32_t mode = 0;
+    std::uint32_t mode = 0;  // also: Cast's RoundMode, Compare's CmpMode, a reduction's IndexOrder
     std::uint64_t sync_id = 0;
     std::uint32_t sub_block = 0;
     /// Issued by the library on the kernel's behalf as part of a synchronization primitive
@@ -116,6 +137,7 @@ struct Transaction {
     double scalar = 0.0;      // Adds/Muls/Fill operand, ScalarLoad/Store value
     std::uint32_t m = 0, n = 0, k = 0;
     bool accumulate = false;
+    std::uint32_t group = 0;  // GroupReduce*: source elements per result
     /// A copy to GM in atomic mode (Block::set_atomic): its write combines with GM's bytes
     /// at commit. Checkers: two atomic writes never race each other.
     AtomicOp atomic = AtomicOp::None;

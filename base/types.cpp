@@ -1,5 +1,6 @@
 #include "base/types.h"
 
+#include <array>
 #include <bit>
 
 #include "base/memory_spaces.h"
@@ -31,18 +32,38 @@ std::string_view to_string(MemSpace space) {
     return index < kMemSpaceTable.size() ? kMemSpaceTable[index].name : "?";
 }
 
-std::string_view to_string(DType dtype) {
-    switch (dtype) {
-        case DType::F16:
-            return "fp16";
-        case DType::F32:
-            return "fp32";
-        case DType::I32:
-            return "int32";
-        case DType::I8:
-            return "int8";
+namespace {
+
+constexpr std::array kDTypeTable{
+    DTypeInfo{DType::F16, "fp16", 2, true, true},
+    DTypeInfo{DType::F32, "fp32", 4, true, true},
+    DTypeInfo{DType::I32, "int32", 4, false, true},
+    DTypeInfo{DType::I8, "int8", 1, false, true},
+    DTypeInfo{DType::U8, "uint8", 1, false, false},
+    DTypeInfo{DType::I16, "int16", 2, false, true},
+    DTypeInfo{DType::U16, "uint16", 2, false, false},
+    DTypeInfo{DType::U32, "uint32", 4, false, false},
+    DTypeInfo{DType::I64, "int64", 8, false, true},
+    DTypeInfo{DType::BF16, "bf16", 2, true, true},
+};
+
+constexpr bool dtype_rows_in_order() {
+    for (std::size_t i = 0; i < kDTypeTable.size(); ++i) {
+        if (static_cast<std::size_t>(kDTypeTable[i].dtype) != i) return false;
     }
-    return "?";
+    return kDTypeTable.size() == kDTypeCount;
+}
+static_assert(dtype_rows_in_order(), "kDTypeTable has one row per DType, in enumerator order");
+
+}  // namespace
+
+const DTypeInfo& dtype_info(DType dtype) {
+    const auto index = static_cast<std::size_t>(dtype);
+    return kDTypeTable[index < kDTypeTable.size() ? index : 1];
+}
+
+std::string_view to_string(DType dtype) {
+    return dtype_info(dtype).name;
 }
 
 std::string_view to_string(AtomicOp op) {
@@ -60,17 +81,7 @@ std::string_view to_string(AtomicOp op) {
 }
 
 std::size_t size_of(DType dtype) {
-    switch (dtype) {
-        case DType::F16:
-            return 2;
-        case DType::F32:
-            return 4;
-        case DType::I32:
-            return 4;
-        case DType::I8:
-            return 1;
-    }
-    return 1;
+    return dtype_info(dtype).size;
 }
 
 // Conversions follow IEEE 754 binary16 with round-to-nearest-even, including subnormals,
@@ -131,6 +142,22 @@ half::operator float() const {
         f = sign;
     }
     return std::bit_cast<float>(f);
+}
+
+// bfloat16 is the upper 16 bits of binary32: round to nearest even on the dropped half, NaN
+// stays a (quiet) NaN.
+bfloat16::bfloat16(float value) {
+    const std::uint32_t f = std::bit_cast<std::uint32_t>(value);
+    if ((f & 0x7fffffffu) > 0x7f800000u) {
+        bits = static_cast<std::uint16_t>((f >> 16) | 0x40u);
+        return;
+    }
+    const std::uint32_t rounding = 0x7fffu + ((f >> 16) & 1u);
+    bits = static_cast<std::uint16_t>((f + rounding) >> 16);
+}
+
+bfloat16::operator float() const {
+    return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
 }
 
 }  // namespace npusim

@@ -29,7 +29,19 @@ enum class CoreType : std::uint8_t { Vector, Cube };  // AIV, AIC
 enum class MemSpace : std::uint8_t { GM, UB, L1, L0A, L0B, L0C };
 inline constexpr int kMemSpaces = 6;
 
-enum class DType : std::uint8_t { F16, F32, I32, I8 };
+/// Element types, in the order of the table in types.cpp (dtype_info): name, size, kind.
+enum class DType : std::uint8_t { F16, F32, I32, I8, U8, I16, U16, U32, I64, BF16 };
+inline constexpr int kDTypeCount = 10;
+
+struct DTypeInfo {
+    DType dtype = DType::F32;
+    std::string_view name;  // reports: "fp16", "bf16", "uint8", ...
+    std::size_t size = 0;   // bytes
+    bool is_float = false;
+    bool is_signed = false;
+};
+/// Contract: every DType has a row (checked at compile time).
+const DTypeInfo& dtype_info(DType dtype);
 
 /// Atomic copy-out mode (the vendor's SetAtomicAdd / SetAtomicMax / SetAtomicMin): a copy
 /// to GM on MTE3 or FIX combines its data with what GM holds instead of overwriting it.
@@ -54,6 +66,17 @@ struct half {
 };
 static_assert(sizeof(half) == 2);
 
+/// bfloat16 (the upper half of an IEEE binary32), stored as bits; arithmetic happens in float
+/// (round to nearest even back).
+struct bfloat16 {
+    std::uint16_t bits = 0;
+    bfloat16() = default;
+    bfloat16(float value);   // NOLINT(google-explicit-constructor): behaves like a number
+    operator float() const;  // NOLINT(google-explicit-constructor)
+    friend bool operator==(bfloat16 a, bfloat16 b) { return a.bits == b.bits; }
+};
+static_assert(sizeof(bfloat16) == 2);
+
 template <class T>
 struct DTypeOf;
 template <>
@@ -72,6 +95,30 @@ template <>
 struct DTypeOf<std::int8_t> {
     static constexpr DType value = DType::I8;
 };
+template <>
+struct DTypeOf<std::uint8_t> {
+    static constexpr DType value = DType::U8;
+};
+template <>
+struct DTypeOf<std::int16_t> {
+    static constexpr DType value = DType::I16;
+};
+template <>
+struct DTypeOf<std::uint16_t> {
+    static constexpr DType value = DType::U16;
+};
+template <>
+struct DTypeOf<std::uint32_t> {
+    static constexpr DType value = DType::U32;
+};
+template <>
+struct DTypeOf<std::int64_t> {
+    static constexpr DType value = DType::I64;
+};
+template <>
+struct DTypeOf<bfloat16> {
+    static constexpr DType value = DType::BF16;
+};
 
 template <class T>
 concept Element = requires {
@@ -79,15 +126,46 @@ concept Element = requires {
 };
 template <class T>
 concept FloatElement = Element<T> &&
-    (DTypeOf<T>::value == DType::F16 || DTypeOf<T>::value == DType::F32);
+    (DTypeOf<T>::value == DType::F16 || DTypeOf<T>::value == DType::F32 ||
+     DTypeOf<T>::value == DType::BF16);
+template <class T>
+concept IntegerElement = Element<T> && !FloatElement<T>;
 
 template <Element T>
 inline constexpr DType dtype_of = DTypeOf<T>::value;
 
-/// Exact for every element type (half goes through float).
+/// Calls f(T{}) with the C++ type of `dtype`: the one switch over element types.
+template <class F>
+decltype(auto) visit_dtype(DType dtype, F&& f) {
+    switch (dtype) {
+        case DType::F16:
+            return f(half{});
+        case DType::F32:
+            return f(float{});
+        case DType::I32:
+            return f(std::int32_t{});
+        case DType::I8:
+            return f(std::int8_t{});
+        case DType::U8:
+            return f(std::uint8_t{});
+        case DType::I16:
+            return f(std::int16_t{});
+        case DType::U16:
+            return f(std::uint16_t{});
+        case DType::U32:
+            return f(std::uint32_t{});
+        case DType::I64:
+            return f(std::int64_t{});
+        case DType::BF16:
+            return f(bfloat16{});
+    }
+    return f(float{});
+}
+
+/// Exact for every element type except int64 beyond 2^53 (half and bf16 go through float).
 template <Element T>
 double as_double(T value) {
-    if constexpr (DTypeOf<T>::value == DType::F16) {
+    if constexpr (DTypeOf<T>::value == DType::F16 || DTypeOf<T>::value == DType::BF16) {
         return static_cast<double>(static_cast<float>(value));
     } else {
         return static_cast<double>(value);

@@ -496,19 +496,9 @@ void AiCore::scalar_load(const Operand& where, void* value, const Loc& loc) {
     tx.start = m_local_time;
     m_local_time += m_chip.cost.scalar_access(where.space);
     tx.end = tx.pipe_free = m_local_time;
-    tx.scalar = [&] {
-        switch (where.dtype) {
-            case DType::F16:
-                return as_double(*static_cast<half*>(value));
-            case DType::F32:
-                return as_double(*static_cast<float*>(value));
-            case DType::I32:
-                return as_double(*static_cast<std::int32_t*>(value));
-            case DType::I8:
-                return as_double(*static_cast<std::int8_t*>(value));
-        }
-        return 0.0;
-    }();
+    tx.scalar = visit_dtype(where.dtype, [&](auto element) {
+        return as_double(*static_cast<decltype(element)*>(value));
+    });
     m_chip.publish(tx);
 }
 

@@ -218,15 +218,112 @@ public:
     void reduce_min(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
         with_scalar(Op::ReduceMin, d, a, 0.0, n, loc);
     }
+    /// The same with the position of the extreme next to it (d[0..2), IndexOrder).
+    template <Element T>
+    void reduce_max(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, IndexOrder order,
+                    Loc loc = Loc::current()) {
+        reduce_with_index(Op::ReduceMax, d, a, n, 0, order, loc);
+    }
+    template <Element T>
+    void reduce_min(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, IndexOrder order,
+                    Loc loc = Loc::current()) {
+        reduce_with_index(Op::ReduceMin, d, a, n, 0, order, loc);
+    }
     /// Converts n elements; float -> int rounds to nearest even and saturates.
     template <Element D, Element S>
     void cast(LocalTensor<D> d, LocalTensor<S> a, std::uint64_t n, Loc loc = Loc::current()) {
+        cast(d, a, n, RoundMode::None, loc);
+    }
+    /// The same with a rounding mode (RoundMode: the vendor's CAST_* modes); integer targets
+    /// saturate, integer -> integer conversions saturate too.
+    template <Element D, Element S>
+    void cast(LocalTensor<D> d, LocalTensor<S> a, std::uint64_t n, RoundMode mode,
+              Loc loc = Loc::current()) {
         Request r;
         r.op = Op::Cast;
         r.dst = local_operand(d);
         r.src0 = local_operand(a);
         r.count = n;
+        r.mode = static_cast<std::uint32_t>(mode);
         issue(r, loc);
+    }
+    /// Bitwise d = a & b, a | b, ~a (integer types).
+    template <IntegerElement T>
+    void bitwise_and(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n,
+                     Loc loc = Loc::current()) {
+        binary(Op::And, d, a, b, n, loc);
+    }
+    template <IntegerElement T>
+    void bitwise_or(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n,
+                    Loc loc = Loc::current()) {
+        binary(Op::Or, d, a, b, n, loc);
+    }
+    template <IntegerElement T>
+    void bitwise_not(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n,
+                     Loc loc = Loc::current()) {
+        with_scalar(Op::Not, d, a, 0.0, n, loc);
+    }
+    /// d = a * alpha + d (reads d).
+    template <Element T>
+    void axpy(LocalTensor<T> d, LocalTensor<T> a, T alpha, std::uint64_t n,
+              Loc loc = Loc::current()) {
+        with_scalar(Op::Axpy, d, a, as_double(alpha), n, loc);
+    }
+    /// d[i x (32 / sizeof(T)) + k] = a[i]: each of n elements fills one 32-byte block (Brcb).
+    template <Element T>
+    void brcb(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
+        with_scalar(Op::Brcb, d, a, 0.0, n, loc);
+    }
+    /// Bit i of `bits` (uint8, LSB first) = a[i] <mode> b[i], for n elements (n / 8 bytes).
+    template <Element T>
+    void compare(LocalTensor<std::uint8_t> bits, LocalTensor<T> a, LocalTensor<T> b, CmpMode mode,
+                 std::uint64_t n, Loc loc = Loc::current()) {
+        Request r = bit_request(Op::Compare, bits, a, mode, n);
+        r.src1 = local_operand(b);
+        issue(r, loc);
+    }
+    /// Bit i of `bits` = a[i] <mode> value.
+    template <Element T>
+    void compare_scalar(LocalTensor<std::uint8_t> bits, LocalTensor<T> a, T value, CmpMode mode,
+                        std::uint64_t n, Loc loc = Loc::current()) {
+        Request r = bit_request(Op::CompareScalar, bits, a, mode, n);
+        r.scalar = as_double(value);
+        issue(r, loc);
+    }
+    /// d[i] = bit i of `mask` ? a[i] : b[i] (the mask's bytes, LSB first; any integer type).
+    template <Element T, IntegerElement M>
+    void select(LocalTensor<T> d, LocalTensor<M> mask, LocalTensor<T> a, LocalTensor<T> b,
+                std::uint64_t n, Loc loc = Loc::current()) {
+        Request r;
+        r.op = Op::Select;
+        r.dst = local_operand(d);
+        r.mask = local_operand(mask);
+        r.src0 = local_operand(a);
+        r.src1 = local_operand(b);
+        r.count = n;
+        issue(r, loc);
+    }
+    /// d[i] = bit i of `mask` ? a[i] : value.
+    template <Element T, IntegerElement M>
+    void select(LocalTensor<T> d, LocalTensor<M> mask, LocalTensor<T> a, T value, std::uint64_t n,
+                Loc loc = Loc::current()) {
+        Request r;
+        r.op = Op::SelectScalar;
+        r.dst = local_operand(d);
+        r.mask = local_operand(mask);
+        r.src0 = local_operand(a);
+        r.scalar = as_double(value);
+        r.count = n;
+        issue(r, loc);
+    }
+    /// d[j] = sum / max / min of a[j * group .. (j + 1) * group) for j < n / group: one
+    /// instruction (the vendor's WholeReduce / BlockReduce / PairReduce over dense repeats).
+    /// GroupReduceMax / Min with an IndexOrder write (value, position in the group) pairs.
+    template <Element T>
+    void group_reduce(Op op, LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n,
+                      std::uint32_t group, IndexOrder order = IndexOrder::None,
+                      Loc loc = Loc::current()) {
+        reduce_with_index(op, d, a, n, group, order, loc);
     }
 
     // ---- cube unit (PIPE_M) -------------------------------------------------------------
@@ -312,6 +409,29 @@ private:
     template <Element T>
     static Operand global_operand(const GlobalTensor<T>& t) {
         return {MemSpace::GM, t.address, t.count, dtype_of<T>};
+    }
+    template <Element T>
+    void reduce_with_index(Op op, LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n,
+                           std::uint32_t group, IndexOrder order, Loc loc) {
+        Request r;
+        r.op = op;
+        r.dst = local_operand(d);
+        r.src0 = local_operand(a);
+        r.count = n;
+        r.group = group;
+        r.mode = static_cast<std::uint32_t>(order);
+        issue(r, loc);
+    }
+    template <Element T>
+    static Request bit_request(Op op, LocalTensor<std::uint8_t> bits, LocalTensor<T> a,
+                               CmpMode mode, std::uint64_t n) {
+        Request r;
+        r.op = op;
+        r.dst = local_operand(bits);
+        r.src0 = local_operand(a);
+        r.count = n;
+        r.mode = static_cast<std::uint32_t>(mode);
+        return r;
     }
     template <Element T>
     void binary(Op op, LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n,

@@ -3,6 +3,7 @@
 #include "base/errors.h"
 #include "base/memory_spaces.h"
 #include "base/pipe_table.h"
+#include "pipes/compute.h"
 #include "pipes/op_table.h"
 
 namespace npusim {
@@ -173,37 +174,66 @@ void InstructionDecoder::decode_copy(const Request& r, Transaction& tx,
 void InstructionDecoder::decode_vector(const Request& r, Transaction& tx,
                                        DecodedInstruction& out) const {
     const OpInfo& info = op_info(r.op);
-    tx.dtype = r.dst.dtype;
+    // A bit-mask result (Compare) has the sources' type as the op's type; the rest write dst's.
+    tx.dtype = info.bit_output ? r.src0.dtype : r.dst.dtype;
     tx.src_dtype = info.ub_sources == 0 ? r.dst.dtype : r.src0.dtype;
     tx.count = r.count;
     tx.scalar = r.scalar;
+    tx.mode = r.mode;
+    tx.group = r.group;
     if (m_core_type != CoreType::Vector) rule_error(tx, name_of(r.op) + " needs a vector core");
     if (r.count == 0) rule_error(tx, name_of(r.op) + " of 0 elements");
-    const std::uint64_t out_count = info.single_output ? 1 : r.count;
-    // Only Cast converts: every other op reads and writes elements of one type.
-    const bool mixed = (info.ub_sources >= 1 && r.src0.dtype != r.dst.dtype) ||
-                       (info.ub_sources >= 2 && r.src1.dtype != r.dst.dtype);
-    if (r.op != Op::Cast && mixed) {
-        rule_error(tx, name_of(r.op) + " operands must have one element type (destination " +
-                           std::string(to_string(r.dst.dtype)) + ")");
+    if (info.grouped && (r.group == 0 || r.count % r.group != 0)) {
+        rule_error(tx, name_of(r.op) + " of " + std::to_string(r.count) +
+                           " elements in groups of " + std::to_string(r.group) +
+                           ": the count must be a whole number of groups");
     }
-    auto check_ub = [&](const Operand& op, std::uint64_t count, const char* role) {
+    if (info.bit_output && r.dst.dtype != DType::U8) {
+        rule_error(tx, name_of(r.op) + " writes a bit mask: the destination must be uint8, not " +
+                           std::string(to_string(r.dst.dtype)));
+    }
+    const std::uint64_t per_result = reduce_results_per_group(tx);
+    const std::uint64_t out_count = info.single_output     ? per_result
+                                    : info.grouped         ? r.count / r.group * per_result
+                                    : info.bit_output      ? (r.count + 7) / 8
+                                    : info.block_broadcast ? r.count * (32 / size_of(r.dst.dtype))
+                                                           : r.count;
+    // Only Cast converts: every other op reads and writes elements of one type.
+    const bool mixed = (info.ub_sources >= 1 && r.src0.dtype != tx.dtype) ||
+                       (info.ub_sources >= 2 && r.src1.dtype != tx.dtype);
+    if (r.op != Op::Cast && mixed) {
+        rule_error(tx, name_of(r.op) + " operands must have one element type (" +
+                           std::string(to_string(tx.dtype)) + ")");
+    }
+    auto check_ub = [&](const Operand& op, std::uint64_t count, const char* role,
+                        std::uint64_t align = 0) {
         if (op.space != MemSpace::UB) {
             rule_error(tx, std::string(role) + " must be in UB, not " + name_of(op.space));
         }
-        check_local(tx, op, count, role);
+        check_local(tx, op, count, role, align);
     };
+    if (info.mask_source) {
+        const std::uint64_t mask_bytes = (r.count + 7) / 8;
+        check_ub(r.mask, (mask_bytes + size_of(r.mask.dtype) - 1) / size_of(r.mask.dtype), "mask");
+        tx.add_access(MemSpace::UB, false, r.mask.address, mask_bytes);
+    }
     if (info.ub_sources >= 1) {
-        check_ub(r.src0, r.count, "source");
+        // Brcb's source may start at any element (a strided destination is issued per run).
+        check_ub(r.src0, r.count, "source", info.block_broadcast ? size_of(r.src0.dtype) : 0);
         tx.add_access(MemSpace::UB, false, r.src0.address, r.count * size_of(r.src0.dtype));
     }
     if (info.ub_sources >= 2) {
         check_ub(r.src1, r.count, "second source");
         tx.add_access(MemSpace::UB, false, r.src1.address, r.count * size_of(r.src1.dtype));
     }
-    check_ub(r.dst, out_count, "destination");
+    // A bit mask's destination is uint8 (checked above): out_count bytes.
+    const std::uint64_t out_bytes = out_count * size_of(r.dst.dtype);
+    // A per-repeat reduction writes its results at element granularity (WholeReduceSum's
+    // repeat r lands at dst + r x dstRepStride elements).
+    check_ub(r.dst, out_count, "destination", info.grouped ? size_of(r.dst.dtype) : 0);
+    if (info.reads_dst) tx.add_access(MemSpace::UB, false, r.dst.address, out_bytes);
     out.write_access = tx.access_count;
-    tx.add_access(MemSpace::UB, true, r.dst.address, out_count * size_of(r.dst.dtype));
+    tx.add_access(MemSpace::UB, true, r.dst.address, out_bytes);
 }
 
 void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,

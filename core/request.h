@@ -25,7 +25,10 @@ struct Request {
     Operand dst;
     Operand src0;
     Operand src1;
+    Operand mask;             // Select / SelectScalar: the bit mask (read first)
     std::uint64_t count = 0;  // elements processed
+    std::uint32_t mode = 0;   // Cast: RoundMode; Compare: CmpMode
+    std::uint32_t group = 0;  // GroupReduce*: source elements per result
     double scalar = 0.0;
     std::uint32_t m = 0, n = 0, k = 0;
     bool accumulate = false;

@@ -30,12 +30,17 @@ template <>
 struct Arith<half> {
     using type = float;
 };
+template <>
+struct Arith<bfloat16> {
+    using type = float;
+};
 
+// Two's complement wrap: integer arithmetic runs in uint64_t (no signed-overflow UB) and
+// keeps the low bits of T.
 template <class T>
-T wrap_int(std::int64_t value) {
-    // Two's complement wrap without signed-overflow UB.
+T wrap_int(std::uint64_t value) {
     using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(static_cast<std::uint64_t>(value)));
+    return static_cast<T>(static_cast<U>(value));
 }
 
 template <class T>
@@ -50,8 +55,8 @@ T from_double(double value) {
             return std::numeric_limits<T>::max();
         }
         return static_cast<T>(rounded);
-    } else if constexpr (std::is_same_v<T, half>) {
-        return half(static_cast<float>(value));
+    } else if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
+        return T(static_cast<float>(value));
     } else {
         return static_cast<T>(value);
     }
@@ -60,24 +65,27 @@ T from_double(double value) {
 template <Op op, class T>
 T combine(T a, T b, double scalar) {
     if constexpr (std::is_integral_v<T>) {
-        const std::int64_t x = a;
-        const std::int64_t y = b;
+        const auto x = static_cast<std::int64_t>(a);
+        const auto y = static_cast<std::int64_t>(b);
         const auto s = static_cast<std::int64_t>(scalar);
+        const auto ux = static_cast<std::uint64_t>(x);
+        const auto uy = static_cast<std::uint64_t>(y);
+        const auto us = static_cast<std::uint64_t>(s);
         switch (op) {
             case Op::Add:
-                return wrap_int<T>(x + y);
+                return wrap_int<T>(ux + uy);
             case Op::Sub:
-                return wrap_int<T>(x - y);
+                return wrap_int<T>(ux - uy);
             case Op::Mul:
-                return wrap_int<T>(x * y);
+                return wrap_int<T>(ux * uy);
             case Op::Max:
                 return x > y ? a : b;
             case Op::Min:
                 return x < y ? a : b;
             case Op::Adds:
-                return wrap_int<T>(x + s);
+                return wrap_int<T>(ux + us);
             case Op::Muls:
-                return wrap_int<T>(x * s);
+                return wrap_int<T>(ux * us);
             case Op::Relu:
                 return x > 0 ? a : T{0};
             case Op::Maxs:
@@ -85,9 +93,17 @@ T combine(T a, T b, double scalar) {
             case Op::Mins:
                 return x < s ? a : static_cast<T>(s);
             case Op::Abs:
-                return wrap_int<T>(x < 0 ? -x : x);
+                return wrap_int<T>(x < 0 ? std::uint64_t{0} - ux : ux);
             case Op::Fill:
                 return static_cast<T>(s);
+            case Op::And:
+                return static_cast<T>(a & b);
+            case Op::Or:
+                return static_cast<T>(a | b);
+            case Op::Not:
+                return static_cast<T>(~a);
+            case Op::Axpy:
+                return wrap_int<T>(ux * us + uy);
             default:
                 return a;
         }
@@ -135,6 +151,8 @@ T combine(T a, T b, double scalar) {
                 return T(x > A{0} ? x : x * s);
             case Op::Fill:
                 return T(s);
+            case Op::Axpy:
+                return T(x * s + y);
             default:
                 return a;
         }
@@ -154,8 +172,10 @@ void elementwise(const Transaction& tx, const std::byte* src0, const std::byte* 
 template <class T>
 void reduce_sum(const Transaction& tx, const std::byte* src, std::byte* out) {
     if constexpr (std::is_integral_v<T>) {
-        std::int64_t sum = 0;
-        for (std::uint64_t i = 0; i < tx.count; ++i) sum += load_at<T>(src, i);
+        std::uint64_t sum = 0;
+        for (std::uint64_t i = 0; i < tx.count; ++i) {
+            sum += static_cast<std::uint64_t>(static_cast<std::int64_t>(load_at<T>(src, i)));
+        }
         store_at<T>(out, 0, wrap_int<T>(sum));
     } else {
         float sum = 0.0F;  // hardware accumulates in fp32 for both fp16 and fp32
@@ -166,50 +186,175 @@ void reduce_sum(const Transaction& tx, const std::byte* src, std::byte* out) {
     }
 }
 
-// Max (want_max) or min of tx.count elements, compared in the arithmetic type.
+// Max (want_max) or min of tx.count elements, compared in the arithmetic type. With an
+// index order (tx.mode, IndexOrder) the first position of the extreme goes next to the value,
+// as an unsigned integer of T's width in T's bytes.
 template <class T, bool want_max>
 void reduce_extreme(const Transaction& tx, const std::byte* src, std::byte* out) {
     using A = typename Arith<T>::type;
     T best = tx.count > 0 ? load_at<T>(src, 0) : T{};
+    std::uint64_t at = 0;
     for (std::uint64_t i = 1; i < tx.count; ++i) {
         const T value = load_at<T>(src, i);
         const bool better = want_max ? static_cast<A>(value) > static_cast<A>(best)
                                      : static_cast<A>(value) < static_cast<A>(best);
-        if (better) best = value;
+        if (better) {
+            best = value;
+            at = i;
+        }
     }
-    store_at<T>(out, 0, best);
+    const auto order = static_cast<IndexOrder>(tx.mode);
+    const std::size_t value_slot = order == IndexOrder::IndexThenValue ? 1 : 0;
+    store_at<T>(out, value_slot, best);
+    if (order == IndexOrder::None) return;
+    using Bits = std::conditional_t<
+        sizeof(T) == 1, std::uint8_t,
+        std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                           std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+    store_at<Bits>(out, 1 - value_slot, static_cast<Bits>(at));
+}
+
+double round_to_integer(double value, RoundMode mode) {
+    switch (mode) {
+        case RoundMode::Floor:
+            return std::floor(value);
+        case RoundMode::Ceil:
+            return std::ceil(value);
+        case RoundMode::Round:
+            return std::round(value);  // half away from zero
+        case RoundMode::Trunc:
+            return std::trunc(value);
+        case RoundMode::None:
+        case RoundMode::Rint:
+        case RoundMode::Odd:
+            break;
+    }
+    return std::nearbyint(value);
+}
+
+// The next representable value of a float type after `value`, up (+1) or down (-1).
+template <class T>
+T next_float(T value, int direction) {
+    if constexpr (std::is_same_v<T, float>) {
+        return std::nextafter(value, direction > 0 ? std::numeric_limits<float>::infinity()
+                                                   : -std::numeric_limits<float>::infinity());
+    } else {
+        T next = value;
+        const bool negative = (value.bits & 0x8000u) != 0;
+        if ((value.bits & 0x7fffu) == 0) {
+            next.bits = direction > 0 ? 0x0001u : 0x8001u;  // the smallest subnormal
+        } else if (negative == (direction < 0)) {
+            next.bits = static_cast<std::uint16_t>(value.bits + 1u);  // away from zero
+        } else {
+            next.bits = static_cast<std::uint16_t>(value.bits - 1u);
+        }
+        return next;
+    }
+}
+
+template <class T>
+std::uint32_t low_bit(T value) {
+    if constexpr (std::is_same_v<T, float>) {
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &value, sizeof bits);
+        return bits & 1u;
+    } else {
+        return value.bits & 1u;
+    }
+}
+
+// `value` in float type T under `mode`: the two representable neighbours of an inexact value
+// are found from the round-to-nearest-even result, then the mode picks one.
+template <class T>
+T round_to_float(double value, RoundMode mode) {
+    const T nearest = from_double<T>(value);
+    const double at = as_double(nearest);
+    if (mode == RoundMode::None || mode == RoundMode::Rint || std::isnan(value) ||
+        std::isinf(value) || at == value) {
+        return nearest;
+    }
+    const T lower = at < value ? nearest : next_float(nearest, -1);
+    const T upper = at < value ? next_float(nearest, +1) : nearest;
+    switch (mode) {
+        case RoundMode::Floor:
+            return lower;
+        case RoundMode::Ceil:
+            return upper;
+        case RoundMode::Trunc:
+            return value > 0 ? lower : upper;
+        case RoundMode::Round: {
+            const double below = value - as_double(lower);
+            const double above = as_double(upper) - value;
+            if (below != above) return below < above ? lower : upper;
+            return value > 0 ? upper : lower;
+        }
+        case RoundMode::Odd:
+            return low_bit(lower) != 0 ? lower : upper;
+        case RoundMode::None:
+        case RoundMode::Rint:
+            break;
+    }
+    return nearest;
+}
+
+template <class To, class From>
+To convert(From from, RoundMode mode) {
+    if constexpr (std::is_integral_v<To> && std::is_integral_v<From>) {
+        // Integer to integer saturates (int64 sources do not go through double).
+        constexpr auto lo = static_cast<std::int64_t>(std::numeric_limits<To>::min());
+        constexpr auto hi = static_cast<std::uint64_t>(std::numeric_limits<To>::max());
+        if constexpr (std::is_signed_v<From>) {
+            const auto v = static_cast<std::int64_t>(from);
+            if (v < lo) return std::numeric_limits<To>::min();
+            if (v >= 0 && static_cast<std::uint64_t>(v) > hi) return std::numeric_limits<To>::max();
+            return static_cast<To>(v);
+        } else {
+            const auto v = static_cast<std::uint64_t>(from);
+            return v > hi ? std::numeric_limits<To>::max() : static_cast<To>(v);
+        }
+    } else if constexpr (std::is_integral_v<To>) {
+        return from_double<To>(round_to_integer(as_double(from), mode));
+    } else {
+        return round_to_float<To>(as_double(from), mode);
+    }
 }
 
 template <class To, class From>
 void cast(const Transaction& tx, const std::byte* src, std::byte* out) {
+    const auto mode = static_cast<RoundMode>(tx.mode);
     for (std::uint64_t i = 0; i < tx.count; ++i) {
-        store_at<To>(out, i, from_double<To>(as_double(load_at<From>(src, i))));
+        store_at<To>(out, i, convert<To, From>(load_at<From>(src, i), mode));
     }
 }
 
-template <class F>
-void with_dtype(DType dtype, F&& f) {
-    switch (dtype) {
-        case DType::F16:
-            f(half{});
-            break;
-        case DType::F32:
-            f(float{});
-            break;
-        case DType::I32:
-            f(std::int32_t{});
-            break;
-        case DType::I8:
-            f(std::int8_t{});
-            break;
+template <class A>
+bool compare(A x, A y, CmpMode mode) {
+    switch (mode) {
+        case CmpMode::LT:
+            return x < y;
+        case CmpMode::GT:
+            return x > y;
+        case CmpMode::EQ:
+            return x == y;
+        case CmpMode::LE:
+            return x <= y;
+        case CmpMode::GE:
+            return x >= y;
+        case CmpMode::NE:
+            return x != y;
     }
+    return false;
+}
+
+bool mask_bit(const std::byte* mask, std::uint64_t i) {
+    return ((std::to_integer<unsigned>(mask[i / 8]) >> (i % 8)) & 1u) != 0;
 }
 
 }  // namespace
 
 template <Op op>
 void compute_elementwise(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
-    with_dtype(tx.dtype, [&](auto element) {
+    visit_dtype(tx.dtype, [&](auto element) {
         elementwise<op, decltype(element)>(tx, sources[0], sources[1], out);
     });
 }
@@ -260,26 +405,101 @@ template void compute_elementwise<Op::Reciprocal>(const Transaction&, const std:
                                                   std::byte*);
 template void compute_elementwise<Op::LeakyRelu>(const Transaction&, const std::byte* const*,
                                                  std::byte*);
+template void compute_elementwise<Op::And>(const Transaction&, const std::byte* const*, std::byte*);
+template void compute_elementwise<Op::Or>(const Transaction&, const std::byte* const*, std::byte*);
+template void compute_elementwise<Op::Not>(const Transaction&, const std::byte* const*, std::byte*);
+template void compute_elementwise<Op::Axpy>(const Transaction&, const std::byte* const*,
+                                            std::byte*);
 
 void compute_reduce_sum(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
-    with_dtype(tx.dtype, [&](auto element) { reduce_sum<decltype(element)>(tx, sources[0], out); });
+    visit_dtype(tx.dtype,
+                [&](auto element) { reduce_sum<decltype(element)>(tx, sources[0], out); });
 }
 
 void compute_reduce_max(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
-    with_dtype(tx.dtype,
-               [&](auto element) { reduce_extreme<decltype(element), true>(tx, sources[0], out); });
+    visit_dtype(tx.dtype, [&](auto element) {
+        reduce_extreme<decltype(element), true>(tx, sources[0], out);
+    });
 }
 
 void compute_reduce_min(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
-    with_dtype(tx.dtype, [&](auto element) {
+    visit_dtype(tx.dtype, [&](auto element) {
         reduce_extreme<decltype(element), false>(tx, sources[0], out);
     });
 }
 
 void compute_cast(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
-    with_dtype(tx.dtype, [&](auto to) {
-        with_dtype(tx.src_dtype,
-                   [&](auto from) { cast<decltype(to), decltype(from)>(tx, sources[0], out); });
+    visit_dtype(tx.dtype, [&](auto to) {
+        visit_dtype(tx.src_dtype,
+                    [&](auto from) { cast<decltype(to), decltype(from)>(tx, sources[0], out); });
+    });
+}
+
+std::uint64_t reduce_results_per_group(const Transaction& tx) {
+    const bool extreme = tx.op == Op::ReduceMax || tx.op == Op::ReduceMin ||
+                         tx.op == Op::GroupReduceMax || tx.op == Op::GroupReduceMin;
+    return extreme && static_cast<IndexOrder>(tx.mode) != IndexOrder::None ? 2 : 1;
+}
+
+void compute_compare(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
+    const auto mode = static_cast<CmpMode>(tx.mode);
+    std::memset(out, 0, (tx.count + 7) / 8);
+    visit_dtype(tx.dtype, [&](auto element) {
+        using T = decltype(element);
+        using A = typename Arith<T>::type;
+        const auto scalar = static_cast<A>(from_double<T>(tx.scalar));
+        for (std::uint64_t i = 0; i < tx.count; ++i) {
+            const auto x = static_cast<A>(load_at<T>(sources[0], i));
+            const A y = tx.op == Op::Compare ? static_cast<A>(load_at<T>(sources[1], i)) : scalar;
+            if (compare(x, y, mode)) {
+                out[i / 8] |= std::byte{static_cast<unsigned char>(1u << (i % 8))};
+            }
+        }
+    });
+}
+
+void compute_select(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
+    visit_dtype(tx.dtype, [&](auto element) {
+        using T = decltype(element);
+        const T scalar = from_double<T>(tx.scalar);
+        for (std::uint64_t i = 0; i < tx.count; ++i) {
+            T value = tx.op == Op::Select ? load_at<T>(sources[2], i) : scalar;
+            if (mask_bit(sources[0], i)) value = load_at<T>(sources[1], i);
+            store_at<T>(out, i, value);
+        }
+    });
+}
+
+void compute_group_reduce(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
+    const std::uint64_t group = tx.group;
+    visit_dtype(tx.dtype, [&](auto element) {
+        using T = decltype(element);
+        Transaction part = tx;
+        part.count = group;
+        const std::uint64_t per_result = reduce_results_per_group(tx);
+        for (std::uint64_t j = 0; group != 0 && j < tx.count / group; ++j) {
+            const std::byte* src = sources[0] + j * group * sizeof(T);
+            std::byte* dst = out + j * per_result * sizeof(T);
+            if (tx.op == Op::GroupReduceSum) {
+                reduce_sum<T>(part, src, dst);
+            } else if (tx.op == Op::GroupReduceMax) {
+                reduce_extreme<T, true>(part, src, dst);
+            } else {
+                reduce_extreme<T, false>(part, src, dst);
+            }
+        }
+    });
+}
+
+void compute_brcb(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
+    visit_dtype(tx.dtype, [&](auto element) {
+        using T = decltype(element);
+        constexpr std::uint64_t per_block = 32 / sizeof(T);
+        for (std::uint64_t i = 0; i < tx.count; ++i) {
+            const T value = load_at<T>(sources[0], i);
+            for (std::uint64_t k = 0; k < per_block; ++k)
+                store_at<T>(out, i * per_block + k, value);
+        }
     });
 }
 

@@ -20,11 +20,26 @@ template <Op op>
 void compute_elementwise(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// out[0] = sum of tx.count elements (accumulated in fp32 for float types).
 void compute_reduce_sum(const Transaction& tx, const std::byte* const* sources, std::byte* out);
-/// out[0] = max / min of tx.count elements.
+/// out[0] = max / min of tx.count elements; with an IndexOrder in tx.mode, the value and the
+/// first position of it (an unsigned integer of the element's width), in that order.
 void compute_reduce_max(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 void compute_reduce_min(const Transaction& tx, const std::byte* const* sources, std::byte* out);
-/// tx.src_dtype -> tx.dtype for tx.count elements.
+/// tx.src_dtype -> tx.dtype for tx.count elements, rounded by RoundMode(tx.mode); integer
+/// targets saturate.
 void compute_cast(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// Compare / CompareScalar: bit i of out = src0[i] <mode> src1[i] (or tx.scalar), LSB first;
+/// tx.dtype is the compared type.
+void compute_compare(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// Select / SelectScalar: out[i] = bit i of sources[0] ? sources[1][i] : sources[2][i] (or
+/// tx.scalar).
+void compute_select(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// Elements each group of a reduction writes: 2 for ReduceMax / Min and GroupReduceMax / Min
+/// with an index order (value and position), 1 otherwise.
+std::uint64_t reduce_results_per_group(const Transaction& tx);
+/// GroupReduce*: out[j] = sum / max / min of src[j * tx.group .. (j + 1) * tx.group).
+void compute_group_reduce(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// Brcb: out[i x (32 / size) + k] = src[i] for k < 32 / size: one 32-byte block per element.
+void compute_brcb(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// c[m x n] = (accumulate ? c : 0) + a[m x k] * b[k x n]; sources a, b (fp16, row-major),
 /// c_in (fp32, read only when tx.accumulate).
 void compute_mmad(const Transaction& tx, const std::byte* const* sources, std::byte* out);

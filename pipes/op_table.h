@@ -2,6 +2,8 @@
 // UB sources a vector op reads, and the function that computes it. The decoder's operand
 // rules, the core's effect application, traces and reports all read this table; adding a
 // vector op is one row here, its enumerator in base/transaction.h, and a Block method.
+// Operand shapes (core/instruction_decoder.cpp): reads in access order are the mask (when
+// mask_source), the UB sources, then the destination (when reads_dst); the write comes last.
 #pragma once
 
 #include <cstdint>
@@ -25,9 +27,14 @@ struct OpInfo {
     Op op = Op::Copy;
     std::string_view name;  // vendor API spelling ("Duplicate" for Fill)
     OpUnit unit = OpUnit::Sync;
-    std::uint8_t ub_sources = 0;  // vector ops: 0 (fill), 1 (unary, with scalar) or 2 (binary)
-    bool single_output = false;   // writes one element (ReduceSum), not `count`
-    ComputeFn compute = nullptr;  // vector and cube ops
+    std::uint8_t ub_sources = 0;   // vector ops: 0 (fill), 1 (unary, with scalar) or 2 (binary)
+    bool single_output = false;    // writes one element (ReduceSum), not `count`
+    ComputeFn compute = nullptr;   // vector and cube ops
+    bool reads_dst = false;        // also reads its destination first (Axpy accumulates)
+    bool bit_output = false;       // writes one bit per element (Compare): count / 8 bytes
+    bool mask_source = false;      // reads a bit mask first, one bit per element (Select)
+    bool grouped = false;          // writes count / Transaction::group elements
+    bool block_broadcast = false;  // writes count x (32 / element size) elements (Brcb)
 };
 
 /// Contract: every Op has a row (checked at compile time).

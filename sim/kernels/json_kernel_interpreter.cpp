@@ -15,16 +15,7 @@ constexpr std::uint64_t kMaxStepsPerBlock = 10'000'000;
 
 template <class F>
 void with_element(DType dtype, F&& f) {
-    switch (dtype) {
-        case DType::F16:
-            return f(half{});
-        case DType::F32:
-            return f(float{});
-        case DType::I32:
-            return f(std::int32_t{});
-        case DType::I8:
-            return f(std::int8_t{});
-    }
+    visit_dtype(dtype, std::forward<F>(f));
 }
 
 class Interpreter {

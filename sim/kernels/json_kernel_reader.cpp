@@ -189,6 +189,8 @@ private:
                 return range(-2147483648.0, 2147483647.0, true, "a whole number in int32 range");
             case DType::I8:
                 return range(-128.0, 127.0, true, "a whole number -128..127");
+            default:  // JSON kernels declare only the four types of kDTypes
+                break;
         }
         return false;
     }

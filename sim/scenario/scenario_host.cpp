@@ -139,8 +139,10 @@ const char* buffer_type_name(DType dtype) {
             return "int32";
         case DType::I8:
             return "int8";
+        default:  // kernel arguments of other types print as the native name
+            break;
     }
-    return "?";
+    return to_string(dtype).data();
 }
 
 void read_launch(const json& op, const std::string& pointer, const ChipConfig& chip,

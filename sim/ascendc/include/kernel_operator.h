@@ -11,12 +11,15 @@
 #include <cstdint>
 
 #include "npusim_ascendc/basics.h"
+#include "npusim_ascendc/compare_select.h"
 #include "npusim_ascendc/context.h"
 #include "npusim_ascendc/cube.h"
 #include "npusim_ascendc/data_copy.h"
 #include "npusim_ascendc/debug.h"
 #include "npusim_ascendc/init_global_memory.h"
+#include "npusim_ascendc/level0.h"
 #include "npusim_ascendc/pipe.h"
+#include "npusim_ascendc/reduce.h"
 #include "npusim_ascendc/static_tensors.h"
 #include "npusim_ascendc/sync.h"
 #include "npusim_ascendc/tensors.h"

@@ -28,17 +28,14 @@ expect_error() {  # name, expected text, kernel body
 }
 
 expect_error pipe_barrier_s "PipeBarrier<PIPE_S> is not allowed" 'PipeBarrier<PIPE_S>();'
-expect_error set_atomic_int16 "the atomic type must be float, half, int32_t or int8_t" \
-  'SetAtomicAdd<int16_t>();'
-expect_error compare "Compare is not supported yet" \
-  'LocalTensor<float> a; Compare(a, a, a, 0, 8);'
-expect_error select "Select is not supported yet" 'LocalTensor<float> a; Select(a, a, a, 8);'
+expect_error set_atomic_uint8 \
+  "the atomic type must be float, half, bfloat16_t, int32_t, int16_t or int8_t" \
+  'SetAtomicAdd<uint8_t>();'
+expect_error compare_bits_type "Compare writes its bits to a LocalTensor<uint8_t>" \
+  'LocalTensor<float> a; Compare(a, a, a, CMPMODE::LT, 8);'
 expect_error sort32 "Sort32 is not supported yet" 'LocalTensor<float> a; Sort32(a, a, a, 1);'
 expect_error gather_mask "GatherMask is not supported yet" \
   'LocalTensor<float> a; GatherMask(a, a, a, true, 8);'
-expect_error set_mask_count "SetMaskCount (mask registers) is not supported yet" 'SetMaskCount();'
-expect_error set_vector_mask "SetVectorMask (mask registers) is not supported yet" \
-  'SetVectorMask<float>(0, 64);'
 expect_error allocator_bias "LocalMemAllocator supports Hardware::UB, L1, L0A, L0B and L0C" \
   'LocalMemAllocator<Hardware::BIAS> a; (void)a.Alloc<float, 64>();'
 expect_error dump_tensor "DumpTensor is not supported yet" \
@@ -47,6 +44,10 @@ expect_error tik2 "the pre-release tik2 dialect (namespace tik2) is not supporte
   'tik2::TPipe pipe; (void)pipe;'
 expect_error tik2_que "the pre-release tik2 dialect (namespace tik2) is not supported" \
   'tik2::TQue<tik2::QuePosition::VECIN, 2> q; (void)q;'
+expect_error gather "Gather is not supported yet" 'LocalTensor<float> a; Gather(a, a, a, 0, 8);'
+expect_error mrg_sort "MrgSort is not supported yet" 'LocalTensor<float> a; MrgSort(a, a);'
+expect_error set_fixpipe_config "SetFixPipeConfig (Fixpipe quantization tables)" \
+  'LocalTensor<uint64_t> t; SetFixPipeConfig(t);'
 expect_error position_co2 "this TPosition (C2, CO2, SPM, SHM, TSCM, C2PIPE2GM) is not supported" \
   'TBuf<TPosition::CO2> b; (void)b.Get<float>();'
 expect_error soft_syncall_cube "the soft SyncAll(gm, ub, n) is for vector cores only" \

@@ -1,6 +1,7 @@
 // Compute functions, called the way the core calls them: through op_info(op).compute with
 // the sources in access order. Covers every vector op on fp32, fp16, int32 and int8
-// (integer wrap), ReduceSum's fp32 accumulation, Cast rounding and saturation, and Mmad.
+// (integer wrap), ReduceSum's fp32 accumulation, Cast rounding and saturation, and Mmad;
+// then the types uint8 .. bf16, every Cast round mode, Compare / Select, groups and Axpy.
 #include "pipes/compute.h"
 
 #include <cmath>
@@ -237,4 +238,178 @@ TEST_CASE("compute: Mmad accumulates products in fp32, not fp16", "[unit]") {
     const std::byte* sources[3] = {x.data(), y.data(), nullptr};
     compute_mmad(tx, sources, out.data());
     CHECK(from_bytes<float>(out, 1) == std::vector<float>{2050.0F});
+}
+
+// ---- element types beyond fp16/fp32/int32/int8, round modes, bit masks, groups ----------
+
+namespace {
+
+template <class To, class From>
+std::vector<To> cast_mode(const std::vector<From>& in, RoundMode mode) {
+    Transaction tx = compute_tx(Op::Cast, dtype_of<To>, in.size(), 0.0, dtype_of<From>);
+    tx.mode = static_cast<std::uint32_t>(mode);
+    const std::vector<std::byte> x = to_bytes(in);
+    const std::byte* sources[3] = {x.data(), nullptr, nullptr};
+    std::vector<std::byte> out(in.size() * sizeof(To));
+    op_info(Op::Cast).compute(tx, sources, out.data());
+    return from_bytes<To>(out, in.size());
+}
+
+}  // namespace
+
+TEST_CASE("compute: the new integer types wrap, int64 without going through double", "[unit]") {
+    CHECK(run_op<std::uint8_t>(Op::Add, {250, 3}, {10, 4}) == std::vector<std::uint8_t>{4, 7});
+    CHECK(run_op<std::int16_t>(Op::Mul, {300, -2}, {200, 3}) ==
+          std::vector<std::int16_t>{static_cast<std::int16_t>(60000 - 65536), -6});
+    CHECK(run_op<std::uint16_t>(Op::Sub, {0}, {1}) == std::vector<std::uint16_t>{65535});
+    CHECK(run_op<std::uint32_t>(Op::Max, {4000000000U}, {5}) ==
+          std::vector<std::uint32_t>{4000000000U});
+    const std::int64_t big = (std::int64_t{1} << 62) + 1;  // not exact in double
+    CHECK(run_op<std::int64_t>(Op::Add, {big}, {big}) ==
+          std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::min() + 2});
+    CHECK(run_op<std::int64_t>(Op::ReduceSum, {big, 1, -1}) == std::vector<std::int64_t>{big});
+    CHECK(run_op<std::uint16_t>(Op::And, {0xF0F0}, {0x3C3C}) == std::vector<std::uint16_t>{0x3030});
+    CHECK(run_op<std::int16_t>(Op::Or, {0x0101}, {0x1010}) == std::vector<std::int16_t>{0x1111});
+    CHECK(run_op<std::uint16_t>(Op::Not, {0x00FF}) == std::vector<std::uint16_t>{0xFF00});
+}
+
+TEST_CASE("compute: bf16 rounds to nearest even and computes in float", "[unit]") {
+    CHECK(bfloat16(1.0F).bits == 0x3F80);
+    CHECK(float(bfloat16(257.0F)) == 256.0F);  // tie: even
+    CHECK(float(bfloat16(259.0F)) == 260.0F);  // tie: even (up)
+    CHECK(float(bfloat16(259.5F)) == 260.0F);  // above the tie
+    CHECK(std::isnan(float(bfloat16(std::nanf("")))));
+    const auto sum = run_op<bfloat16>(Op::Add, {bfloat16(1.0F)}, {bfloat16(1.0F / 512)});
+    CHECK(float(sum[0]) == 1.0F);  // 1 + 2^-9 rounds back to 1 (8 significant bits)
+}
+
+TEST_CASE("compute: Cast with every round mode", "[unit]") {
+    const std::vector<float> in{2.5F, -2.5F, 1.25F, -1.75F, 3.0F};
+    CHECK(cast_mode<std::int32_t>(in, RoundMode::Rint) ==
+          std::vector<std::int32_t>{2, -2, 1, -2, 3});
+    CHECK(cast_mode<std::int32_t>(in, RoundMode::None) ==
+          std::vector<std::int32_t>{2, -2, 1, -2, 3});
+    CHECK(cast_mode<std::int32_t>(in, RoundMode::Round) ==
+          std::vector<std::int32_t>{3, -3, 1, -2, 3});
+    CHECK(cast_mode<std::int32_t>(in, RoundMode::Floor) ==
+          std::vector<std::int32_t>{2, -3, 1, -2, 3});
+    CHECK(cast_mode<std::int32_t>(in, RoundMode::Ceil) ==
+          std::vector<std::int32_t>{3, -2, 2, -1, 3});
+    CHECK(cast_mode<std::int32_t>(in, RoundMode::Trunc) ==
+          std::vector<std::int32_t>{2, -2, 1, -1, 3});
+    // fp32 -> fp16: 1 + 2^-12 lies between 1 (0x3C00) and 1 + 2^-10 (0x3C01).
+    const std::vector<float> between{1.0F + 1.0F / 4096, -(1.0F + 1.0F / 4096)};
+    auto bits = [](const std::vector<half>& v) {
+        std::vector<int> out;
+        for (half h : v) out.push_back(h.bits);
+        return out;
+    };
+    CHECK(bits(cast_mode<half>(between, RoundMode::Rint)) == std::vector<int>{0x3C00, 0xBC00});
+    CHECK(bits(cast_mode<half>(between, RoundMode::Floor)) == std::vector<int>{0x3C00, 0xBC01});
+    CHECK(bits(cast_mode<half>(between, RoundMode::Ceil)) == std::vector<int>{0x3C01, 0xBC00});
+    CHECK(bits(cast_mode<half>(between, RoundMode::Trunc)) == std::vector<int>{0x3C00, 0xBC00});
+    CHECK(bits(cast_mode<half>(between, RoundMode::Odd)) == std::vector<int>{0x3C01, 0xBC01});
+    // Integer -> integer saturates; int64 keeps its low digits exactly.
+    CHECK(cast_mode<std::int16_t>(std::vector<std::int32_t>{70000, -70000, 12}, RoundMode::None) ==
+          std::vector<std::int16_t>{32767, -32768, 12});
+    CHECK(cast_mode<std::uint8_t>(std::vector<std::int32_t>{-5, 300}, RoundMode::None) ==
+          std::vector<std::uint8_t>{0, 255});
+    const std::int64_t odd = (std::int64_t{1} << 60) + 1;
+    CHECK(cast_mode<std::int64_t>(std::vector<std::int64_t>{odd}, RoundMode::None)[0] == odd);
+}
+
+TEST_CASE("compute: Compare writes bits LSB first, Select picks by them", "[unit]") {
+    const std::vector<float> a{1, 5, 3, 7, 0, 2, 9, 4, 8, 8};
+    const std::vector<float> b{2, 2, 3, 3, 1, 1, 9, 9, 8, 0};
+    Transaction tx = compute_tx(Op::Compare, DType::F32, a.size(), 0.0);
+    tx.mode = static_cast<std::uint32_t>(CmpMode::GE);
+    const auto x = to_bytes(a), y = to_bytes(b);
+    const std::byte* sources[3] = {x.data(), y.data(), nullptr};
+    std::vector<std::byte> bits(2);
+    op_info(Op::Compare).compute(tx, sources, bits.data());
+    // a >= b: 0 1 1 1 0 1 1 0 | 1 1
+    CHECK(std::to_integer<int>(bits[0]) == 0b01101110);
+    CHECK(std::to_integer<int>(bits[1]) == 0b11);
+
+    Transaction st = compute_tx(Op::CompareScalar, DType::F32, a.size(), 4.0);
+    st.mode = static_cast<std::uint32_t>(CmpMode::LT);
+    op_info(Op::CompareScalar).compute(st, sources, bits.data());
+    CHECK(std::to_integer<int>(bits[0]) == 0b00110101);  // 1 3 0 2 < 4
+    CHECK(std::to_integer<int>(bits[1]) == 0);
+
+    const Transaction sel = compute_tx(Op::Select, DType::F32, a.size(), 0.0);
+    const std::byte* sel_sources[3] = {bits.data(), x.data(), y.data()};
+    std::vector<std::byte> out(a.size() * sizeof(float));
+    op_info(Op::Select).compute(sel, sel_sources, out.data());
+    CHECK(from_bytes<float>(out, a.size()) == std::vector<float>{1, 2, 3, 3, 0, 2, 9, 9, 8, 0});
+    const Transaction sels = compute_tx(Op::SelectScalar, DType::F32, a.size(), -1.0);
+    op_info(Op::SelectScalar).compute(sels, sel_sources, out.data());
+    CHECK(from_bytes<float>(out, a.size()) ==
+          std::vector<float>{1, -1, 3, -1, 0, 2, -1, -1, -1, -1});
+}
+
+TEST_CASE("compute: group reductions and Axpy", "[unit]") {
+    const std::vector<float> a{1, 2, 3, 4, 5, 6, -7, 8};
+    for (const auto& [op, want] :
+         {std::pair{Op::GroupReduceSum, std::vector<float>{3, 7, 11, 1}},
+          std::pair{Op::GroupReduceMax, std::vector<float>{2, 4, 6, 8}},
+          std::pair{Op::GroupReduceMin, std::vector<float>{1, 3, 5, -7}}}) {
+        Transaction tx = compute_tx(op, DType::F32, a.size(), 0.0);
+        tx.group = 2;
+        const auto x = to_bytes(a);
+        const std::byte* sources[3] = {x.data(), nullptr, nullptr};
+        std::vector<std::byte> out(4 * sizeof(float));
+        op_info(op).compute(tx, sources, out.data());
+        CHECK(from_bytes<float>(out, 4) == want);
+    }
+    // Axpy: sources are src and the destination's old values.
+    CHECK(run_op<float>(Op::Axpy, {1, 2}, {10, 20}, 3.0) == std::vector<float>{13, 26});
+    CHECK(run_op<std::int16_t>(Op::Axpy, {1, 2}, {10, 20}, 3.0) ==
+          std::vector<std::int16_t>{13, 26});
+}
+
+TEST_CASE("compute: ReduceMax / GroupReduceMin with the position of the extreme", "[unit]") {
+    const std::vector<float> a{3, 9, 1, 9, -2, 5, 0, -2};
+    Transaction tx = compute_tx(Op::ReduceMax, DType::F32, a.size(), 0.0);
+    tx.mode = static_cast<std::uint32_t>(IndexOrder::ValueThenIndex);
+    const auto x = to_bytes(a);
+    const std::byte* sources[3] = {x.data(), nullptr, nullptr};
+    std::vector<std::byte> out(2 * sizeof(float));
+    op_info(Op::ReduceMax).compute(tx, sources, out.data());
+    CHECK(from_bytes<float>(out, 1)[0] == 9.0F);
+    CHECK(from_bytes<std::uint32_t>(out, 2)[1] == 1U);  // the first 9
+
+    Transaction g = compute_tx(Op::GroupReduceMin, DType::F32, a.size(), 0.0);
+    g.group = 4;
+    g.mode = static_cast<std::uint32_t>(IndexOrder::IndexThenValue);
+    CHECK(reduce_results_per_group(g) == 2);
+    std::vector<std::byte> pairs(4 * sizeof(float));
+    op_info(Op::GroupReduceMin).compute(g, sources, pairs.data());
+    const auto bits = from_bytes<std::uint32_t>(pairs, 4);
+    const auto values = from_bytes<float>(pairs, 4);
+    CHECK(bits[0] == 2U);  // 1 at position 2 of group 0
+    CHECK(values[1] == 1.0F);
+    CHECK(bits[2] == 0U);  // -2 first at position 0 of group 1
+    CHECK(values[3] == -2.0F);
+
+    const std::vector<half> h{half(1.0F), half(4.0F), half(4.0F), half(2.0F)};
+    Transaction th = compute_tx(Op::ReduceMax, DType::F16, h.size(), 0.0);
+    th.mode = static_cast<std::uint32_t>(IndexOrder::ValueThenIndex);
+    const auto hx = to_bytes(h);
+    const std::byte* hsources[3] = {hx.data(), nullptr, nullptr};
+    std::vector<std::byte> hout(2 * sizeof(half));
+    op_info(Op::ReduceMax).compute(th, hsources, hout.data());
+    CHECK(float(from_bytes<half>(hout, 1)[0]) == 4.0F);
+    CHECK(from_bytes<std::uint16_t>(hout, 2)[1] == 1U);  // a 16-bit position in half's bytes
+}
+
+TEST_CASE("compute: Brcb fills one 32-byte block per source element", "[unit]") {
+    const std::vector<float> a{1, 2};
+    const Transaction tx = compute_tx(Op::Brcb, DType::F32, a.size(), 0.0);
+    const auto x = to_bytes(a);
+    const std::byte* sources[3] = {x.data(), nullptr, nullptr};
+    std::vector<std::byte> out(16 * sizeof(float));
+    op_info(Op::Brcb).compute(tx, sources, out.data());
+    CHECK(from_bytes<float>(out, 16) ==
+          std::vector<float>{1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2});
 }

@@ -10,7 +10,7 @@
 using namespace npusim;
 
 namespace {
-constexpr int kOpCount = static_cast<int>(Op::CrossCoreWaitFlag) + 1;
+constexpr int kOpCount = static_cast<int>(Op::Brcb) + 1;
 
 struct Expected {
     Op op;
@@ -52,6 +52,18 @@ constexpr Expected kExpected[] = {
     {Op::SoftSyncAll, OpUnit::Sync, 0},
     {Op::CrossCoreSetFlag, OpUnit::Sync, 0},
     {Op::CrossCoreWaitFlag, OpUnit::Sync, 0},
+    {Op::And, OpUnit::Vector, 2},
+    {Op::Or, OpUnit::Vector, 2},
+    {Op::Not, OpUnit::Vector, 1},
+    {Op::Axpy, OpUnit::Vector, 1},
+    {Op::Compare, OpUnit::Vector, 2},
+    {Op::CompareScalar, OpUnit::Vector, 1},
+    {Op::Select, OpUnit::Vector, 2},
+    {Op::SelectScalar, OpUnit::Vector, 1},
+    {Op::GroupReduceSum, OpUnit::Vector, 1},
+    {Op::GroupReduceMax, OpUnit::Vector, 1},
+    {Op::GroupReduceMin, OpUnit::Vector, 1},
+    {Op::Brcb, OpUnit::Vector, 1},
 };
 static_assert(std::size(kExpected) == kOpCount);
 }  // namespace
@@ -67,9 +79,13 @@ TEST_CASE("op table: every op has its row with the right unit and UB sources", "
                                      expected.op == Op::ReduceMin));
         const bool computes = info.unit == OpUnit::Vector || info.unit == OpUnit::Cube;
         CHECK((info.compute != nullptr) == computes);
+        CHECK(info.reads_dst == (expected.op == Op::Axpy));
+        CHECK(info.bit_output == (expected.op == Op::Compare || expected.op == Op::CompareScalar));
+        CHECK(info.mask_source == (expected.op == Op::Select || expected.op == Op::SelectScalar));
     }
 }
 
+// Select with a scalar is the vendor's Select too: the one op sharing a name.
 TEST_CASE("op table: names are the vendor spellings, unique", "[unit]") {
     std::set<std::string_view> names;
     for (int i = 0; i < kOpCount; ++i) {
@@ -78,7 +94,8 @@ TEST_CASE("op table: names are the vendor spellings, unique", "[unit]") {
         CHECK_FALSE(op_info(op).name.empty());
         names.insert(op_info(op).name);
     }
-    CHECK(names.size() == static_cast<std::size_t>(kOpCount));
+    CHECK(names.size() == static_cast<std::size_t>(kOpCount) - 1);
+    CHECK(to_string(Op::SelectScalar) == "Select");
     CHECK(to_string(Op::Copy) == "DataCopy");
     CHECK(to_string(Op::Fill) == "Duplicate");
     CHECK(to_string(Op::CrossCoreSetFlag) == "CrossCoreSetFlag");

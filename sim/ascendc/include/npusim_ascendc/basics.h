@@ -35,8 +35,9 @@
 #define GM_ADDR __gm__ uint8_t*
 #endif
 
-/// fp16 as kernels spell it.
+/// fp16 and bf16 as kernels spell them.
 using half = npusim::half;
+using bfloat16_t = npusim::bfloat16;
 
 /// The vendor's pipe_t, numbered as npusim::Pipe.
 enum pipe_t : std::uint8_t {

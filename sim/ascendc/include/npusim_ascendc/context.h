@@ -300,6 +300,16 @@ private:
     std::array<std::vector<Record>, 4> m_records;  // V, MTE2, MTE3, S
 };
 
+/// The vector mask registers (SetMaskCount / SetMaskNorm / SetVectorMask / ResetMask): in
+/// normal mode `bits` enables elements of each repeat (bit i: element i; ResetMask: all), in
+/// counter mode `count` is the number of elements an instruction processes in all.
+struct VectorMask {
+    bool counter = false;
+    std::uint64_t low = ~std::uint64_t{0};
+    std::uint64_t high = ~std::uint64_t{0};
+    std::uint64_t count = 0;
+};
+
 /// Everything the layer keeps for one running block.
 class KernelContext {
 public:
@@ -312,6 +322,7 @@ public:
     Block& block() { return m_block; }
     AutoSync& auto_sync() { return m_auto_sync; }
     EventIds& event_ids() { return m_event_ids; }
+    VectorMask& vector_mask() { return m_vector_mask; }
     /// The block's AscendC::TPipe (GetTPipePtr), null before one is constructed.
     void* pipe() const { return m_pipe; }
     void set_pipe(void* pipe) { m_pipe = pipe; }
@@ -383,6 +394,7 @@ private:
         wait_flag(src, dst, id, loc, true);
     }
 
+    VectorMask m_vector_mask;
     Block& m_block;
     AutoSync m_auto_sync;
     EventIds m_event_ids;

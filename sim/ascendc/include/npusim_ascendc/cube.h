@@ -110,4 +110,11 @@ void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
                                         row_bytes, 0, gap, loc);
 }
 
+template <class... Args>
+void SetFixPipeConfig(Args&&...) {
+    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
+                  "npusim Ascend C: SetFixPipeConfig (Fixpipe quantization tables) is not "
+                  "supported yet (docs/ascendc.md, API status)");
+}
+
 }  // namespace AscendC

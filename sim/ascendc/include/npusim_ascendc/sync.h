@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "npusim_ascendc/pipe.h"
 
@@ -11,9 +12,12 @@ namespace npusim::ascendc {
 /// SetAtomicAdd / Max / Min / Type: the block's atomic mode for later copies to GM.
 template <class T>
 void set_atomic(AtomicOp op, Loc loc) {
-    static_assert(Element<T>,
-                  "npusim Ascend C: the atomic type must be float, half, int32_t or int8_t "
-                  "(int16_t and bfloat16_t are not element types of npusim yet)");
+    // The types the vendor documents for SetAtomicType on Atlas A2 / A3.
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, half> ||
+                      std::is_same_v<T, bfloat16> || std::is_same_v<T, std::int32_t> ||
+                      std::is_same_v<T, std::int16_t> || std::is_same_v<T, std::int8_t>,
+                  "npusim Ascend C: the atomic type must be float, half, bfloat16_t, int32_t, "
+                  "int16_t or int8_t");
     KernelContext& ctx = context(loc);
     Resume resume(ctx);
     ctx.block().set_atomic<T>(op, loc);
@@ -162,6 +166,49 @@ inline void DisableDmaAtomic(Loc loc = Loc::current()) {
 /// The older spelling of DisableDmaAtomic.
 inline void SetAtomicNone(Loc loc = Loc::current()) {
     DisableDmaAtomic(loc);
+}
+
+// ---- data cache maintenance: timed no-ops ---------------------------------------------------
+// npusim's scalar unit has no data cache: its GM loads and stores go to GM and are visible when
+// they complete, so what dcci / DataCacheCleanAndInvalid guarantee on hardware (a scalar GM
+// store reaches GM before a later DMA reads it; a later scalar load sees what a DMA wrote)
+// always holds, and DataCachePreload has nothing to warm. Each costs one scalar cycle and
+// orders nothing else: the automatic synchronization (or the kernel's flags) still orders the
+// scalar accesses against the DMA pipes.
+namespace detail {
+inline void cache_no_op(const Loc& loc) {
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    npusim::ascendc::Resume resume(ctx);
+    ctx.block().scalar_work(1, loc);
+}
+}  // namespace detail
+
+/// The raw intrinsic dcci(gmAddress, entire[, type]).
+template <class T>
+void dcci(T* address, std::uint64_t entire, Loc loc = Loc::current()) {
+    (void)address;
+    (void)entire;
+    detail::cache_no_op(loc);
+}
+template <class T>
+void dcci(T* address, std::uint64_t entire, std::uint64_t type, Loc loc = Loc::current()) {
+    (void)type;
+    dcci(address, entire, loc);
+}
+enum class CacheLine : std::uint8_t { SINGLE_CACHE_LINE, ENTIRE_DATA_CACHE };
+enum class DcciDst : std::uint8_t { CACHELINE_ALL, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+template <class T, CacheLine entire = CacheLine::SINGLE_CACHE_LINE,
+          DcciDst dst = DcciDst::CACHELINE_OUT>
+void DataCacheCleanAndInvalid(const GlobalTensor<T>& tensor, Loc loc = Loc::current()) {
+    (void)tensor;
+    detail::cache_no_op(loc);
+}
+template <class T>
+void DataCachePreload(const GlobalTensor<T>& tensor, std::int32_t offset,
+                      Loc loc = Loc::current()) {
+    (void)tensor;
+    (void)offset;
+    detail::cache_no_op(loc);
 }
 
 }  // namespace AscendC

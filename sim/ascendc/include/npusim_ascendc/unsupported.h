@@ -1,19 +1,8 @@
 // Ascend C APIs that npusim does not model yet: each fails to compile with a message that
-// names it (never a silent no-op). The vector APIs (Compare, Select, Sort32, GatherMask, mask
-// registers) in vector.h.
+// names it (never a silent no-op). The vector ones (Sort32, GatherMask) are in vector.h.
 #pragma once
 
 #include "npusim_ascendc/context.h"
-
-namespace AscendC {
-
-template <class... Args>
-void dcci(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: dcci (cache maintenance) is not supported yet");
-}
-
-}  // namespace AscendC
 
 /// The pre-release `tik2` dialect (namespace tik2, QuePosition queues, ParamOffset, ...): its
 /// common names exist only to fail to compile with a message that says so; a kernel written

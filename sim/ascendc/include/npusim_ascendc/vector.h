@@ -1,16 +1,11 @@
-// Vector instructions (PIPE_V) in the count form and the mask/repeat form.
-//
-// The mask/repeat ("level 0") form is supported where it describes contiguous elements: block
-// strides 1 and repeat strides 8 (one 256-byte repeat after another) with a full mask, or a
-// single repeat with block strides 1. It then is the count form with count = mask x repeat
-// (one instruction, as on hardware). Other strides, bit masks (uint64_t mask[2]) and the
-// mask registers (SetMaskCount, SetVectorMask, ...) are not supported yet.
+// Vector instructions (PIPE_V) in the count form and the mask/repeat form (level0.h): the
+// element-wise ops, Duplicate, Copy, Cast with every RoundMode, and the bitwise ops.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "npusim_ascendc/tensors.h"
+#include "npusim_ascendc/level0.h"
 
 namespace AscendC {
 
@@ -38,6 +33,10 @@ enum class RoundMode : std::uint8_t {
     CAST_TRUNC,
     CAST_ODD,
 };
+// Cast passes the mode on as npusim::RoundMode: the same order.
+static_assert(static_cast<int>(RoundMode::CAST_ODD) == static_cast<int>(npusim::RoundMode::Odd) &&
+              static_cast<int>(RoundMode::CAST_FLOOR) ==
+                  static_cast<int>(npusim::RoundMode::Floor));
 
 }  // namespace AscendC
 
@@ -60,18 +59,21 @@ Touch read_of(const npusim::LocalTensor<T>& t, std::uint64_t count) {
     return Touch{t.space, t.address, count * sizeof(T), false};
 }
 
-/// count = mask x repeat for contiguous level-0 forms; KernelError otherwise.
-template <Element T>
-std::uint64_t contiguous_count(std::uint64_t mask, std::uint64_t repeat, bool unit_blocks,
-                               bool dense_repeats, const Loc& loc) {
-    const std::uint64_t per_repeat = 256 / sizeof(T);
-    if (unit_blocks && (repeat <= 1 || (dense_repeats && mask == per_repeat)) &&
-        mask <= per_repeat) {
-        return mask * repeat;
-    }
-    throw KernelError(EventIds::where(loc) +
-                      "this mask/repeat form (strided repeats or a partial mask over several "
-                      "repeats) is not supported yet; use the count form");
+/// The runs of a level-0 binary op (dst, src0, src1) and unary op (dst, src).
+template <Element T, class Mask>
+std::vector<Run<3>> binary_runs(const Mask& mask, bool is_set_mask, std::uint64_t repeat,
+                                const AscendC::BinaryRepeatParams& p, const Loc& loc) {
+    return level0_runs<T, 3>(
+        level0_mask<T>(mask, is_set_mask, loc), repeat,
+        {Strides{p.dstBlkStride, p.dstRepStride}, Strides{p.src0BlkStride, p.src0RepStride},
+         Strides{p.src1BlkStride, p.src1RepStride}});
+}
+template <Element T, class Mask>
+std::vector<Run<2>> unary_runs(const Mask& mask, bool is_set_mask, std::uint64_t repeat,
+                               const AscendC::UnaryRepeatParams& p, const Loc& loc) {
+    return level0_runs<T, 2>(
+        level0_mask<T>(mask, is_set_mask, loc), repeat,
+        {Strides{p.dstBlkStride, p.dstRepStride}, Strides{p.srcBlkStride, p.srcRepStride}});
 }
 
 }  // namespace npusim::ascendc
@@ -91,15 +93,15 @@ namespace AscendC {
                                                          src1.native(), n, loc);                 \
                                             });                                                  \
     }                                                                                            \
-    template <class T, bool isSetMask = true>                                                    \
+    template <class T, bool isSetMask = true, class Mask>                                        \
     void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
-              std::uint64_t mask, std::uint8_t repeatTimes, const BinaryRepeatParams& p,         \
+              const Mask& mask, std::uint8_t repeatTimes, const BinaryRepeatParams& p,           \
               Loc loc = Loc::current()) {                                                        \
-        const bool unit = p.dstBlkStride == 1 && p.src0BlkStride == 1 && p.src1BlkStride == 1;   \
-        const bool dense = p.dstRepStride == 8 && p.src0RepStride == 8 && p.src1RepStride == 8;  \
-        const std::uint64_t n =                                                                  \
-            npusim::ascendc::contiguous_count<T>(mask, repeatTimes, unit, dense, loc);           \
-        Name(dst, src0, src1, static_cast<std::int32_t>(n), loc);                                \
+        for (const auto& r :                                                                     \
+             npusim::ascendc::binary_runs<T>(mask, isSetMask, repeatTimes, p, loc)) {            \
+            Name(dst[r.offset[0]], src0[r.offset[1]], src1[r.offset[2]],                         \
+                 static_cast<std::int32_t>(r.count), loc);                                       \
+        }                                                                                        \
     }
 
 NPUSIM_ASCENDC_BINARY(Add, add)
@@ -108,6 +110,8 @@ NPUSIM_ASCENDC_BINARY(Mul, mul)
 NPUSIM_ASCENDC_BINARY(Div, div)
 NPUSIM_ASCENDC_BINARY(Max, max)
 NPUSIM_ASCENDC_BINARY(Min, min)
+NPUSIM_ASCENDC_BINARY(And, bitwise_and)
+NPUSIM_ASCENDC_BINARY(Or, bitwise_or)
 #undef NPUSIM_ASCENDC_BINARY
 
 #define NPUSIM_ASCENDC_WITH_SCALAR(Name, method)                                                  \
@@ -121,13 +125,14 @@ NPUSIM_ASCENDC_BINARY(Min, min)
                 b.method(dst.native(), src.native(), static_cast<T>(scalar), n, loc);             \
             });                                                                                   \
     }                                                                                             \
-    template <class T, class U, bool isSetMask = true>                                            \
-    void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, U scalar, std::uint64_t mask, \
+    template <class T, class U, bool isSetMask = true, class Mask>                                \
+    void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, U scalar, const Mask& mask,   \
               std::uint8_t repeatTimes, const UnaryRepeatParams& p, Loc loc = Loc::current()) {   \
-        const std::uint64_t n = npusim::ascendc::contiguous_count<T>(                             \
-            mask, repeatTimes, p.dstBlkStride == 1 && p.srcBlkStride == 1,                        \
-            p.dstRepStride == 8 && p.srcRepStride == 8, loc);                                     \
-        Name(dst, src, scalar, static_cast<std::int32_t>(n), loc);                                \
+        for (const auto& r :                                                                      \
+             npusim::ascendc::unary_runs<T>(mask, isSetMask, repeatTimes, p, loc)) {              \
+            Name(dst[r.offset[0]], src[r.offset[1]], scalar, static_cast<std::int32_t>(r.count),  \
+                 loc);                                                                            \
+        }                                                                                         \
     }
 
 NPUSIM_ASCENDC_WITH_SCALAR(Adds, adds)
@@ -146,13 +151,13 @@ NPUSIM_ASCENDC_WITH_SCALAR(LeakyRelu, leaky_relu)
             dst.native(), n, {npusim::ascendc::read_of(src.native(), n)}, loc,                  \
             [&](npusim::Block& b) { b.method(dst.native(), src.native(), n, loc); });           \
     }                                                                                           \
-    template <class T, bool isSetMask = true>                                                   \
-    void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint64_t mask,         \
+    template <class T, bool isSetMask = true, class Mask>                                       \
+    void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Mask& mask,           \
               std::uint8_t repeatTimes, const UnaryRepeatParams& p, Loc loc = Loc::current()) { \
-        const std::uint64_t n = npusim::ascendc::contiguous_count<T>(                           \
-            mask, repeatTimes, p.dstBlkStride == 1 && p.srcBlkStride == 1,                      \
-            p.dstRepStride == 8 && p.srcRepStride == 8, loc);                                   \
-        Name(dst, src, static_cast<std::int32_t>(n), loc);                                      \
+        for (const auto& r :                                                                    \
+             npusim::ascendc::unary_runs<T>(mask, isSetMask, repeatTimes, p, loc)) {            \
+            Name(dst[r.offset[0]], src[r.offset[1]], static_cast<std::int32_t>(r.count), loc);  \
+        }                                                                                       \
     }
 
 NPUSIM_ASCENDC_UNARY(Exp, exp)
@@ -162,7 +167,28 @@ NPUSIM_ASCENDC_UNARY(Sqrt, sqrt)
 NPUSIM_ASCENDC_UNARY(Rsqrt, rsqrt)
 NPUSIM_ASCENDC_UNARY(Reciprocal, reciprocal)
 NPUSIM_ASCENDC_UNARY(Relu, relu)
+NPUSIM_ASCENDC_UNARY(Not, bitwise_not)
 #undef NPUSIM_ASCENDC_UNARY
+
+/// Axpy(dst, src, scalar, count): dst = src x scalar + dst (same element type; it reads dst).
+template <class T, class U>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<T>& src, U scalar, std::int32_t count,
+          Loc loc = Loc::current()) {
+    const auto n = static_cast<std::uint64_t>(count);
+    npusim::ascendc::vector_instruction(
+        dst.native(), n,
+        {npusim::ascendc::read_of(src.native(), n), npusim::ascendc::read_of(dst.native(), n)}, loc,
+        [&](npusim::Block& b) {
+            b.axpy(dst.native(), src.native(), static_cast<T>(scalar), n, loc);
+        });
+}
+template <class T, class U, bool isSetMask = true, class Mask>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<T>& src, U scalar, const Mask& mask,
+          std::uint8_t repeatTimes, const UnaryRepeatParams& p, Loc loc = Loc::current()) {
+    for (const auto& r : npusim::ascendc::unary_runs<T>(mask, isSetMask, repeatTimes, p, loc)) {
+        Axpy(dst[r.offset[0]], src[r.offset[1]], scalar, static_cast<std::int32_t>(r.count), loc);
+    }
+}
 
 template <class T, class U>
 void Duplicate(const LocalTensor<T>& dst, U scalar, std::int32_t count, Loc loc = Loc::current()) {
@@ -171,134 +197,118 @@ void Duplicate(const LocalTensor<T>& dst, U scalar, std::int32_t count, Loc loc 
         b.fill(dst.native(), static_cast<T>(scalar), n, loc);
     });
 }
-
-/// ReduceSum / ReduceMax / ReduceMin(dst, src, work, count): dst[0] = the reduction of
-/// src[0..count). npusim does not use `work` (its contents are not modelled).
-#define NPUSIM_ASCENDC_REDUCE(Name, method)                                                     \
-    template <class T>                                                                          \
-    void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, \
-              std::int32_t count, Loc loc = Loc::current()) {                                   \
-        (void)work;                                                                             \
-        const auto n = static_cast<std::uint64_t>(count);                                       \
-        npusim::ascendc::vector_instruction(                                                    \
-            dst.native(), 1, {npusim::ascendc::read_of(src.native(), n)}, loc,                  \
-            [&](npusim::Block& b) { b.method(dst.native(), src.native(), n, loc); });           \
+/// Duplicate(dst, scalar, mask, repeatTimes, dstBlockStride, dstRepeatStride).
+template <class T, class U, bool isSetMask = true, class Mask>
+void Duplicate(const LocalTensor<T>& dst, U scalar, const Mask& mask, std::uint8_t repeatTimes,
+               std::uint16_t dstBlockStride, std::uint8_t dstRepeatStride,
+               Loc loc = Loc::current()) {
+    const auto m = npusim::ascendc::level0_mask<T>(mask, isSetMask, loc);
+    for (const auto& r : npusim::ascendc::level0_runs<T, 1>(
+             m, repeatTimes, {npusim::ascendc::Strides{dstBlockStride, dstRepeatStride}})) {
+        Duplicate(dst[r.offset[0]], scalar, static_cast<std::int32_t>(r.count), loc);
     }
-
-NPUSIM_ASCENDC_REDUCE(ReduceSum, reduce_sum)
-#undef NPUSIM_ASCENDC_REDUCE
-
-template <class T>
-void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
-               std::int32_t count, bool calIndex = false, Loc loc = Loc::current()) {
-    (void)work;
-    if (calIndex) {
-        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
-                                  "ReduceMax with calIndex = true is not supported yet");
-    }
-    const auto n = static_cast<std::uint64_t>(count);
-    npusim::ascendc::vector_instruction(
-        dst.native(), 1, {npusim::ascendc::read_of(src.native(), n)}, loc,
-        [&](npusim::Block& b) { b.reduce_max(dst.native(), src.native(), n, loc); });
-}
-template <class T>
-void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
-               std::int32_t count, bool calIndex = false, Loc loc = Loc::current()) {
-    (void)work;
-    if (calIndex) {
-        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
-                                  "ReduceMin with calIndex = true is not supported yet");
-    }
-    const auto n = static_cast<std::uint64_t>(count);
-    npusim::ascendc::vector_instruction(
-        dst.native(), 1, {npusim::ascendc::read_of(src.native(), n)}, loc,
-        [&](npusim::Block& b) { b.reduce_min(dst.native(), src.native(), n, loc); });
 }
 
-/// WholeReduceSum(dst, src, mask, repeatTimes, dstRepStride, srcBlkStride, srcRepStride):
-/// dst[r x dstRepStride] = sum of the first `mask` elements of repeat r. Supported with
-/// srcBlkStride 1; npusim issues one ReduceSum per repeat (hardware: one instruction).
-template <class T, bool isSetMask = true>
-void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, std::int32_t mask,
-                    std::int32_t repeatTimes, std::int32_t dstRepStride, std::int32_t srcBlkStride,
-                    std::int32_t srcRepStride, Loc loc = Loc::current()) {
-    if (srcBlkStride != 1 || mask <= 0 || static_cast<std::uint64_t>(mask) > 256 / sizeof(T)) {
-        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
-                                  "WholeReduceSum: only srcBlkStride 1 and a mask of at most one "
-                                  "repeat is supported yet");
-    }
-    const std::uint64_t src_step = static_cast<std::uint64_t>(srcRepStride) * 32 / sizeof(T);
-    for (std::int32_t r = 0; r < repeatTimes; ++r) {
-        const LocalTensor<T> out = dst[static_cast<std::uint64_t>(r * dstRepStride)];
-        const LocalTensor<T> in = src[r * src_step];
-        const auto n = static_cast<std::uint64_t>(mask);
+struct CopyRepeatParams {
+    std::uint16_t dstStride = 1;
+    std::uint16_t srcStride = 1;
+    std::uint16_t dstRepeatSize = 8;
+    std::uint16_t srcRepeatSize = 8;
+};
+
+/// Copy(dst, src, mask, repeatTimes, CopyRepeatParams): a UB -> UB copy on PIPE_V (the
+/// count-form runs are DataCopy UB -> UB instructions).
+template <class T, bool isSetMask = true, class Mask>
+void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Mask& mask,
+          std::uint8_t repeatTimes, const CopyRepeatParams& p, Loc loc = Loc::current()) {
+    const auto m = npusim::ascendc::level0_mask<T>(mask, isSetMask, loc);
+    for (const auto& r : npusim::ascendc::level0_runs<T, 2>(
+             m, repeatTimes,
+             {npusim::ascendc::Strides{p.dstStride, p.dstRepeatSize},
+              npusim::ascendc::Strides{p.srcStride, p.srcRepeatSize}})) {
+        const LocalTensor<T> out = dst[r.offset[0]];
+        const LocalTensor<T> in = src[r.offset[1]];
         npusim::ascendc::vector_instruction(
-            out.native(), 1, {npusim::ascendc::read_of(in.native(), n)}, loc,
-            [&](npusim::Block& b) { b.reduce_sum(out.native(), in.native(), n, loc); });
+            out.native(), r.count, {npusim::ascendc::read_of(in.native(), r.count)}, loc,
+            [&](npusim::Block& b) { b.copy(out.native(), in.native(), r.count, loc); });
     }
 }
 
-/// Cast(dst, src, round, count): npusim rounds float -> integer to nearest even (CAST_RINT)
-/// and keeps float -> float exact where representable; CAST_NONE and CAST_RINT are accepted.
+/// Cast(dst, src, round, count): every RoundMode (CAST_NONE rounds like CAST_RINT where the
+/// value is not representable; CAST_ODD only to float types); integer targets saturate.
 template <class D, class S>
 void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode round, std::int32_t count,
           Loc loc = Loc::current()) {
-    if (round != RoundMode::CAST_NONE && round != RoundMode::CAST_RINT) {
-        throw npusim::KernelError(
-            npusim::ascendc::EventIds::where(loc) +
-            "Cast: only RoundMode::CAST_NONE and CAST_RINT are supported yet");
+    if (round == RoundMode::CAST_ODD && !npusim::FloatElement<D>) {
+        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
+                                  "Cast: RoundMode::CAST_ODD converts to a float type only");
     }
     const auto n = static_cast<std::uint64_t>(count);
     npusim::ascendc::vector_instruction(
-        dst.native(), n, {npusim::ascendc::read_of(src.native(), n)}, loc,
-        [&](npusim::Block& b) { b.cast(dst.native(), src.native(), n, loc); });
+        dst.native(), n, {npusim::ascendc::read_of(src.native(), n)}, loc, [&](npusim::Block& b) {
+            b.cast(dst.native(), src.native(), n, static_cast<npusim::RoundMode>(round), loc);
+        });
+}
+
+struct BrcbRepeatParams {
+    std::uint16_t dstBlkStride = 1;
+    std::uint16_t dstRepStride = 8;
+};
+
+/// Brcb(dst, src, repeatTimes, BrcbRepeatParams): each repeat takes 8 elements of src and
+/// fills one 32-byte block of dst with each (block j of repeat r at (r x dstRepStride + j x
+/// dstBlkStride) blocks). Dense destinations are one instruction; strided ones one per run.
+template <class T>
+void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint8_t repeatTimes,
+          const BrcbRepeatParams& p, Loc loc = Loc::current()) {
+    constexpr std::uint64_t per_block = 32 / sizeof(T);
+    std::uint64_t first = 0;  // the first source element of the current run
+    std::uint64_t length = 0;
+    std::uint64_t at = 0;  // its destination block
+    auto issue = [&] {
+        if (length == 0) return;
+        const LocalTensor<T> out = dst[at * per_block];
+        const LocalTensor<T> in = src[first];
+        npusim::ascendc::vector_instruction(
+            out.native(), length * per_block, {npusim::ascendc::read_of(in.native(), length)}, loc,
+            [&](npusim::Block& b) { b.brcb(out.native(), in.native(), length, loc); });
+    };
+    for (std::uint64_t r = 0; r < repeatTimes; ++r) {
+        for (std::uint64_t j = 0; j < 8; ++j) {
+            const std::uint64_t block = r * p.dstRepStride + j * p.dstBlkStride;
+            const std::uint64_t element = r * 8 + j;
+            if (length != 0 && block == at + length) {
+                ++length;
+                continue;
+            }
+            issue();
+            first = element;
+            at = block;
+            length = 1;
+        }
+    }
+    issue();
 }
 
 // ---- not supported yet: compile errors naming the API -------------------------------------
 template <class... Args>
-void Compare(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: Compare is not supported yet (no uint8 mask tensors)");
-}
-template <class... Args>
-void Select(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: Select is not supported yet (no uint8 mask tensors)");
-}
-template <class... Args>
 void Sort32(Args&&...) {
     static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: Sort32 is not supported yet");
+                  "npusim Ascend C: Sort32 is not supported yet (docs/ascendc.md, API status)");
 }
 template <class... Args>
 void GatherMask(Args&&...) {
     static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: GatherMask is not supported yet");
+                  "npusim Ascend C: GatherMask is not supported yet (docs/ascendc.md, API status)");
 }
 template <class... Args>
-void BlockReduceSum(Args&&...) {
+void Gather(Args&&...) {
     static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: BlockReduceSum is not supported yet");
+                  "npusim Ascend C: Gather is not supported yet (docs/ascendc.md, API status)");
 }
-template <class T = void, class... Args>
-void SetVectorMask(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<T>,
-                  "npusim Ascend C: SetVectorMask (mask registers) is not supported yet");
+template <class... Args>
+void MrgSort(Args&&...) {
+    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
+                  "npusim Ascend C: MrgSort is not supported yet (docs/ascendc.md, API status)");
 }
-template <class T = void>
-void SetMaskCount() {
-    static_assert(npusim::ascendc::kAlwaysFalse<T>,
-                  "npusim Ascend C: SetMaskCount (mask registers) is not supported yet");
-}
-template <class T = void>
-void SetMaskNorm() {
-    static_assert(npusim::ascendc::kAlwaysFalse<T>,
-                  "npusim Ascend C: SetMaskNorm (mask registers) is not supported yet");
-}
-template <class T = void>
-void ResetMask() {
-    static_assert(npusim::ascendc::kAlwaysFalse<T>,
-                  "npusim Ascend C: ResetMask (mask registers) is not supported yet");
-}
-
 }  // namespace AscendC
