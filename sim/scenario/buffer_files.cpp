@@ -183,9 +183,8 @@ std::string file_name_of(const std::string& name) {
     return out.empty() ? std::string("%") : out;
 }
 
-void check_buffer_file(ScenarioBuffer& b, const std::filesystem::path& base_dir,
-                       Diagnostics& diag) {
-    const std::string at = b.pointer + "/init/file";
+void check_buffer_file(ScenarioBuffer& b, const std::filesystem::path& base_dir, Diagnostics& diag,
+                       const std::string& at) {
     const std::filesystem::path written(b.init.file);
     const std::filesystem::path path = written.is_absolute() ? written : base_dir / written;
     const std::string shown = printable(path.string(), false);
@@ -315,7 +314,8 @@ std::vector<double> read_buffer_file(const ScenarioBuffer& buffer) {
 void check_buffer_files(std::vector<ScenarioBuffer>& buffers, const std::filesystem::path& base_dir,
                         Diagnostics& diag) {
     for (ScenarioBuffer& b : buffers) {
-        if (b.init.kind == BufferInit::Kind::File) check_buffer_file(b, base_dir, diag);
+        if (b.init.kind == BufferInit::Kind::File)
+            check_buffer_file(b, base_dir, diag, b.pointer + "/init/file");
     }
 }
 
@@ -468,6 +468,20 @@ std::filesystem::path write_buffer_file(const std::filesystem::path& dir,
         npy ? npy_file(buffer.type, shape, values) : encode_elements(buffer.type, values);
     write_output_file(path, bytes, "buffer dump");
     return path;
+}
+
+std::optional<std::vector<double>> read_golden_file(const ScenarioBuffer& buffer,
+                                                    const std::string& file, const std::string& at,
+                                                    const std::filesystem::path& base_dir,
+                                                    Diagnostics& diag) {
+    ScenarioBuffer golden = buffer;
+    golden.init = BufferInit{};
+    golden.init.kind = BufferInit::Kind::File;
+    golden.init.file = file;
+    const std::uint64_t before = diag.size();
+    check_buffer_file(golden, base_dir, diag, at);
+    if (diag.size() != before) return std::nullopt;
+    return read_buffer_file(golden);
 }
 
 }  // namespace npusim

@@ -38,6 +38,14 @@ void check_buffer_files(std::vector<ScenarioBuffer>& buffers, const std::filesys
 /// ConfigError naming the file if it changed since.
 std::vector<double> read_buffer_file(const ScenarioBuffer& buffer);
 
+/// A golden file for `buffer` ("expect": {"buffers": {"z": {"file": ...}}}): checked like an
+/// "init" file (same formats, the buffer's type and size) with problems at `at`, then read.
+/// Nullopt when a problem was reported.
+std::optional<std::vector<double>> read_golden_file(const ScenarioBuffer& buffer,
+                                                    const std::string& file, const std::string& at,
+                                                    const std::filesystem::path& base_dir,
+                                                    Diagnostics& diag);
+
 enum class BufferFileFormat : std::uint8_t { Raw, Npy };
 /// ".bin" -> Raw, ".npy" -> Npy, other extensions nullopt.
 std::optional<BufferFileFormat> buffer_file_format(const std::filesystem::path& file);

@@ -14,6 +14,19 @@ namespace npusim {
 
 namespace {
 
+/// "expect": {"buffers": {"z": {"file": "golden.npy"}}}: each golden file checked against its
+/// buffer (type, size) and read into the expectation's values.
+void load_golden_files(ScenarioExpect& expect, const HostProgramSpec& host,
+                       const std::filesystem::path& base_dir, Diagnostics& diag) {
+    for (BufferExpectation& e : expect.buffers) {
+        if (e.file.empty()) continue;
+        const ScenarioBuffer* buffer = host.find_buffer(e.buffer);
+        if (buffer == nullptr) continue;  // reported by read_expect
+        if (auto values = read_golden_file(*buffer, e.file, e.pointer + "/file", base_dir, diag))
+            e.values = std::move(*values);
+    }
+}
+
 /// Kernels reach pinned and managed host memory only in unified-memory mode, as the runtime
 /// lets them (docs/runtime.md, "Unified memory"); pageable memory the launch reader refuses.
 void check_host_memory_args(const HostProgramSpec& host, Diagnostics& diag) {
@@ -202,8 +215,10 @@ Scenario parse_scenario(std::string_view json_text, const std::string& origin,
             }
             read_single_kernel(*doc, s, diag);
         }
-        if (doc->contains("expect") && diag.empty())
+        if (doc->contains("expect") && diag.empty()) {
             s.expect = read_expect(doc->at("expect"), s.host ? &*s.host : nullptr, diag);
+            if (s.host) load_golden_files(s.expect, *s.host, base_dir, diag);
+        }
     }
     if (diag.empty() && !s.host) {
         if (const KernelDefinition* kernel = find_builtin_kernel(s.kernel);

@@ -97,12 +97,12 @@ void read_buffer_expectation(const json& value, const std::string& name,
         return;
     }
     if (!require_object(value, e.pointer, diag)) return;
-    check_keys(value, e.pointer, {"equals", "all", "range", "tolerance"}, diag);
-    const int forms = static_cast<int>(value.contains("equals")) +
-                      static_cast<int>(value.contains("all")) +
-                      static_cast<int>(value.contains("range"));
+    check_keys(value, e.pointer, {"equals", "all", "range", "file", "tolerance"}, diag);
+    const int forms =
+        static_cast<int>(value.contains("equals")) + static_cast<int>(value.contains("all")) +
+        static_cast<int>(value.contains("range")) + static_cast<int>(value.contains("file"));
     if (forms != 1) {
-        diag.add(e.pointer, "give exactly one of \"equals\", \"all\" and \"range\"");
+        diag.add(e.pointer, "give exactly one of \"equals\", \"all\", \"range\" and \"file\"");
         return;
     }
     if (value.contains("tolerance")) {
@@ -114,7 +114,11 @@ void read_buffer_expectation(const json& value, const std::string& name,
             }
         }
     }
-    if (value.contains("equals")) {
+    if (value.contains("file")) {
+        // A golden file (.npy or raw .bin): read once the scenario's folder is known.
+        e.kind = BufferExpectation::Kind::Equals;
+        if (auto file = read_string(value.at("file"), e.pointer + "/file", diag)) e.file = *file;
+    } else if (value.contains("equals")) {
         e.kind = BufferExpectation::Kind::Equals;
         const json& values = value.at("equals");
         const std::string at = e.pointer + "/equals";
@@ -386,7 +390,8 @@ ExpectationReport evaluate_expectations(const ScenarioExpect& expect, const RunR
         what += e.kind == BufferExpectation::Kind::All ? "all " + fixed(e.value)
                 : e.kind == BufferExpectation::Kind::Range
                     ? "range from " + fixed(e.start) + " step " + fixed(e.step)
-                    : "equals the listed values";
+                : e.file.empty() ? "equals the listed values"
+                                 : "equals golden file " + e.file;
         if (e.tolerance > 0) what += " within " + fixed(e.tolerance);
         const BufferSnapshot* snap = nullptr;
         if (host != nullptr) {

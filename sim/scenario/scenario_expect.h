@@ -43,6 +43,7 @@ struct BufferExpectation {
     double value = 0.0;          // All
     double start = 0.0, step = 1.0;
     double tolerance = 0.0;  // absolute
+    std::string file;        // Equals from a golden file (as written; its values fill `values`)
 };
 
 struct FindingExpectation {
