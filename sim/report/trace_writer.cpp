@@ -187,12 +187,10 @@ void ChromeTraceWriter::finish() {
     } catch (...) {
         m_failed = true;
     }
+    std::string().swap(m_buf);  // give the buffer back: the writer may outlive the run
     if (m_failed) {
         std::error_code ignored;
         std::filesystem::remove(m_partial, ignored);
-    }
-    std::string().swap(m_buf);  // give the buffer back: the writer may outlive the run
-    if (m_failed) {
         throw UsageError(m_path.string() + ": cannot write trace file" +
                          (m_reason.empty() ? std::string() : ": " + m_reason));
     }

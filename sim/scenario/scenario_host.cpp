@@ -128,21 +128,13 @@ void read_params(const json& op, const std::string& pointer, const KernelDefinit
     }
 }
 
-/// A kernel argument's element type in the scenario's spelling ("float32").
+/// A kernel argument's element type in the scenario's spelling ("float32"); other types print
+/// as the native name.
 const char* buffer_type_name(DType dtype) {
-    switch (dtype) {
-        case DType::F16:
-            return "float16";
-        case DType::F32:
-            return "float32";
-        case DType::I32:
-            return "int32";
-        case DType::I8:
-            return "int8";
-        default:  // kernel arguments of other types print as the native name
-            break;
-    }
-    return to_string(dtype).data();
+    if (dtype == DType::F16) return "float16";
+    if (dtype == DType::F32) return "float32";
+    if (dtype == DType::I32) return "int32";
+    return dtype == DType::I8 ? "int8" : to_string(dtype).data();
 }
 
 void read_launch(const json& op, const std::string& pointer, const ChipConfig& chip,
