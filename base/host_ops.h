@@ -34,6 +34,7 @@ struct HostOpInfo {
     LaunchIdentity launch;
     // EventRecord / EventWait
     std::uint32_t event = 0;
+    std::string event_name;       // the name the program gave it ("": none; event_label())
     std::uint64_t waits_for = 0;  // EventWait: the EventRecord op it waits for
     // Copy / Memset: the GM bytes it reads and writes (host memory is not listed)
     std::vector<GmRange> reads;

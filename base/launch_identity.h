@@ -21,6 +21,11 @@ inline std::string stream_label(std::uint32_t stream, std::string_view name) {
     return stream == 0 ? std::string("the default stream") : "stream " + std::to_string(stream);
 }
 
+/// How reports name an event: by the name the program gave it ("event e1"), else "event 3".
+inline std::string event_label(std::uint32_t event, std::string_view name) {
+    return "event " + (name.empty() ? std::to_string(event) : std::string(name));
+}
+
 /// Whether a launch (or host call) site is a scenario's: the scenario runner names each op
 /// "file.json#/host/N" (a JSON pointer after '#'); C++ and Ascend C sites are "file.cpp:40".
 inline bool is_scenario_site(std::string_view site) {

@@ -92,6 +92,7 @@ RuntimeWaitState Runtime::wait_state() const {
             s.head_where = head.info.where;
             s.kernel_id = head.state->kernel_id;
             s.event = head.info.event;
+            s.event_name = head.info.event_name;
             if (head.kind == HostOp::Kind::Wait) {
                 s.waits_for_op = head.info.waits_for;
                 s.waits_for_stream = head.wait_stream;
@@ -332,6 +333,10 @@ void Runtime::synchronize_device(Where where) {
 // ---- events -------------------------------------------------------------------------------
 
 Event Runtime::create_event(EventFlags flags, Where where) {
+    return create_event(std::string(), flags, where);
+}
+
+Event Runtime::create_event(std::string name, EventFlags flags, Where where) {
     Impl& impl = *m_impl;
     if (has_flag(flags, EventFlags::Interprocess) && !has_flag(flags, EventFlags::DisableTiming)) {
         Impl::fail(Status::InvalidValue, "an interprocess event must also disable timing", where);
@@ -343,7 +348,9 @@ Event Runtime::create_event(EventFlags flags, Where where) {
     }
     impl.advance(impl.config.runtime_call_cycles);
     const std::uint32_t id = impl.next_event++;
-    impl.events[id].flags = flags;
+    EventState& event = impl.events[id];
+    event.flags = flags;
+    event.name = std::move(name);
     return {id};
 }
 
@@ -370,6 +377,7 @@ void Runtime::record_event(Event event, Stream stream, Where where) {
     info.call = "record_event";
     info.where = site_of(where);
     info.event = event.id;
+    info.event_name = e.name;
     if (s.capture) {
         // Recorded into the graph: the event's real snapshot stays as it was.
         HostOp op;
@@ -424,11 +432,11 @@ void Runtime::synchronize_event(Event event, Where where) {
     if (e.marker && !e.marker->done) {
         std::shared_ptr<HostOpState> marker = e.marker;
         impl.block([marker] { return marker->done; },
-                   call_text("synchronize_event", where) +
-                       ": waits for the work recorded in event " + std::to_string(event.id) +
-                       " on stream " + std::to_string(e.recorded_on->id),
+                   call_text("synchronize_event", where) + ": waits for the work recorded in " +
+                       event_label(event.id, e.name) + " on " +
+                       stream_label(e.recorded_on->id, e.recorded_on->name),
                    {HostWait::Kind::Event, e.recorded_on->id, e.record_op, event.id,
-                    "synchronize_event", site_of(where)});
+                    "synchronize_event", site_of(where), false, e.name});
     }
     impl.synchronized_op(e.record_op);
     impl.advance(impl.config.runtime_sync_cycles);
@@ -451,6 +459,7 @@ void Runtime::stream_wait_event(Stream stream, Event event, Where where) {
     info.call = "stream_wait_event";
     info.where = site_of(where);
     info.event = event.id;
+    info.event_name = e.name;
     info.waits_for = e.record_op;
     // Work recorded and already complete orders nothing in time, but it still orders the
     // stream's later work after it (the checker's happens-before): an op that completes at

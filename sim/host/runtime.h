@@ -265,6 +265,10 @@ public:
     // ---- events ---------------------------------------------------------------------------
     /// Interprocess without DisableTiming: InvalidValue.
     Event create_event(EventFlags flags = EventFlags::Default, Where where = Where::current());
+    /// The same, with a name reports use for it ("event e1" instead of "event 3"): deadlock
+    /// reports and runtime errors. Names need not be unique.
+    Event create_event(std::string name, EventFlags flags = EventFlags::Default,
+                       Where where = Where::current());
     /// Allowed while recorded work is pending (a warning); the event is gone at once.
     void destroy_event(Event event, Where where = Where::current());
     /// Captures the work queued on the stream so far; re-recording replaces the capture.

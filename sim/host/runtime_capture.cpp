@@ -62,7 +62,7 @@ void Runtime::Impl::refuse_captured_event(EventState& event, Event handle, const
     invalidate(*event.captured_in, call, where);
     fail(Status::NotPermitted,
          "operation not permitted on an event last recorded in a capturing stream: " +
-             std::string(call) + " on event " + std::to_string(handle.id) + " during " +
+             std::string(call) + " on " + event_label(handle.id, event.name) + " during " +
              capture_text(*event.captured_in) + "; the capture is invalidated",
          where);
 }
@@ -150,8 +150,8 @@ void Runtime::Impl::capture_wait(StreamState& stream, const EventState& event, E
     if (event.captured_in.get() != &capture) {
         invalidate(capture, "stream_wait_event", where);
         fail(Status::NotPermitted,
-             "stream_wait_event during " + capture_text(capture) + " on event " +
-                 std::to_string(handle.id) +
+             "stream_wait_event during " + capture_text(capture) + " on " +
+                 event_label(handle.id, event.name) +
                  ", which has no record in this capture (a graph cannot wait for work "
                  "outside it, ACL_ERROR_RT_CAPTURE_DEPENDENCY); the capture is invalidated",
              where);
@@ -163,6 +163,7 @@ void Runtime::Impl::capture_wait(StreamState& stream, const EventState& event, E
     op.info.call = "stream_wait_event";
     op.info.where = site_of(where);
     op.info.event = handle.id;
+    op.info.event_name = event.name;
     const std::size_t index = capture_op(stream, std::move(op));
     capture.ops[index].waits_for = event.captured_index;
 }

@@ -120,7 +120,8 @@ EventState& Runtime::Impl::event_of(Event event, const std::source_location& whe
         fail(Status::InvalidHandle, "event " + std::to_string(event.id) + " does not exist", where);
     }
     if (it->second.destroyed) {
-        fail(Status::InvalidHandle, "event " + std::to_string(event.id) + " was destroyed", where);
+        fail(Status::InvalidHandle, event_label(event.id, it->second.name) + " was destroyed",
+             where);
     }
     return it->second;
 }
@@ -162,9 +163,9 @@ HostAllocation& Runtime::Impl::host_of(HostBuffer buffer, std::uint64_t bytes,
 void Runtime::Impl::warn_if_stream_destroyed(const EventState& event, const char* call,
                                              const std::source_location& where) {
     if (event.recorded_on && event.recorded_on->destroyed) {
-        warn(std::string(call) + " on an event last recorded on stream " +
-                 std::to_string(event.recorded_on->id) + ", which was destroyed (" +
-                 event.recorded_on->destroyed_at +
+        warn(std::string(call) + " on an event last recorded on " +
+                 stream_label(event.recorded_on->id, event.recorded_on->name) +
+                 ", which was destroyed (" + event.recorded_on->destroyed_at +
                  "): undefined in the vendor documents, fails sporadically on hardware",
              where);
     }

@@ -125,6 +125,7 @@ struct StreamState {
 
 struct EventState {
     EventFlags flags = EventFlags::Default;
+    std::string name;  // given by create_event(name); "" for none
     bool destroyed = false;
     std::shared_ptr<HostOpState> marker;  // the captured work (null: never recorded)
     std::uint64_t record_op = 0;          // the EventRecord op of the capture

@@ -226,8 +226,9 @@ private:
                 return false;
         }
         for (const ScenarioEvent& e : m_spec.events) {
-            if (!call(e.pointer, "create_event(" + e.name + ")",
-                      [&](HostCallRecord&) { m_events[e.name] = m_rt.create_event(e.flags); }))
+            if (!call(e.pointer, "create_event(" + e.name + ")", [&](HostCallRecord&) {
+                    m_events[e.name] = m_rt.create_event(e.name, e.flags);
+                }))
                 return false;
         }
         return true;

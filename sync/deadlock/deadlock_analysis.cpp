@@ -355,7 +355,7 @@ private:
                 WaitVertex ev;
                 ev.kind = WaitVertexKind::Event;
                 ev.id = head.event;
-                ev.what = "event " + std::to_string(head.event);
+                ev.what = event_label(head.event, head.event_name);
                 ev.blocked = true;
                 const VertexId e = m_graph.add_vertex(std::move(ev));
                 m_graph.add_edge(s, e);
@@ -373,6 +373,16 @@ private:
         // Synchronizing the device waits for every busy stream; the rest for their one stream.
         if (host.kind == HostWait::Kind::Device) {
             for (std::uint32_t s : busy) m_graph.add_edge(h, stream_vertex(s));
+        } else if (host.kind == HostWait::Kind::Event) {
+            // synchronize_event: the host waits for the event, the event for its stream.
+            WaitVertex ev;
+            ev.kind = WaitVertexKind::Event;
+            ev.id = host.event;
+            ev.what = event_label(host.event, host.event_name);
+            ev.blocked = true;
+            const VertexId e = m_graph.add_vertex(std::move(ev));
+            m_graph.add_edge(h, e);
+            m_graph.add_edge(e, stream_vertex(host.stream));
         } else {
             m_graph.add_edge(h, stream_vertex(host.stream));
         }

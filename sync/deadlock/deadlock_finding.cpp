@@ -359,8 +359,7 @@ std::string chain_noun(const WaitVertex& v) {
         case WaitVertexKind::Stream:
             return stream_label(v.id, v.stream_name);
         case WaitVertexKind::Event:
-            return "event " + std::to_string(v.id) +
-                   (v.where.empty() ? std::string() : " (recorded at " + v.where + ")");
+            return v.what + (v.where.empty() ? std::string() : " (recorded at " + v.where + ")");
         case WaitVertexKind::Kernel:
             return "kernel " + v.kernel +
                    (v.launch.empty() ? std::string() : " (launched at " + v.launch + ")");

@@ -104,6 +104,7 @@ struct HostWait {
     /// The host does not block but only polls (query_stream: kind Stream; query_event: kind
     /// Event) while no device work can progress; `call` and `where` name the last query.
     bool polling = false;
+    std::string event_name;  // Event: the name the program gave it ("": none)
 };
 
 /// One stream's position: what its head operation is and, for an event wait, on what.
@@ -124,6 +125,7 @@ struct StreamWaitState {
     std::uint64_t waits_for_op = 0;  // EventWait head: the EventRecord op it waits for
     std::uint32_t waits_for_stream = 0;
     std::uint32_t event = 0;
+    std::string event_name;  // the name the program gave it ("": none)
 };
 
 /// Who waits for what in the runtime, for the deadlock checker.

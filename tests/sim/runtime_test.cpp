@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "sync/deadlock/deadlock_finding.h"
 #include "test_support.h"
 
 using namespace npusim;
@@ -371,6 +372,41 @@ TEST_CASE("a host waiting for a kernel that never finishes is a deadlock", "[run
     const RunResult again = sim.run_host(
         [](Runtime& rt) { rt.launch(rt.default_stream(), {.name = "fine"}, busy(100)); });
     CHECK(again.completed());
+}
+
+TEST_CASE("deadlock reports name events and streams by the names the program gave them",
+          "[runtime]") {
+    const bool host_waits_for_event = GENERATE(true, false);
+    Simulator sim(test::small_chip());
+    const RunResult result = sim.run_host([&](Runtime& rt) {
+        const Stream s1 = rt.create_stream("loader");
+        const Stream s2 = rt.create_stream("consumer");
+        const Event ready = rt.create_event("inputs_ready");
+        rt.launch(s1, {.name = "stuck"}, [](Block& block) {
+            block.wait_flag(Pipe::MTE2, Pipe::V, 0);  // never set
+        });
+        rt.record_event(ready, s1);
+        rt.stream_wait_event(s2, ready);
+        rt.launch(s2, {.name = "after"}, busy(10));
+        if (host_waits_for_event) {
+            rt.synchronize_event(ready);
+        } else {
+            rt.synchronize_stream(s2);
+        }
+    });
+    REQUIRE(result.outcome == RunOutcome::Deadlock);
+    std::string text;
+    for (std::size_t i = 0; i < result.deadlocks.size(); ++i)
+        text += format_deadlock(result.deadlocks[i], i + 1);
+    INFO(text);
+    CHECK_THAT(text, Catch::Contains("event inputs_ready") && Catch::Contains("stream loader"));
+    CHECK_THAT(text, !Catch::Contains("event 0") && !Catch::Contains("stream 1"));
+    if (host_waits_for_event) {
+        CHECK_THAT(result.host_wait,
+                   Catch::Contains("event inputs_ready") && Catch::Contains("stream loader"));
+    } else {
+        CHECK_THAT(text, Catch::Contains("stream consumer"));
+    }
 }
 
 TEST_CASE("freeing memory that pending work uses warns and defers the release", "[runtime]") {
