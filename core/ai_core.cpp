@@ -126,13 +126,13 @@ void AiCore::run_block(const BlockAssignment& work) {
     m_block_frame = &frame;
     m_current = work;
     m_serial = 0;
-    m_allocator.reset();
-    m_decoder.set_kernel(work.kernel->name, work.kernel->type, block_num());
-    const auto& offsets = work.kernel->start_offsets;
-    const Cycle offset = work.group < offsets.size() ? offsets[work.group] : 0;
-    m_local_time = std::max(m_local_time, now_cycles()) + offset;
-    m_sync_deadline = now_cycles() + m_chip.quantum;
     try {
+        m_allocator.reset();
+        m_decoder.set_kernel(work.kernel->name, work.kernel->type, block_num());
+        const auto& offsets = work.kernel->start_offsets;
+        const Cycle offset = work.group < offsets.size() ? offsets[work.group] : 0;
+        m_local_time = std::max(m_local_time, now_cycles()) + offset;
+        m_sync_deadline = now_cycles() + m_chip.quantum;
         check_abort();
         Block block(*this, work);
         work.kernel->body(block);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "base/errors.h"
+#include "core/process_guard.h"
 #include "sync/kernel_sync.h"
 
 namespace npusim {
@@ -129,10 +130,16 @@ std::uint32_t Scheduler::launch(KernelLaunch kernel, Cycle now) {
         if (tick > now) {
             // Wake the dispatcher at the tick (unless the run is aborted first).
             sc_core::sc_spawn([this, tick, now] {
-                sc_core::wait(sc_core::sc_time::from_value(tick - now), m_chip.abort_event);
-                if (m_chip.abort) return;
-                m_now = std::max(m_now, tick);
-                dispatch();
+                try {
+                    sc_core::wait(sc_core::sc_time::from_value(tick - now), m_chip.abort_event);
+                    if (m_chip.abort) return;
+                    m_now = std::max(m_now, tick);
+                    dispatch();
+                } catch (const sc_core::sc_unwind_exception&) {
+                    throw;
+                } catch (...) {
+                    fail_with_current_exception(m_chip, "the block dispatcher");
+                }
             });
         }
     }

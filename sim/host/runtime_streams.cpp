@@ -1,5 +1,7 @@
 // Runtime::Impl (sim/host/runtime_engine.h): queueing ops on streams, the legacy default stream's
 // implicit waits, and the worker thread that runs a stream's queue in order.
+#include "base/launch_identity.h"
+#include "core/process_guard.h"
 #include "sim/host/runtime_engine.h"
 
 namespace npusim {
@@ -106,6 +108,14 @@ void Runtime::Impl::work(const std::shared_ptr<StreamState>& stream) {
         }
     } catch (const HostAborted&) {
         // the run ends; the queue is dropped with the runtime
+    } catch (const sc_core::sc_unwind_exception&) {
+        throw;
+    } catch (...) {
+        const std::string site = stream->queue.empty() ? std::string()
+                                                       : stream->queue.front().info.call + " at " +
+                                                             stream->queue.front().info.where;
+        fail_with_current_exception(chip, stream_label(stream->id, stream->name) +
+                                              (site.empty() ? std::string() : ", " + site));
     }
     stream->worker_idle = false;
     stream->worker = false;

@@ -409,6 +409,39 @@ TEST_CASE("deadlock reports name events and streams by the names the program gav
     }
 }
 
+namespace {
+/// Throws from a hook the stream worker (a SystemC process) calls.
+struct ThrowingObserver final : TransactionObserver {
+    bool on_start = false;
+    void on_transaction(const Transaction&) override {}
+    void on_host_op_started(std::uint64_t, Cycle) override {
+        if (on_start) throw std::runtime_error("observer broke");
+    }
+    void on_kernel_start(const KernelInfo&, Cycle) override {
+        if (!on_start) throw std::runtime_error("observer broke at kernel start");
+    }
+};
+}  // namespace
+
+TEST_CASE("an error raised inside a stream worker ends the run with that error, not the program",
+          "[runtime]") {
+    ThrowingObserver observer;
+    observer.on_start = GENERATE(true, false);
+    Simulator sim(test::small_chip());
+    sim.attach(observer);
+    const auto program = [](Runtime& rt) {
+        const Stream s = rt.create_stream("workers");
+        rt.launch(s, {.name = "k"}, busy(10));
+        rt.synchronize_stream(s);
+    };
+    CHECK_THROWS_WITH(sim.run_host(program), Catch::Contains("stream workers") &&
+                                                 Catch::Contains("launch at") &&
+                                                 Catch::Contains("observer broke"));
+    // The simulator stays usable.
+    sim.detach(observer);
+    CHECK(sim.run_host(program).completed());
+}
+
 TEST_CASE("freeing memory that pending work uses warns and defers the release", "[runtime]") {
     Simulator sim(test::small_chip());
     std::string free_line;
