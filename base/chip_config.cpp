@@ -4,6 +4,8 @@
 #include <array>
 #include <fstream>
 #include <initializer_list>
+#include <map>
+#include <mutex>
 #include <system_error>
 #include <utility>
 
@@ -493,10 +495,19 @@ ChipConfig builtin_chip_config(std::string_view preset) {
         }
         throw ConfigError({message});
     }
-    const std::string origin = preset_origin(found->first);
-    ChipConfig config = parse_chip_config(found->second, origin);
-    config.source = origin;
-    return config;
+    // Presets are fixed texts: each is parsed once per process (scenarios, sweeps and the
+    // fuzzers ask for them again and again) and handed out as copies.
+    static std::mutex mutex;
+    static std::map<std::string, ChipConfig, std::less<>> parsed;
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto cached = parsed.find(found->first);
+    if (cached == parsed.end()) {
+        const std::string origin = preset_origin(found->first);
+        ChipConfig config = parse_chip_config(found->second, origin);
+        config.source = origin;
+        cached = parsed.emplace(found->first, std::move(config)).first;
+    }
+    return cached->second;
 }
 
 std::vector<std::string> builtin_chip_presets() {
