@@ -331,6 +331,19 @@ private:
             v.what = stream_label(id, v.stream_name);
             return streams.emplace(id, m_graph.add_vertex(std::move(v))).first->second;
         };
+        // A waiter (a stream's head, or the host in synchronize_event) waits for an event,
+        // the event for the stream it was recorded on.
+        const auto wait_for_event = [&](VertexId waiter, std::uint32_t event,
+                                        const std::string& name, std::uint32_t recorded_on) {
+            WaitVertex ev;
+            ev.kind = WaitVertexKind::Event;
+            ev.id = event;
+            ev.what = event_label(event, name);
+            ev.blocked = true;
+            const VertexId e = m_graph.add_vertex(std::move(ev));
+            m_graph.add_edge(waiter, e);
+            m_graph.add_edge(e, stream_vertex(recorded_on));
+        };
         const RuntimeWaitState& runtime = *m_in.runtime;
         std::vector<std::uint32_t> busy;  // streams with queued work, in stream order
         for (const StreamWaitState& head : runtime.streams) {
@@ -352,14 +365,7 @@ private:
                     }
                 }
             } else if (head.head_kind == HostOpKind::EventWait && head.waits_for_op != 0) {
-                WaitVertex ev;
-                ev.kind = WaitVertexKind::Event;
-                ev.id = head.event;
-                ev.what = event_label(head.event, head.event_name);
-                ev.blocked = true;
-                const VertexId e = m_graph.add_vertex(std::move(ev));
-                m_graph.add_edge(s, e);
-                m_graph.add_edge(e, stream_vertex(head.waits_for_stream));
+                wait_for_event(s, head.event, head.event_name, head.waits_for_stream);
             }
         }
         const HostWait& host = runtime.host;
@@ -374,15 +380,7 @@ private:
         if (host.kind == HostWait::Kind::Device) {
             for (std::uint32_t s : busy) m_graph.add_edge(h, stream_vertex(s));
         } else if (host.kind == HostWait::Kind::Event) {
-            // synchronize_event: the host waits for the event, the event for its stream.
-            WaitVertex ev;
-            ev.kind = WaitVertexKind::Event;
-            ev.id = host.event;
-            ev.what = event_label(host.event, host.event_name);
-            ev.blocked = true;
-            const VertexId e = m_graph.add_vertex(std::move(ev));
-            m_graph.add_edge(h, e);
-            m_graph.add_edge(e, stream_vertex(host.stream));
+            wait_for_event(h, host.event, host.event_name, host.stream);
         } else {
             m_graph.add_edge(h, stream_vertex(host.stream));
         }
