@@ -48,7 +48,7 @@ expect_error gather "Gather is not supported yet" 'LocalTensor<float> a; Gather(
 expect_error mrg_sort "MrgSort is not supported yet" 'LocalTensor<float> a; MrgSort(a, a);'
 expect_error set_fixpipe_config "SetFixPipeConfig (Fixpipe quantization tables)" \
   'LocalTensor<uint64_t> t; SetFixPipeConfig(t);'
-expect_error position_co2 "this TPosition (C2, CO2, SPM, SHM, TSCM, C2PIPE2GM) is not supported" \
+expect_error position_co2 "this TPosition (CO2, SPM, SHM, TSCM, C2PIPE2GM) is not supported" \
   'TBuf<TPosition::CO2> b; (void)b.Get<float>();'
 expect_error soft_syncall_cube "the soft SyncAll(gm, ub, n) is for vector cores only" \
   'GlobalTensor<int32_t> g; LocalTensor<int32_t> u; SyncAll<false>(g, u);'
