@@ -148,6 +148,10 @@ void InstructionDecoder::decode_copy(const Request& r, Transaction& tx,
         const char* role = op == &r.dst ? "destination" : "source";
         if (op->space == MemSpace::GM) {
             check_global(tx, *op, r.count, role);
+        } else if (op == &r.src0 && op->space == MemSpace::L0C) {
+            // A strided Fixpipe reads L0C row by row (npusim keeps it row-major): a row
+            // starts at any 32-byte block of the result.
+            check_local(tx, *op, r.count, role, 32);
         } else {
             check_local(tx, *op, r.count, role);
         }

@@ -7,7 +7,7 @@
 
 struct TCubeTiling {
     std::int32_t usedCoreNum = 0;
-    std::int32_t M = 0;   // the whole problem: A is M x Ka, B is Kb x N
+    std::int32_t M = 0;  // the whole problem: A is M x Ka, B is Kb x N
     std::int32_t N = 0;
     std::int32_t Ka = 0;
     std::int32_t Kb = 0;

@@ -248,8 +248,8 @@ public:
         const std::uint64_t offset =
             enSequentialWrite ? 0 : m_tile_m * m_tiling.baseM * stride + m_tile_n * m_tiling.baseN;
         if (enAtomic == 1) SetAtomicAdd<float>(loc);
-        npusim::ascendc::copy_blocks<float>(npusim::ascendc::view_of(gm[offset]), c.native(),
-                                            rows, cols * sizeof(float), 0,
+        npusim::ascendc::copy_blocks<float>(npusim::ascendc::view_of(gm[offset]), c.native(), rows,
+                                            cols * sizeof(float), 0,
                                             (stride - cols) * sizeof(float), loc);
         if (enAtomic == 1) SetAtomicNone(loc);
         m_co1.FreeTensor(c, loc);
@@ -257,9 +257,10 @@ public:
     template <bool sync = true>
     void GetTensorC(const LocalTensor<DstT>&, std::uint8_t = 0, bool = false,
                     Loc loc = Loc::current()) {
-        fail("GetTensorC to a LocalTensor (UB) is not supported yet: the cube core has no UB; "
-             "write C to GM and read it on the AIV",
-             loc);
+        fail(
+            "GetTensorC to a LocalTensor (UB) is not supported yet: the cube core has no UB; "
+            "write C to GM and read it on the AIV",
+            loc);
     }
 
     /// Every tile of C to GM (row stride: C's original width).
@@ -331,20 +332,17 @@ private:
             // A: rows x depth (transposed: depth x rows of the K x M matrix).
             if (m_a.transposed) {
                 npusim::ascendc::load_tile_to_l1<half>(a1.native(), m_a, kANz, m_org_m,
-                                                       align16(m_org_ka), k0, m0, depth, rows,
-                                                       loc);
+                                                       align16(m_org_ka), k0, m0, depth, rows, loc);
             } else {
                 npusim::ascendc::load_tile_to_l1<half>(a1.native(), m_a, kANz, m_org_ka,
                                                        align16(m_org_m), m0, k0, rows, depth, loc);
             }
             if (m_b.transposed) {
                 npusim::ascendc::load_tile_to_l1<half>(b1.native(), m_b, kBNz, m_org_kb,
-                                                       align16(m_org_n), n0, k0, cols, depth,
-                                                       loc);
+                                                       align16(m_org_n), n0, k0, cols, depth, loc);
             } else {
                 npusim::ascendc::load_tile_to_l1<half>(b1.native(), m_b, kBNz, m_org_n,
-                                                       align16(m_org_kb), k0, n0, depth, cols,
-                                                       loc);
+                                                       align16(m_org_kb), k0, n0, depth, cols, loc);
             }
             m_a1.EnQue(a1, loc);
             m_b1.EnQue(b1, loc);
@@ -363,6 +361,9 @@ private:
             npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
             {
                 npusim::ascendc::Resume resume(ctx);
+                // Mmads accumulating into one L0C tile are ordered on the cube pipe by a
+                // barrier (the checker's rule for same-pipe overlapping writes).
+                if (step > 0 || accumulate_onto_c) ctx.pipe_barrier(npusim::Pipe::M, loc, false);
                 ctx.before_pipe_work(npusim::Pipe::M, {}, loc);
                 npusim::Block::MmadCall call;
                 call.c = c.native();
