@@ -202,3 +202,197 @@ TEST_CASE("Matmul API: multi-core with tails in M and N", "[ascendc][matmul]") {
     CHECK(r.c == reference(p, true));
     CHECK_THAT(r.findings, npusim::NoFindings());
 }
+
+// ---- Matmul + a vector epilogue: the AIC writes C through the API, its two AIVs apply
+// LeakyReLU to half the rows each after a cross-core flag.
+
+namespace {
+
+constexpr int kMixM = 64, kMixN = 64, kMixK = 64;
+constexpr float kSlope = 0.125F;
+
+__global__ __mix__(1, 2) void matmul_leakyrelu(GM_ADDR a, GM_ADDR b, GM_ADDR work, GM_ADDR out) {
+    using AType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+    using CType = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+    const TCubeTiling tiling = g_tiling;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> workGm, outGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, kMixM * kMixK);
+    bGm.SetGlobalBuffer((__gm__ half*)b, kMixK * kMixN);
+    workGm.SetGlobalBuffer((__gm__ float*)work, kMixM * kMixN);
+    outGm.SetGlobalBuffer((__gm__ float*)out, kMixM * kMixN);
+    TPipe pipe;
+    if ASCEND_IS_AIC {
+        Matmul<AType, AType, CType> mm;
+        REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &tiling);
+        mm.SetTensorA(aGm);
+        mm.SetTensorB(bGm);
+        mm.IterateAll(workGm);
+        mm.End();
+        CrossCoreSetFlag<2, PIPE_FIX>(0);
+    }
+    if ASCEND_IS_AIV {
+        constexpr int rows = kMixM / 2;
+        TQue<TPosition::VECIN, 1> inQueue;
+        TQue<TPosition::VECOUT, 1> outQueue;
+        pipe.InitBuffer(inQueue, 1, rows * kMixN * sizeof(float));
+        pipe.InitBuffer(outQueue, 1, rows * kMixN * sizeof(float));
+        CrossCoreWaitFlag(0);
+        const uint64_t first = GetSubBlockIdx() * rows * kMixN;
+        LocalTensor<float> in = inQueue.AllocTensor<float>();
+        DataCopy(in, workGm[first], rows * kMixN);
+        inQueue.EnQue(in);
+        in = inQueue.DeQue<float>();
+        LocalTensor<float> result = outQueue.AllocTensor<float>();
+        LeakyRelu(result, in, kSlope, rows * kMixN);
+        outQueue.EnQue(result);
+        inQueue.FreeTensor(in);
+        result = outQueue.DeQue<float>();
+        DataCopy(outGm[first], result, rows * kMixN);
+        outQueue.FreeTensor(result);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API: matmul + LeakyReLU epilogue on the AIVs", "[ascendc][matmul]") {
+    const Problem p = make_problem(kMixM, kMixN, kMixK);
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto a_gm = sim.allocate<half>(p.a.size(), "a");
+    auto b_gm = sim.allocate<half>(p.b.size(), "b");
+    auto work_gm = sim.allocate<float>(kMixM * kMixN, "work");
+    auto out_gm = sim.allocate<float>(kMixM * kMixN, "out");
+    sim.write(a_gm, p.a);
+    sim.write(b_gm, p.b);
+    g_tiling = tiling_for(kMixM, kMixN, kMixK, kMixM, kMixN, 32, 32, 32, false);
+    using npusim::ascendc::gm_addr;
+    const npusim::RunResult r =
+        sim.run({.name = "matmul_leakyrelu", .blocks = 1, .type = npusim::KernelType::MIX_AIC_1_2},
+                npusim::ascendc::bind_kernel(matmul_leakyrelu, gm_addr(a_gm), gm_addr(b_gm),
+                                             gm_addr(work_gm), gm_addr(out_gm)));
+    REQUIRE(r.completed());
+    std::vector<float> expected = reference(p, false);
+    for (float& x : expected) x = x > 0.0F ? x : x * kSlope;
+    CHECK(sim.read(out_gm) == expected);
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+}
+
+// ---- The API against basic APIs at the same tiling (data-free timing) -------------------
+
+namespace {
+
+// C = A x B with the Matmul schedule written by hand: per output tile (along M first), per K
+// step: GM -> A1/B1 (strided DataCopy), LoadData to A2/B2, Mmad; Fixpipe to GM. Shapes are
+// whole multiples of the tiles.
+__global__ __aicore__ void basic_gemm(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+    const TCubeTiling t = g_tiling;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, t.M * t.Ka);
+    bGm.SetGlobalBuffer((__gm__ half*)b, t.Kb * t.N);
+    cGm.SetGlobalBuffer((__gm__ float*)c, t.M * t.N);
+    TPipe pipe;
+    TQue<TPosition::A1, 2> a1q;
+    TQue<TPosition::B1, 2> b1q;
+    TQue<TPosition::A2, 2> a2q;
+    TQue<TPosition::B2, 2> b2q;
+    TQue<TPosition::CO1, 1> co1q;
+    const uint32_t bm = t.baseM, bn = t.baseN, bk = t.baseK;
+    pipe.InitBuffer(a1q, 2, bm * bk * sizeof(half));
+    pipe.InitBuffer(b1q, 2, bk * bn * sizeof(half));
+    pipe.InitBuffer(a2q, 2, bm * bk * sizeof(half));
+    pipe.InitBuffer(b2q, 2, bk * bn * sizeof(half));
+    pipe.InitBuffer(co1q, 1, bm * bn * sizeof(float));
+    const int mBlocks = t.M / t.singleCoreM;
+    const int m0 = static_cast<int>(GetBlockIdx()) % mBlocks * t.singleCoreM;
+    const int n0 = static_cast<int>(GetBlockIdx()) / mBlocks * t.singleCoreN;
+    for (int nt = 0; nt < t.singleCoreN / t.baseN; ++nt) {
+        for (int mt = 0; mt < t.singleCoreM / t.baseM; ++mt) {
+            const int row = m0 + mt * t.baseM, col = n0 + nt * t.baseN;
+            LocalTensor<float> c1 = co1q.AllocTensor<float>();
+            for (int k0 = 0; k0 < t.Ka; k0 += t.baseK) {
+                LocalTensor<half> a1 = a1q.AllocTensor<half>();
+                LocalTensor<half> b1 = b1q.AllocTensor<half>();
+                DataCopy(a1, aGm[row * t.Ka + k0],
+                         DataCopyParams{static_cast<uint16_t>(bm), static_cast<uint16_t>(bk / 16),
+                                        static_cast<uint16_t>((t.Ka - bk) / 16), 0});
+                DataCopy(b1, bGm[k0 * t.N + col],
+                         DataCopyParams{static_cast<uint16_t>(bk), static_cast<uint16_t>(bn / 16),
+                                        static_cast<uint16_t>((t.N - bn) / 16), 0});
+                a1q.EnQue(a1);
+                b1q.EnQue(b1);
+                a1 = a1q.DeQue<half>();
+                b1 = b1q.DeQue<half>();
+                LocalTensor<half> a2 = a2q.AllocTensor<half>();
+                LocalTensor<half> b2 = b2q.AllocTensor<half>();
+                LoadData2DParams load;
+                load.repeatTimes = static_cast<uint8_t>(bm * bk / 256);
+                load.srcStride = 1;
+                LoadData(a2, a1, load);
+                load.repeatTimes = static_cast<uint8_t>(bk * bn / 256);
+                LoadData(b2, b1, load);
+                a2q.EnQue(a2);
+                b2q.EnQue(b2);
+                a1q.FreeTensor(a1);
+                b1q.FreeTensor(b1);
+                a2 = a2q.DeQue<half>();
+                b2 = b2q.DeQue<half>();
+                if (k0 > 0) PipeBarrier<PIPE_M>();
+                MmadParams mmad;
+                mmad.m = static_cast<uint16_t>(bm);
+                mmad.n = static_cast<uint16_t>(bn);
+                mmad.k = static_cast<uint16_t>(bk);
+                mmad.cmatrixInitVal = k0 == 0;
+                Mmad(c1, a2, b2, mmad);
+                a2q.FreeTensor(a2);
+                b2q.FreeTensor(b2);
+            }
+            co1q.EnQue(c1);
+            c1 = co1q.DeQue<float>();
+            FixpipeParamsV220<> fix;
+            fix.nSize = static_cast<uint16_t>(bn);
+            fix.mSize = static_cast<uint16_t>(bm);
+            fix.dstStride = static_cast<uint32_t>(t.N);
+            Fixpipe(cGm[row * t.N + col], c1, fix);
+            co1q.FreeTensor(c1);
+        }
+    }
+}
+
+npusim::Cycle gemm_cycles(bool api, const TCubeTiling& tiling) {
+    npusim::SimOptions options;
+    options.model_data = false;
+    npusim::Simulator sim(npusim::builtin_chip_config("a2"), options);
+    auto a_gm = sim.allocate<half>(static_cast<uint64_t>(tiling.M) * tiling.Ka, "a");
+    auto b_gm = sim.allocate<half>(static_cast<uint64_t>(tiling.Kb) * tiling.N, "b");
+    auto bias_gm = sim.allocate<float>(tiling.N, "bias");
+    auto c_gm = sim.allocate<float>(static_cast<uint64_t>(tiling.M) * tiling.N, "c");
+    g_tiling = tiling;
+    using npusim::ascendc::gm_addr;
+    const npusim::LaunchSpec spec{.name = api ? "matmul_custom" : "basic_gemm",
+                                  .blocks = static_cast<uint32_t>(tiling.usedCoreNum),
+                                  .type = npusim::KernelType::AIC_ONLY};
+    const npusim::RunResult r =
+        api ? sim.run(spec, npusim::ascendc::bind_kernel(matmul_custom<CubeFormat::ND>,
+                                                         gm_addr(a_gm), gm_addr(b_gm),
+                                                         gm_addr(bias_gm), gm_addr(c_gm), 0u))
+            : sim.run(spec, npusim::ascendc::bind_kernel(basic_gemm, gm_addr(a_gm), gm_addr(b_gm),
+                                                         gm_addr(c_gm)));
+    REQUIRE(r.completed());
+    return r.cycles();
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API: a large GEMM within 1.25x of basic APIs at the same tiling",
+          "[ascendc][matmul]") {
+    // 512 x 512 x 512 over 4 cube cores of 256 x 256, base tiles 128 x 128 x 64.
+    const TCubeTiling tiling = tiling_for(512, 512, 512, 256, 256, 128, 128, 64, false);
+    const npusim::Cycle api = gemm_cycles(true, tiling);
+    const npusim::Cycle basic = gemm_cycles(false, tiling);
+    INFO("Matmul API " << api << " cycles, basic APIs " << basic << " cycles");
+    CHECK(static_cast<double>(api) <= 1.25 * static_cast<double>(basic));
+    CHECK(static_cast<double>(basic) <= 1.25 * static_cast<double>(api));
+}
