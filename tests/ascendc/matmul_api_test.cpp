@@ -13,6 +13,7 @@
 #include "sim/simulator.h"
 #include "sync/check/catch_matchers.h"
 #include "sync/check/checker.h"
+#include "tiling/tiling_api.h"
 
 using namespace AscendC;
 
@@ -395,4 +396,51 @@ TEST_CASE("Matmul API: a large GEMM within 1.25x of basic APIs at the same tilin
     INFO("Matmul API " << api << " cycles, basic APIs " << basic << " cycles");
     CHECK(static_cast<double>(api) <= 1.25 * static_cast<double>(basic));
     CHECK(static_cast<double>(basic) <= 1.25 * static_cast<double>(api));
+}
+
+// ---- Host tiling: MultiCoreMatmulTiling from the chip's memory sizes --------------------
+
+TEST_CASE("Matmul API: host tiling (MultiCoreMatmulTiling) fits the chip and runs",
+          "[ascendc][matmul]") {
+    const npusim::ChipConfig chip = npusim::builtin_chip_config("small");
+    const platform_ascendc::PlatformAscendC platform(chip);
+    uint64_t l0c = 0, l1 = 0;
+    platform.GetCoreMemSize(platform_ascendc::CoreMemType::L0_C, l0c);
+    platform.GetCoreMemSize(platform_ascendc::CoreMemType::L1, l1);
+    CHECK(l0c == chip.l0c_bytes);
+    CHECK(l1 == chip.l1_bytes);
+    CHECK(platform.GetCoreNumAic() == chip.cube_cores);
+
+    using matmul_tiling::CubeFormat;
+    using matmul_tiling::DataType;
+    using matmul_tiling::TPosition;
+    matmul_tiling::MultiCoreMatmulTiling host(platform);
+    host.SetDim(2);
+    host.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    host.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    host.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    host.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    host.SetShape(100, 80, 64);
+    host.SetOrgShape(100, 80, 64);
+    host.SetBias(true);
+    host.SetBufferSpace(-1, -1, -1);
+    TCubeTiling tiling;
+    REQUIRE(host.GetTiling(tiling) == 0);
+    CHECK(tiling.usedCoreNum <= 2);
+    CHECK(tiling.usedCoreNum == ((100 + tiling.singleCoreM - 1) / tiling.singleCoreM) *
+                                    ((80 + tiling.singleCoreN - 1) / tiling.singleCoreN));
+    // The buffers npusim's Matmul allocates fit the chip's L1 and L0.
+    CHECK(uint64_t(tiling.baseM) * tiling.baseN * 4 <= chip.l0c_bytes);
+    CHECK(2 * uint64_t(tiling.baseM) * tiling.baseK * 2 <= chip.l0a_bytes);
+    CHECK(2 * uint64_t(tiling.baseK) * tiling.baseN * 2 <= chip.l0b_bytes);
+    CHECK(uint64_t(tiling.shareL1Size) <= chip.l1_bytes);
+
+    const Problem p = make_problem(100, 80, 64);
+    const Result r = run_matmul<AscendC::CubeFormat::ND>(p, tiling, kBias);
+    CHECK(r.c == reference(p, true));
+    CHECK_THAT(r.findings, npusim::NoFindings());
+
+    // Shapes npusim's Matmul cannot take get no tiling.
+    host.SetShape(100, 70, 64);
+    CHECK(host.GetTiling(tiling) == -1);
 }
