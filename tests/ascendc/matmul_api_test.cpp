@@ -55,8 +55,8 @@ __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_
     bGm.SetGlobalBuffer((__gm__ half*)b, tiling.Kb * tiling.N);
     biasGm.SetGlobalBuffer((__gm__ float*)bias, tiling.N);
     cGm.SetGlobalBuffer((__gm__ float*)c, tiling.M * tiling.N);
+    Matmul<AType, BType, CType, BiasType> mm;  // before the TPipe, as the vendor samples
     TPipe pipe;
-    Matmul<AType, BType, CType, BiasType> mm;
     REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &tiling);
 
     // This core's block of C: along M first.
