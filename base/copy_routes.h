@@ -38,13 +38,15 @@ struct CopyRoute {
     constexpr bool uses_gm() const { return src == MemSpace::GM || dst == MemSpace::GM; }
 };
 
-inline constexpr std::array<CopyRoute, 7> kCopyRoutes{{
+inline constexpr std::array<CopyRoute, 8> kCopyRoutes{{
     {MemSpace::GM, MemSpace::UB, Pipe::MTE2, 0},
     {MemSpace::GM, MemSpace::L1, Pipe::MTE2, 0},
     {MemSpace::UB, MemSpace::GM, Pipe::MTE3, 1},
     {MemSpace::UB, MemSpace::UB, Pipe::V, 2},
     {MemSpace::L1, MemSpace::L0A, Pipe::MTE1, 3},
     {MemSpace::L1, MemSpace::L0B, Pipe::MTE1, 3},
+    // L1 -> the bias table (C1 -> C2): npusim keeps the bias table in L1.
+    {MemSpace::L1, MemSpace::L1, Pipe::MTE1, 3},
     {MemSpace::L0C, MemSpace::GM, Pipe::FIX, 4},
 }};
 

@@ -137,6 +137,11 @@ struct Transaction {
     double scalar = 0.0;      // Adds/Muls/Fill operand, ScalarLoad/Store value
     std::uint32_t m = 0, n = 0, k = 0;
     bool accumulate = false;
+    // Mmad: a bias row (fp32, n elements) initialises every result row (read after b), and
+    // operands held transposed (a as k x m, b as n x k, row-major).
+    bool bias = false;
+    bool a_transposed = false;
+    bool b_transposed = false;
     std::uint32_t group = 0;  // GroupReduce*: source elements per result
     /// A copy to GM in atomic mode (Block::set_atomic): its write combines with GM's bytes
     /// at commit. Checkers: two atomic writes never race each other.

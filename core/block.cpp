@@ -71,6 +71,23 @@ void Block::mmad(LocalTensor<float> c, LocalTensor<half> a, LocalTensor<half> b,
     issue(r, loc);
 }
 
+void Block::mmad(const MmadCall& call, Loc loc) {
+    Request r;
+    r.op = Op::Mmad;
+    r.dst = local_operand(call.c);
+    r.src0 = local_operand(call.a);
+    r.src1 = local_operand(call.b);
+    r.m = call.m;
+    r.n = call.n;
+    r.k = call.k;
+    r.accumulate = call.accumulate;
+    r.has_bias = call.has_bias;
+    if (call.has_bias) r.bias = local_operand(call.bias);
+    r.a_transposed = call.a_transposed;
+    r.b_transposed = call.b_transposed;
+    issue(r, loc);
+}
+
 void Block::set_flag(Pipe src, Pipe dst, std::uint32_t event_id, Loc loc) {
     flag(Op::SetFlag, src, dst, event_id, false, loc);
 }

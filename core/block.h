@@ -331,6 +331,21 @@ public:
     /// (fp32). accumulate = false overwrites c.
     void mmad(LocalTensor<float> c, LocalTensor<half> a, LocalTensor<half> b, std::uint32_t m,
               std::uint32_t n, std::uint32_t k, bool accumulate = false, Loc loc = Loc::current());
+    /// Mmad's full form: `bias` (fp32, n elements, in L1: npusim's stand-in for the bias
+    /// table) initialises every row of c instead of zero (not with accumulate); a held as
+    /// k x m and b as n x k (row-major) when transposed.
+    struct MmadCall {
+        LocalTensor<float> c;
+        LocalTensor<half> a;
+        LocalTensor<half> b;
+        std::uint32_t m = 0, n = 0, k = 0;
+        bool accumulate = false;
+        bool has_bias = false;
+        LocalTensor<float> bias;
+        bool a_transposed = false;
+        bool b_transposed = false;
+    };
+    void mmad(const MmadCall& call, Loc loc = Loc::current());
 
     // ---- scalar unit (PIPE_S) -----------------------------------------------------------
     template <Element T>

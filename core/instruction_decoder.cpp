@@ -148,6 +148,10 @@ void InstructionDecoder::decode_copy(const Request& r, Transaction& tx,
         const char* role = op == &r.dst ? "destination" : "source";
         if (op->space == MemSpace::GM) {
             check_global(tx, *op, r.count, role);
+        } else if (op == &r.src0 && op->space == MemSpace::L0C) {
+            // A strided Fixpipe reads L0C row by row (npusim keeps it row-major): a row
+            // starts at any 32-byte block of the result.
+            check_local(tx, *op, r.count, role, 32);
         } else {
             check_local(tx, *op, r.count, role);
         }
@@ -244,7 +248,13 @@ void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,
     tx.n = r.n;
     tx.k = r.k;
     tx.accumulate = r.accumulate;
+    tx.bias = r.has_bias;
+    tx.a_transposed = r.a_transposed;
+    tx.b_transposed = r.b_transposed;
     if (m_core_type != CoreType::Cube) rule_error(tx, "Mmad needs a cube core");
+    if (r.has_bias && r.accumulate) {
+        rule_error(tx, "Mmad with a bias initialises its result: it cannot also accumulate");
+    }
     if (r.m == 0 || r.n == 0 || r.k == 0) rule_error(tx, "Mmad with a zero dimension");
     // The accesses below are sized for fp16 inputs and an fp32 result.
     if (r.src0.dtype != DType::F16 || r.src1.dtype != DType::F16 || r.dst.dtype != DType::F32) {
@@ -267,6 +277,14 @@ void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,
     // Reads first, in compute order (a, b, then the accumulator); the write last but one.
     tx.add_access(MemSpace::L0A, false, r.src0.address, m * k * 2);
     tx.add_access(MemSpace::L0B, false, r.src1.address, k * n * 2);
+    if (r.has_bias) {
+        if (r.bias.dtype != DType::F32) {
+            rule_error(tx,
+                       "Mmad's bias is fp32 (got " + std::string(to_string(r.bias.dtype)) + ")");
+        }
+        check(r.bias, MemSpace::L1, n, "bias");
+        tx.add_access(MemSpace::L1, false, r.bias.address, n * 4);
+    }
     out.write_access = tx.access_count;
     tx.add_access(MemSpace::L0C, true, r.dst.address, m * n * 4);
     if (r.accumulate) tx.add_access(MemSpace::L0C, false, r.dst.address, m * n * 4);

@@ -32,6 +32,9 @@ struct Request {
     double scalar = 0.0;
     std::uint32_t m = 0, n = 0, k = 0;
     bool accumulate = false;
+    Operand bias;  // Mmad: the bias row when has_bias (Transaction::bias)
+    bool has_bias = false;
+    bool a_transposed = false, b_transposed = false;  // Mmad (Transaction::a_transposed)
     Pipe flag_src = Pipe::S;
     Pipe flag_dst = Pipe::S;
     std::uint32_t event_id = 0;

@@ -506,14 +506,18 @@ void compute_brcb(const Transaction& tx, const std::byte* const* sources, std::b
 void compute_mmad(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
     const std::byte* a = sources[0];
     const std::byte* b = sources[1];
-    const std::byte* c_in = sources[2];
+    const std::byte* c_in = sources[2];  // the accumulator, or the bias row
     const std::uint64_t m = tx.m, n = tx.n, k = tx.k;
     for (std::uint64_t row = 0; row < m; ++row) {
         for (std::uint64_t col = 0; col < n; ++col) {
-            float acc = tx.accumulate ? load_at<float>(c_in, row * n + col) : 0.0F;
+            float acc = tx.accumulate ? load_at<float>(c_in, row * n + col)
+                        : tx.bias     ? load_at<float>(c_in, col)
+                                      : 0.0F;
             for (std::uint64_t i = 0; i < k; ++i) {
-                acc += static_cast<float>(load_at<half>(a, row * k + i)) *
-                       static_cast<float>(load_at<half>(b, i * n + col));
+                const std::uint64_t ai = tx.a_transposed ? i * m + row : row * k + i;
+                const std::uint64_t bi = tx.b_transposed ? col * k + i : i * n + col;
+                acc += static_cast<float>(load_at<half>(a, ai)) *
+                       static_cast<float>(load_at<half>(b, bi));
             }
             store_at<float>(out, row * n + col, acc);
         }

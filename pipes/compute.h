@@ -40,8 +40,9 @@ std::uint64_t reduce_results_per_group(const Transaction& tx);
 void compute_group_reduce(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// Brcb: out[i x (32 / size) + k] = src[i] for k < 32 / size: one 32-byte block per element.
 void compute_brcb(const Transaction& tx, const std::byte* const* sources, std::byte* out);
-/// c[m x n] = (accumulate ? c : 0) + a[m x k] * b[k x n]; sources a, b (fp16, row-major),
-/// c_in (fp32, read only when tx.accumulate).
+/// c[m x n] = (accumulate ? c : bias ? bias row : 0) + a[m x k] * b[k x n]; sources a, b
+/// (fp16, row-major; k x m / n x k when tx.a_transposed / b_transposed), then c_in (fp32,
+/// read only when tx.accumulate) or the bias row (fp32, n elements, when tx.bias).
 void compute_mmad(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// Atomic copy-out (Transaction::atomic): gm[i] = op(gm[i], data[i]) for tx.count elements
 /// of tx.dtype, in place. Add rounds and wraps like the vector Add; Max/Min like Max/Min.

@@ -48,21 +48,29 @@ expect_error gather "Gather is not supported yet" 'LocalTensor<float> a; Gather(
 expect_error mrg_sort "MrgSort is not supported yet" 'LocalTensor<float> a; MrgSort(a, a);'
 expect_error set_fixpipe_config "SetFixPipeConfig (Fixpipe quantization tables)" \
   'LocalTensor<uint64_t> t; SetFixPipeConfig(t);'
-expect_error position_co2 "this TPosition (C2, CO2, SPM, SHM, TSCM, C2PIPE2GM) is not supported" \
+expect_error position_co2 "this TPosition (CO2, SPM, SHM, TSCM, C2PIPE2GM) is not supported" \
   'TBuf<TPosition::CO2> b; (void)b.Get<float>();'
 expect_error soft_syncall_cube "the soft SyncAll(gm, ub, n) is for vector cores only" \
   'GlobalTensor<int32_t> g; LocalTensor<int32_t> u; SyncAll<false>(g, u);'
 expect_error mmad_types "Mmad supports fp16 x fp16 -> fp32 only" \
   'LocalTensor<float> a; Mmad(a, a, a, MmadParams{});'
 
-printf '#include "lib/matmul_intf.h"\n' >"$work/matmul.cpp"
-if "$cxx" "${flags[@]}" "$work/matmul.cpp" >"$work/matmul.log" 2>&1 ||
-   ! grep -qF "high-level Matmul API (lib/matmul_intf.h) is not supported yet" "$work/matmul.log"; then
-  echo "FAIL matmul_intf: expected the #error naming the Matmul API"
-  failures=$((failures + 1))
-else
-  echo "ok   matmul_intf"
-fi
+# The Matmul API's unsupported element types and C formats (lib/matmul_intf.h).
+matmul_error() {  # name, expected text, A element type, C format
+  local name=$1 expected=$2 atype=$3 cformat=$4
+  printf '#include "lib/matmul_intf.h"\nusing namespace AscendC;\nvoid k() {\n  Matmul<MatmulType<TPosition::GM, CubeFormat::ND, %s>, MatmulType<TPosition::GM, CubeFormat::ND, %s>, MatmulType<TPosition::GM, CubeFormat::%s, float>> mm;\n  (void)mm;\n}\n' \
+    "$atype" "$atype" "$cformat" >"$work/$name.cpp"
+  if "$cxx" "${flags[@]}" "$work/$name.cpp" >"$work/$name.log" 2>&1 ||
+     ! grep -qF -- "$expected" "$work/$name.log"; then
+    echo "FAIL $name: expected an error containing '$expected'"
+    head -20 "$work/$name.log"
+    failures=$((failures + 1))
+  else
+    echo "ok   $name"
+  fi
+}
+matmul_error matmul_int8 "the Matmul API takes fp16 A and B only yet" int8_t ND
+matmul_error matmul_c_nz "the Matmul API writes ND C only yet" half NZ
 
 if ((failures)); then
   echo "$failures case(s) failed"

@@ -468,6 +468,35 @@ TEST_CASE("decoder: a valid Mmad reads a and b, writes c and reads c to accumula
     CHECK_FALSE(acc.accesses[3].write);
 }
 
+TEST_CASE("decoder: an Mmad with a bias reads the bias row from L1 before writing c", "[unit]") {
+    const Decoders d;
+    Request r = mmad(16, 32, 16);
+    r.has_bias = true;
+    r.bias = local(MemSpace::L1, 512, 32, DType::F32);
+    Transaction tx = identity();
+    const auto out = d.aic.decode(r, tx);
+    CHECK(tx.bias);
+    REQUIRE(tx.access_count == 4);
+    CHECK(tx.accesses[2].space == MemSpace::L1);
+    CHECK(tx.accesses[2].address == 512);
+    CHECK(tx.accesses[2].bytes == 32 * 4);
+    CHECK_FALSE(tx.accesses[2].write);
+    CHECK(out.write_access == 3);
+
+    Request accumulating = r;
+    accumulating.accumulate = true;
+    CHECK_THAT(error_of(d.aic, accumulating), Contains("cannot also accumulate"));
+    Request in_l0c = r;
+    in_l0c.bias = local(MemSpace::L0C, 0, 32, DType::F32);
+    CHECK_THAT(error_of(d.aic, in_l0c), Contains("bias must be in L1, not L0C"));
+    Request short_bias = r;
+    short_bias.bias = local(MemSpace::L1, 512, 16, DType::F32);
+    CHECK_THAT(error_of(d.aic, short_bias), Contains("bias needs 32 elements"));
+    Request half_bias = r;
+    half_bias.bias = local(MemSpace::L1, 512, 32, DType::F16);
+    CHECK_THAT(error_of(d.aic, half_bias), Contains("Mmad's bias is fp32"));
+}
+
 TEST_CASE("decoder: valid flags, barriers and scalar accesses", "[unit]") {
     const Decoders d;
     Transaction set = identity();

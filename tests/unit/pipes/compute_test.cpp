@@ -224,6 +224,33 @@ TEST_CASE("compute: Mmad multiplies fp16 matrices into fp32", "[unit]") {
     CHECK(from_bytes<float>(out, 4) == std::vector<float>{58, 64, 139, 154});
 }
 
+TEST_CASE("compute: Mmad with a bias row and with transposed operands", "[unit]") {
+    // a = [[1, 2, 3], [4, 5, 6]], b = [[7, 8], [9, 10], [11, 12]]: a x b = [[58, 64], [139, 154]].
+    Transaction tx;
+    tx.op = Op::Mmad;
+    tx.m = 2;
+    tx.n = 2;
+    tx.k = 3;
+    tx.bias = true;
+    const auto x = to_bytes(halves({1, 2, 3, 4, 5, 6}));
+    const auto y = to_bytes(halves({7, 8, 9, 10, 11, 12}));
+    const auto bias = to_bytes(std::vector<float>{0.5F, -100.0F});
+    std::vector<std::byte> out(4 * sizeof(float));
+    const std::byte* with_bias[3] = {x.data(), y.data(), bias.data()};
+    compute_mmad(tx, with_bias, out.data());
+    CHECK(from_bytes<float>(out, 4) == std::vector<float>{58.5F, -36, 139.5F, 54});
+
+    // The same product from a held as k x m (a^T) and b held as n x k (b^T).
+    tx.bias = false;
+    tx.a_transposed = true;
+    tx.b_transposed = true;
+    const auto xt = to_bytes(halves({1, 4, 2, 5, 3, 6}));
+    const auto yt = to_bytes(halves({7, 9, 11, 8, 10, 12}));
+    const std::byte* transposed[3] = {xt.data(), yt.data(), nullptr};
+    compute_mmad(tx, transposed, out.data());
+    CHECK(from_bytes<float>(out, 4) == std::vector<float>{58, 64, 139, 154});
+}
+
 TEST_CASE("compute: Mmad accumulates products in fp32, not fp16", "[unit]") {
     // 1x1 result of k = 3: 2048*1 + 1*1 + 1*1 = 2050 (half arithmetic would give 2048).
     const auto a = halves({2048, 1, 1});

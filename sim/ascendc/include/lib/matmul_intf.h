@@ -1,3 +1,7 @@
-// The high-level Matmul API is out of scope for npusim's Ascend C layer.
+// The high-level Matmul API as kernels include it: Matmul<A, B, C, Bias[, CFG]>,
+// MatmulType, REGIST_MATMUL_OBJ and TCubeTiling (npusim_ascendc/matmul.h; docs/ascendc.md,
+// "The Matmul API", lists what is supported).
 #pragma once
-#error "npusim Ascend C: the high-level Matmul API (lib/matmul_intf.h) is not supported yet"
+
+#include "kernel_operator.h"
+#include "npusim_ascendc/matmul.h"

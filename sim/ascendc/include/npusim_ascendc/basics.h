@@ -162,7 +162,9 @@ constexpr npusim::MemSpace space_of() {
     if constexpr (pos == TPosition::VECIN || pos == TPosition::VECOUT ||
                   pos == TPosition::VECCALC) {
         return npusim::MemSpace::UB;
-    } else if constexpr (pos == TPosition::A1 || pos == TPosition::B1 || pos == TPosition::C1) {
+    } else if constexpr (pos == TPosition::A1 || pos == TPosition::B1 || pos == TPosition::C1 ||
+                         pos == TPosition::C2) {
+        // C2 (the bias table) is kept in L1: npusim has no bias-table memory of its own.
         return npusim::MemSpace::L1;
     } else if constexpr (pos == TPosition::A2) {
         return npusim::MemSpace::L0A;
@@ -172,7 +174,7 @@ constexpr npusim::MemSpace space_of() {
         return npusim::MemSpace::L0C;
     } else {
         static_assert(npusim::ascendc::kAlwaysFalse<decltype(pos)>,
-                      "npusim Ascend C: this TPosition (C2, CO2, SPM, SHM, TSCM, C2PIPE2GM) is "
+                      "npusim Ascend C: this TPosition (CO2, SPM, SHM, TSCM, C2PIPE2GM) is "
                       "not supported yet");
         return npusim::MemSpace::UB;
     }
@@ -189,6 +191,7 @@ inline npusim::MemSpace space_at(TPosition pos, const Loc& loc) {
         case TPosition::A1:
         case TPosition::B1:
         case TPosition::C1:
+        case TPosition::C2:
             return npusim::MemSpace::L1;
         case TPosition::A2:
             return npusim::MemSpace::L0A;
@@ -200,7 +203,7 @@ inline npusim::MemSpace space_at(TPosition pos, const Loc& loc) {
             break;
     }
     throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
-                              "a LocalTensor at this TPosition (GM, C2, CO2, SPM, SHM, TSCM, "
+                              "a LocalTensor at this TPosition (GM, CO2, SPM, SHM, TSCM, "
                               "C2PIPE2GM) is not supported yet (docs/ascendc.md)");
 }
 

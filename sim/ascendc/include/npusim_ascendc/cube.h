@@ -6,9 +6,12 @@
 // of 512-byte fractals, Mmad multiplies row-major a[m x k] by b[k x n], and Fixpipe copies
 // m x n fp32 results to GM. Kernels that reorder data through the fractal layouts get other
 // data than on hardware. The automatic synchronization inserts nothing on the cube side.
+// The bias table (C2) is kept in L1: DataCopy(C2, C1) is an L1 -> L1 copy on MTE1, and
+// Mmad's bias form reads the bias row (fp32) from there.
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "npusim_ascendc/data_copy.h"
 
@@ -73,23 +76,66 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
                                       std::uint64_t{params.repeatTimes} * kFractal, loc);
 }
 
+}  // namespace AscendC
+
+namespace npusim::ascendc {
+
+/// The native Mmad of an Ascend C Mmad call: a bias row (in C2, kept in L1) initialises the
+/// result; otherwise cmatrixInitVal false (or the deprecated isBias) accumulates onto it.
+template <class C, class A, class B>
+void issue_mmad(const AscendC::LocalTensor<C>& dst, const AscendC::LocalTensor<A>& fm,
+                const AscendC::LocalTensor<B>& filter, const AscendC::LocalTensor<float>* bias,
+                const AscendC::MmadParams& params, const Loc& loc) {
+    static_assert(std::is_same_v<C, float> && std::is_same_v<A, half> && std::is_same_v<B, half>,
+                  "npusim Ascend C: Mmad supports fp16 x fp16 -> fp32 only yet");
+    if (params.fmOffset != 0 || params.enSsparse || params.enWinogradA || params.enWinogradB) {
+        throw KernelError(EventIds::where(loc) +
+                          "Mmad: offsets, sparsity and Winograd are not supported yet");
+    }
+    if (bias == nullptr && params.cmatrixSource && !params.cmatrixInitVal) {
+        throw KernelError(EventIds::where(loc) +
+                          "Mmad: cmatrixSource (C from the bias table) needs the bias tensor "
+                          "argument: Mmad(dst, fm, filter, bias, params)");
+    }
+    KernelContext& ctx = context(loc);
+    Resume resume(ctx);
+    std::vector<Touch> touches;
+    if (bias != nullptr) {
+        touches.push_back(Touch{MemSpace::L1, bias->native().address,
+                                std::uint64_t{params.n} * sizeof(float), false});
+    }
+    ctx.before_pipe_work(Pipe::M, touches, loc);
+    Block::MmadCall call;
+    call.c = dst.native();
+    call.a = fm.native();
+    call.b = filter.native();
+    call.m = params.m;
+    call.n = params.n;
+    call.k = params.k;
+    call.has_bias = bias != nullptr;
+    if (bias != nullptr) call.bias = bias->native();
+    call.accumulate = bias == nullptr && (!params.cmatrixInitVal || params.isBias);
+    ctx.block().mmad(call, loc);
+}
+
+}  // namespace npusim::ascendc
+
+namespace AscendC {
+
 /// Mmad(c, a, b, params): c[m x n] (+)= a[m x k] x b[k x n], fp16 in, fp32 out.
 template <class C, class A, class B>
 void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter,
           const MmadParams& params, Loc loc = Loc::current()) {
-    static_assert(std::is_same_v<C, float> && std::is_same_v<A, half> && std::is_same_v<B, half>,
-                  "npusim Ascend C: Mmad supports fp16 x fp16 -> fp32 only yet");
-    if (params.isBias || params.fmOffset != 0 || params.enSsparse || params.enWinogradA ||
-        params.enWinogradB || params.cmatrixSource) {
-        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
-                                  "Mmad: bias, offsets, sparsity and Winograd are not supported "
-                                  "yet");
-    }
-    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
-    npusim::ascendc::Resume resume(ctx);
-    ctx.before_pipe_work(npusim::Pipe::M, {}, loc);
-    ctx.block().mmad(dst.native(), fm.native(), filter.native(), params.m, params.n, params.k,
-                     !params.cmatrixInitVal, loc);
+    npusim::ascendc::issue_mmad(dst, fm, filter, nullptr, params, loc);
+}
+
+/// Mmad(c, a, b, bias, params): c[m x n] = a[m x k] x b[k x n] + bias (fp32, n elements, in
+/// C2: one bias row added to every row of the product).
+template <class C, class A, class B, class Bias>
+void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter,
+          const LocalTensor<Bias>& bias, const MmadParams& params, Loc loc = Loc::current()) {
+    static_assert(std::is_same_v<Bias, float>, "npusim Ascend C: Mmad's bias is fp32 only yet");
+    npusim::ascendc::issue_mmad(dst, fm, filter, &bias, params, loc);
 }
 
 /// Fixpipe(gm, l0c, params): mSize x nSize fp32 results to GM, rows dstStride elements apart.

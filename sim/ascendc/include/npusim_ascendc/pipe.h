@@ -3,7 +3,7 @@
 // Implicit flags (docs/ascendc.md, "The queue framework's implicit flags"), by the queue's (source,
 // destination) positions, as a producer pipe P and a consumer pipe C:
 //   GM -> VECIN: MTE2 / V      VECOUT -> GM: V / MTE3      VECIN -> VECOUT: MTE2 / MTE3
-//   GM -> A1/B1: MTE2 / MTE1   A1 -> A2, B1 -> B2: MTE1 / M   CO1 -> GM: M / FIX
+//   GM -> A1/B1/C1: MTE2 / MTE1   A1 -> A2, B1 -> B2, C1 -> C2: MTE1 / M   CO1 -> GM: M / FIX
 //   EnQue: SetFlag<P_C>    DeQue: WaitFlag<P_C>    (the consumer waits for the data)
 //   FreeTensor: SetFlag<C_P>    the next AllocTensor of that buffer: WaitFlag<C_P>
 // VECCALC queues and TBuf insert nothing. Ids come from EventIds::framework_id (7 down).
@@ -199,7 +199,8 @@ constexpr PipePair queue_pipes() {
                          (dst == TPosition::A1 || dst == TPosition::B1 || dst == TPosition::C1)) {
         return {Pipe::MTE2, Pipe::MTE1};
     } else if constexpr ((src == TPosition::A1 && dst == TPosition::A2) ||
-                         (src == TPosition::B1 && dst == TPosition::B2)) {
+                         (src == TPosition::B1 && dst == TPosition::B2) ||
+                         (src == TPosition::C1 && dst == TPosition::C2)) {
         return {Pipe::MTE1, Pipe::M};
     } else if constexpr (src == TPosition::CO1 && (dst == TPosition::GM || dst == TPosition::CO2)) {
         return {Pipe::M, Pipe::FIX};
@@ -222,6 +223,8 @@ constexpr AscendC::TPosition queue_source() {
         return TPosition::A1;
     } else if constexpr (pos == TPosition::B2) {
         return TPosition::B1;
+    } else if constexpr (pos == TPosition::C2) {
+        return TPosition::C1;
     } else if constexpr (pos == TPosition::VECCALC) {
         return TPosition::VECCALC;
     } else {

@@ -1,0 +1,322 @@
+// The host-side Matmul tiling (matmul_tiling::MatmulApiTiling, MultiCoreMatmulTiling): from
+// the operands' types, the shapes, the core count and the chip's memory sizes
+// (platform_ascendc::PlatformAscendC), a TCubeTiling for the kernel's Matmul::Init that fits
+// the buffers npusim's Matmul allocates (docs/ascendc.md, "The Matmul API"):
+//   L1:  2 x (baseM x baseK + baseK x baseN) inputs + 2 x baseN fp32 bias (C1 and C2)
+//   L0A: 2 x baseM x baseK    L0B: 2 x baseK x baseN    L0C: baseM x baseN fp32
+// The split is npusim's own: cores over M and N to balance the per-core area, then the
+// largest base tiles (multiples of 16) that fit, preferring square output tiles.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+
+#include "npusim_ascendc/cube_tiling.h"
+#include "tiling/platform/platform_ascendc.h"
+
+namespace matmul_tiling {
+
+enum class TPosition : std::int32_t {
+    GM,
+    A1,
+    A2,
+    B1,
+    B2,
+    C1,
+    C2,
+    CO1,
+    CO2,
+    VECIN,
+    VECOUT,
+    VECCALC,
+    LCM = VECCALC,
+    SPM,
+    SHM = SPM,
+    TSCM,
+    MAX
+};
+enum class CubeFormat : std::int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+/// The element types (the graph engine's DataType values).
+enum class DataType : std::int32_t {
+    DT_FLOAT = 0,
+    DT_FLOAT16 = 1,
+    DT_INT8 = 2,
+    DT_INT32 = 3,
+    DT_UINT8 = 4,
+    DT_INT16 = 6,
+    DT_UINT16 = 7,
+    DT_UINT32 = 8,
+    DT_INT64 = 9,
+    DT_UINT64 = 10,
+    DT_DOUBLE = 11,
+    DT_BOOL = 12,
+    DT_BF16 = 27
+};
+
+class MatmulApiTiling {
+public:
+    MatmulApiTiling() = default;
+    explicit MatmulApiTiling(const platform_ascendc::PlatformAscendC& platform) {
+        platform.GetCoreMemSize(platform_ascendc::CoreMemType::L1, m_l1);
+        platform.GetCoreMemSize(platform_ascendc::CoreMemType::L0_A, m_l0a);
+        platform.GetCoreMemSize(platform_ascendc::CoreMemType::L0_B, m_l0b);
+        platform.GetCoreMemSize(platform_ascendc::CoreMemType::L0_C, m_l0c);
+        platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, m_ub);
+        m_cores = static_cast<std::int32_t>(platform.GetCoreNumAic());
+    }
+    virtual ~MatmulApiTiling() = default;
+
+    std::int32_t SetAType(TPosition, CubeFormat format, DataType type, bool isTrans = false) {
+        m_a_format = format;
+        m_a_type = type;
+        m_a_trans = isTrans;
+        return 0;
+    }
+    std::int32_t SetBType(TPosition, CubeFormat format, DataType type, bool isTrans = false) {
+        m_b_format = format;
+        m_b_type = type;
+        m_b_trans = isTrans;
+        return 0;
+    }
+    std::int32_t SetCType(TPosition, CubeFormat format, DataType type) {
+        m_c_format = format;
+        m_c_type = type;
+        return 0;
+    }
+    std::int32_t SetBiasType(TPosition, CubeFormat, DataType type) {
+        m_bias_type = type;
+        return 0;
+    }
+    std::int32_t SetShape(std::int32_t m, std::int32_t n, std::int32_t k) {
+        m_m = m;
+        m_n = n;
+        m_k = k;
+        if (m_org_m == 0) SetOrgShape(m, n, k);
+        return 0;
+    }
+    std::int32_t SetOrgShape(std::int32_t orgM, std::int32_t orgN, std::int32_t orgK) {
+        return SetOrgShape(orgM, orgN, orgK, orgK);
+    }
+    std::int32_t SetOrgShape(std::int32_t orgM, std::int32_t orgN, std::int32_t orgKa,
+                             std::int32_t orgKb) {
+        m_org_m = orgM;
+        m_org_n = orgN;
+        m_org_ka = orgKa;
+        m_org_kb = orgKb;
+        return 0;
+    }
+    std::int32_t SetSingleShape(std::int32_t singleM = -1, std::int32_t singleN = -1,
+                                std::int32_t singleK = -1) {
+        m_single_m = singleM;
+        m_single_n = singleN;
+        m_single_k = singleK;
+        return 0;
+    }
+    /// Base tiles fixed by the caller (-1: chosen by GetTiling).
+    std::int32_t SetFixSplit(std::int32_t baseM = -1, std::int32_t baseN = -1,
+                             std::int32_t baseK = -1) {
+        m_fix_m = baseM;
+        m_fix_n = baseN;
+        m_fix_k = baseK;
+        return 0;
+    }
+    std::int32_t SetBias(bool isBias = false) {
+        m_bias = isBias;
+        return 0;
+    }
+    void EnableBias(bool isBias = false) { m_bias = isBias; }
+    /// The bytes of L1 / L0C / UB the Matmul may use (-1: the whole memory); btSize is
+    /// accepted (npusim keeps the bias table in L1).
+    std::int32_t SetBufferSpace(std::int32_t l1Size = -1, std::int32_t l0CSize = -1,
+                                std::int32_t ubSize = -1, std::int32_t btSize = -1) {
+        (void)btSize;
+        if (l1Size >= 0) m_l1_limit = static_cast<std::uint64_t>(l1Size);
+        if (l0CSize >= 0) m_l0c_limit = static_cast<std::uint64_t>(l0CSize);
+        if (ubSize >= 0) m_ub_limit = static_cast<std::uint64_t>(ubSize);
+        return 0;
+    }
+    std::int32_t SetTraverse(std::int32_t order) {
+        m_order = order;
+        return 0;
+    }
+    std::int32_t GetBaseM() const { return m_result.baseM; }
+    std::int32_t GetBaseN() const { return m_result.baseN; }
+    std::int32_t GetBaseK() const { return m_result.baseK; }
+
+    /// Fills `tiling`; -1 when no tiling fits (the shapes, types or buffers npusim's Matmul
+    /// cannot take), 0 otherwise.
+    std::int64_t GetTiling(TCubeTiling& tiling) {
+        if (!types_supported() || m_m <= 0 || m_n <= 0 || m_k <= 0) return -1;
+        // npusim's Matmul moves whole 32-byte rows: N and K (and a transposed A's M) are
+        // multiples of 16 fp16 elements.
+        if (m_n % 16 != 0 || m_k % 16 != 0 || (m_a_trans && m_m % 16 != 0)) return -1;
+        TCubeTiling t;
+        t.M = m_org_m > 0 ? m_org_m : m_m;
+        t.N = m_org_n > 0 ? m_org_n : m_n;
+        t.Ka = m_org_ka > 0 ? m_org_ka : m_k;
+        t.Kb = m_org_kb > 0 ? m_org_kb : m_k;
+        if (!split_cores(t)) return -1;
+        if (!choose_base(t)) return -1;
+        t.isBias = m_bias ? 1 : 0;
+        t.iterateOrder = m_order;
+        t.depthA1 = t.depthB1 = 2;
+        t.dbL0A = t.dbL0B = 2;
+        t.dbL0C = 1;
+        t.shareL1Size = static_cast<std::int32_t>(l1_bytes(t.baseM, t.baseN, t.baseK));
+        t.shareL0CSize = t.baseM * t.baseN * 4;
+        m_result = t;
+        tiling = t;
+        return 0;
+    }
+
+protected:
+    /// Cores over M and N (the multi-core tiling overrides it; one core here).
+    virtual bool split_cores(TCubeTiling& t) {
+        t.singleCoreM = m_single_m > 0 ? m_single_m : m_m;
+        t.singleCoreN = m_single_n > 0 ? m_single_n : m_n;
+        t.singleCoreK = m_single_k > 0 ? m_single_k : m_k;
+        t.usedCoreNum = 1;
+        return true;
+    }
+    static std::int32_t align16(std::int64_t v) {
+        return static_cast<std::int32_t>((v + 15) / 16 * 16);
+    }
+    static std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+    std::int32_t m_m = 0, m_n = 0, m_k = 0;
+    std::int32_t m_single_m = -1, m_single_n = -1, m_single_k = -1;
+    std::int32_t m_cores = 1;
+
+private:
+    bool types_supported() const {
+        return m_a_type == DataType::DT_FLOAT16 && m_b_type == DataType::DT_FLOAT16 &&
+               m_c_type == DataType::DT_FLOAT && m_c_format == CubeFormat::ND &&
+               (!m_bias || m_bias_type == DataType::DT_FLOAT) &&
+               (m_a_format == CubeFormat::ND || m_a_format == CubeFormat::NZ) &&
+               (m_b_format == CubeFormat::ND || m_b_format == CubeFormat::NZ);
+    }
+    std::uint64_t l1_bytes(std::int64_t bm, std::int64_t bn, std::int64_t bk) const {
+        return static_cast<std::uint64_t>(2 * (bm * bk + bk * bn) * 2 + (m_bias ? 2 * bn * 4 : 0));
+    }
+    bool fits(std::int64_t bm, std::int64_t bn, std::int64_t bk) const {
+        const std::uint64_t l1 = std::min(m_l1, m_l1_limit);
+        const std::uint64_t l0c = std::min(m_l0c, m_l0c_limit);
+        return l1_bytes(bm, bn, bk) <= l1 && static_cast<std::uint64_t>(2 * bm * bk * 2) <= m_l0a &&
+               static_cast<std::uint64_t>(2 * bk * bn * 2) <= m_l0b &&
+               static_cast<std::uint64_t>(bm * bn * 4) <= l0c;
+    }
+    bool choose_base(TCubeTiling& t) const {
+        const std::int32_t max_m = align16(t.singleCoreM), max_n = align16(t.singleCoreN);
+        const std::int32_t max_k = align16(t.singleCoreK);
+        std::int64_t best_area = 0, best_skew = 0;
+        bool found = false;
+        for (std::int32_t bm = 16; bm <= std::min(max_m, 512); bm += 16) {
+            if (m_fix_m > 0 && bm != m_fix_m) continue;
+            for (std::int32_t bn = 16; bn <= std::min(max_n, 512); bn += 16) {
+                if (m_fix_n > 0 && bn != m_fix_n) continue;
+                const std::int32_t bk = m_fix_k > 0 ? m_fix_k : std::min(max_k, 16);
+                if (!fits(bm, bn, bk)) continue;
+                const std::int64_t area = std::int64_t{bm} * bn;
+                const std::int64_t skew = std::abs(bm - bn);
+                if (!found || area > best_area || (area == best_area && skew < best_skew)) {
+                    t.baseM = bm;
+                    t.baseN = bn;
+                    best_area = area;
+                    best_skew = skew;
+                    found = true;
+                }
+            }
+        }
+        if (!found) return false;
+        // The deepest K step that still fits (fewer, longer Mmads), up to 256.
+        t.baseK = m_fix_k > 0 ? m_fix_k : 16;
+        if (m_fix_k <= 0) {
+            for (std::int32_t bk = std::min(max_k, 256); bk >= 16; bk -= 16) {
+                if (fits(t.baseM, t.baseN, bk)) {
+                    t.baseK = bk;
+                    break;
+                }
+            }
+        }
+        return true;
+    }
+
+    CubeFormat m_a_format = CubeFormat::ND, m_b_format = CubeFormat::ND,
+               m_c_format = CubeFormat::ND;
+    DataType m_a_type = DataType::DT_FLOAT16, m_b_type = DataType::DT_FLOAT16,
+             m_c_type = DataType::DT_FLOAT, m_bias_type = DataType::DT_FLOAT;
+    bool m_a_trans = false, m_b_trans = false, m_bias = false;
+    std::int32_t m_org_m = 0, m_org_n = 0, m_org_ka = 0, m_org_kb = 0;
+    std::int32_t m_fix_m = -1, m_fix_n = -1, m_fix_k = -1;
+    std::int32_t m_order = 0;
+    // A2's per-core sizes unless a platform says otherwise.
+    std::uint64_t m_l1 = 524288, m_l0a = 65536, m_l0b = 65536, m_l0c = 131072, m_ub = 196608;
+    std::uint64_t m_l1_limit = UINT64_MAX, m_l0c_limit = UINT64_MAX, m_ub_limit = UINT64_MAX;
+    TCubeTiling m_result{};
+};
+
+class MultiCoreMatmulTiling : public MatmulApiTiling {
+public:
+    MultiCoreMatmulTiling() = default;
+    explicit MultiCoreMatmulTiling(const platform_ascendc::PlatformAscendC& platform)
+        : MatmulApiTiling(platform) {}
+
+    /// The cores (blocks) the matmul may use.
+    std::int32_t SetDim(std::int32_t dim) {
+        m_dim = dim;
+        return 0;
+    }
+    std::int32_t GetCoreNum(std::int32_t& dim, std::int32_t& mDim, std::int32_t& nDim) const {
+        dim = m_used;
+        mDim = m_mdim;
+        nDim = m_ndim;
+        return 0;
+    }
+    std::int32_t GetSingleShape(std::int32_t& shapeM, std::int32_t& shapeN,
+                                std::int32_t& shapeK) const {
+        shapeM = m_smm;
+        shapeN = m_snn;
+        shapeK = m_skk;
+        return 0;
+    }
+
+protected:
+    /// mDim x nDim <= dim cores minimising the largest per-core block (then the most cores):
+    /// each core's M and N are multiples of 16 except the last core's tail.
+    bool split_cores(TCubeTiling& t) override {
+        const std::int32_t dim = m_dim > 0 ? m_dim : m_cores;
+        if (m_single_m > 0 && m_single_n > 0) {
+            t.singleCoreM = m_single_m;
+            t.singleCoreN = m_single_n;
+        } else {
+            std::int64_t best = -1;
+            for (std::int32_t md = 1; md <= dim; ++md) {
+                for (std::int32_t nd = 1; md * nd <= dim; ++nd) {
+                    const std::int32_t sm = align16(ceil_div(m_m, md));
+                    const std::int32_t sn = align16(ceil_div(m_n, nd));
+                    const std::int64_t cost = std::int64_t{sm} * sn;
+                    if (best < 0 || cost < best) {
+                        best = cost;
+                        t.singleCoreM = sm;
+                        t.singleCoreN = sn;
+                    }
+                }
+            }
+        }
+        t.singleCoreK = m_single_k > 0 ? m_single_k : m_k;
+        m_mdim = static_cast<std::int32_t>(ceil_div(m_m, t.singleCoreM));
+        m_ndim = static_cast<std::int32_t>(ceil_div(m_n, t.singleCoreN));
+        m_used = m_mdim * m_ndim;
+        t.usedCoreNum = m_used;
+        m_smm = t.singleCoreM;
+        m_snn = t.singleCoreN;
+        m_skk = t.singleCoreK;
+        return m_used <= dim;
+    }
+
+private:
+    std::int32_t m_dim = 0, m_used = 0, m_mdim = 0, m_ndim = 0, m_smm = 0, m_snn = 0, m_skk = 0;
+};
+
+}  // namespace matmul_tiling

@@ -1,0 +1,481 @@
+// The high-level Matmul API (lib/matmul_intf.h) on the cube pipes: plain, with bias,
+// transposed, NZ inputs, Iterate/GetTensorC, multi-core with tails, and a mixed kernel with a
+// LeakyReLU epilogue on the AIVs; each against a CPU reference with a clean checker. Last,
+// a large GEMM through the API against the same GEMM written with basic APIs at the same
+// tiling, data-free: the API's cycles stay within 1.25x.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "lib/matmul_intf.h"
+#include "sim/simulator.h"
+#include "sync/check/catch_matchers.h"
+#include "sync/check/checker.h"
+#include "tiling/tiling_api.h"
+
+using namespace AscendC;
+
+namespace {
+
+// The host's tiling, as the kernels' tiling argument would carry it.
+TCubeTiling g_tiling;
+
+enum Flags : uint32_t { kBias = 1, kTransA = 2, kTransB = 4, kIterate = 8 };
+
+TCubeTiling tiling_for(int m, int n, int k, int single_m, int single_n, int base_m, int base_n,
+                       int base_k, bool bias) {
+    TCubeTiling t;
+    t.M = m;
+    t.N = n;
+    t.Ka = t.Kb = k;
+    t.singleCoreM = single_m;
+    t.singleCoreN = single_n;
+    t.singleCoreK = k;
+    t.baseM = base_m;
+    t.baseN = base_n;
+    t.baseK = base_k;
+    t.isBias = bias ? 1 : 0;
+    t.usedCoreNum = ((m + single_m - 1) / single_m) * ((n + single_n - 1) / single_n);
+    return t;
+}
+
+template <CubeFormat kFormat>
+__global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                         uint32_t flags) {
+    using AType = MatmulType<TPosition::GM, kFormat, half>;
+    using BType = MatmulType<TPosition::GM, kFormat, half>;
+    using CType = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+    using BiasType = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+    const TCubeTiling tiling = g_tiling;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> biasGm, cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, tiling.M * tiling.Ka);
+    bGm.SetGlobalBuffer((__gm__ half*)b, tiling.Kb * tiling.N);
+    biasGm.SetGlobalBuffer((__gm__ float*)bias, tiling.N);
+    cGm.SetGlobalBuffer((__gm__ float*)c, tiling.M * tiling.N);
+    Matmul<AType, BType, CType, BiasType> mm;  // before the TPipe, as the vendor samples
+    TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &tiling);
+
+    // This core's block of C: along M first.
+    const int mBlocks = (tiling.M + tiling.singleCoreM - 1) / tiling.singleCoreM;
+    const int mIdx = static_cast<int>(GetBlockIdx()) % mBlocks;
+    const int nIdx = static_cast<int>(GetBlockIdx()) / mBlocks;
+    const int m0 = mIdx * tiling.singleCoreM, n0 = nIdx * tiling.singleCoreN;
+    const bool transA = (flags & kTransA) != 0, transB = (flags & kTransB) != 0;
+    mm.SetTensorA(aGm[transA ? m0 : m0 * tiling.Ka], transA);
+    mm.SetTensorB(bGm[transB ? n0 * tiling.Kb : n0], transB);
+    if ((flags & kBias) != 0) mm.SetBias(biasGm[n0]);
+    mm.SetTail(std::min(tiling.singleCoreM, tiling.M - m0),
+               std::min(tiling.singleCoreN, tiling.N - n0));
+    if ((flags & kIterate) != 0) {
+        while (mm.template Iterate<false>()) {
+            mm.template GetTensorC<false>(cGm[m0 * tiling.N + n0]);
+        }
+    } else {
+        mm.IterateAll(cGm[m0 * tiling.N + n0]);
+    }
+    mm.End();
+}
+
+struct Problem {
+    int m = 0, n = 0, k = 0;
+    std::vector<half> a, b;  // row-major M x K and K x N (the logical matrices)
+    std::vector<float> bias;
+};
+
+Problem make_problem(int m, int n, int k) {
+    Problem p{m, n, k, std::vector<half>(m * k), std::vector<half>(k * n), std::vector<float>(n)};
+    for (int i = 0; i < m * k; ++i) p.a[i] = half(static_cast<float>(i * 7 % 11) - 5.0F);
+    for (int i = 0; i < k * n; ++i) p.b[i] = half(static_cast<float>(i * 5 % 9) - 4.0F);
+    for (int i = 0; i < n; ++i) p.bias[i] = 0.5F * static_cast<float>(i % 13) - 3.0F;
+    return p;
+}
+
+std::vector<float> reference(const Problem& p, bool bias) {
+    std::vector<float> c(p.m * p.n);
+    for (int r = 0; r < p.m; ++r) {
+        for (int col = 0; col < p.n; ++col) {
+            float acc = bias ? p.bias[col] : 0.0F;
+            for (int i = 0; i < p.k; ++i) {
+                acc +=
+                    static_cast<float>(p.a[r * p.k + i]) * static_cast<float>(p.b[i * p.n + col]);
+            }
+            c[r * p.n + col] = acc;
+        }
+    }
+    return c;
+}
+
+std::vector<half> transposed(const std::vector<half>& x, int rows, int cols) {
+    std::vector<half> t(x.size());
+    for (int r = 0; r < rows; ++r)
+        for (int col = 0; col < cols; ++col) t[col * rows + r] = x[r * cols + col];
+    return t;
+}
+
+// ND rows x cols -> NZ: 16-column blocks, each of the rows padded to 16, 16 elements a row.
+std::vector<half> to_nz(const std::vector<half>& x, int rows, int cols) {
+    const int padded = (rows + 15) / 16 * 16;
+    std::vector<half> nz(static_cast<std::size_t>(padded) * cols, half(0.0F));
+    for (int r = 0; r < rows; ++r)
+        for (int col = 0; col < cols; ++col)
+            nz[(col / 16 * padded + r) * 16 + col % 16] = x[r * cols + col];
+    return nz;
+}
+
+struct Result {
+    std::vector<float> c;
+    std::vector<npusim::Finding> findings;
+};
+
+template <CubeFormat kFormat>
+Result run_matmul(const Problem& p, const TCubeTiling& tiling, uint32_t flags) {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    std::vector<half> a = (flags & kTransA) != 0 ? transposed(p.a, p.m, p.k) : p.a;
+    std::vector<half> b = (flags & kTransB) != 0 ? transposed(p.b, p.k, p.n) : p.b;
+    if constexpr (kFormat == CubeFormat::NZ) {
+        a = to_nz(a, p.m, p.k);
+        b = to_nz(b, p.k, p.n);
+    }
+    auto a_gm = sim.allocate<half>(a.size(), "a");
+    auto b_gm = sim.allocate<half>(b.size(), "b");
+    auto bias_gm = sim.allocate<float>(p.n, "bias");
+    auto c_gm = sim.allocate<float>(p.m * p.n, "c");
+    sim.write(a_gm, a);
+    sim.write(b_gm, b);
+    sim.write(bias_gm, p.bias);
+    g_tiling = tiling;
+    using npusim::ascendc::gm_addr;
+    const npusim::RunResult r =
+        sim.run({.name = "matmul_custom",
+                 .blocks = static_cast<uint32_t>(tiling.usedCoreNum),
+                 .type = npusim::KernelType::AIC_ONLY},
+                npusim::ascendc::bind_kernel(matmul_custom<kFormat>, gm_addr(a_gm), gm_addr(b_gm),
+                                             gm_addr(bias_gm), gm_addr(c_gm), flags));
+    REQUIRE(r.completed());
+    return {sim.read(c_gm), checker.findings()};
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API: plain C = A x B over several tiles and K steps", "[ascendc][matmul]") {
+    const Problem p = make_problem(64, 64, 96);
+    const Result r =
+        run_matmul<CubeFormat::ND>(p, tiling_for(64, 64, 96, 64, 64, 32, 32, 32, false), 0);
+    CHECK(r.c == reference(p, false));
+    CHECK_THAT(r.findings, npusim::NoFindings());
+}
+
+TEST_CASE("Matmul API: with a bias row", "[ascendc][matmul]") {
+    const Problem p = make_problem(48, 64, 64);
+    const Result r =
+        run_matmul<CubeFormat::ND>(p, tiling_for(48, 64, 64, 48, 64, 32, 32, 32, true), kBias);
+    CHECK(r.c == reference(p, true));
+    CHECK_THAT(r.findings, npusim::NoFindings());
+}
+
+TEST_CASE("Matmul API: transposed A and B, Iterate / GetTensorC", "[ascendc][matmul]") {
+    const Problem p = make_problem(64, 48, 80);
+    const Result r = run_matmul<CubeFormat::ND>(
+        p, tiling_for(64, 48, 80, 64, 48, 32, 32, 32, false), kTransA | kTransB | kIterate);
+    CHECK(r.c == reference(p, false));
+    CHECK_THAT(r.findings, npusim::NoFindings());
+}
+
+TEST_CASE("Matmul API: NZ inputs", "[ascendc][matmul]") {
+    const Problem p = make_problem(40, 32, 64);  // M 40: NZ pads A's rows to 48
+    const Result r =
+        run_matmul<CubeFormat::NZ>(p, tiling_for(40, 32, 64, 40, 32, 32, 32, 32, true), kBias);
+    CHECK(r.c == reference(p, true));
+    CHECK_THAT(r.findings, npusim::NoFindings());
+}
+
+TEST_CASE("Matmul API: multi-core with tails in M and N", "[ascendc][matmul]") {
+    // 100 x 80 over 2 x 2 cores of 64 x 48 (tails 36 and 32), base tiles 32 x 32 x 32.
+    const Problem p = make_problem(100, 80, 64);
+    const Result r =
+        run_matmul<CubeFormat::ND>(p, tiling_for(100, 80, 64, 64, 48, 32, 32, 32, true), kBias);
+    CHECK(r.c == reference(p, true));
+    CHECK_THAT(r.findings, npusim::NoFindings());
+}
+
+// ---- Matmul + a vector epilogue: the AIC writes C through the API, its two AIVs apply
+// LeakyReLU to half the rows each after a cross-core flag.
+
+namespace {
+
+constexpr int kMixM = 64, kMixN = 64, kMixK = 64;
+constexpr float kSlope = 0.125F;
+
+__global__ __mix__(1, 2) void matmul_leakyrelu(GM_ADDR a, GM_ADDR b, GM_ADDR work, GM_ADDR out) {
+    using AType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+    using CType = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+    const TCubeTiling tiling = g_tiling;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> workGm, outGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, kMixM * kMixK);
+    bGm.SetGlobalBuffer((__gm__ half*)b, kMixK * kMixN);
+    workGm.SetGlobalBuffer((__gm__ float*)work, kMixM * kMixN);
+    outGm.SetGlobalBuffer((__gm__ float*)out, kMixM * kMixN);
+    TPipe pipe;
+    if ASCEND_IS_AIC {
+        Matmul<AType, AType, CType> mm;
+        REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &tiling);
+        mm.SetTensorA(aGm);
+        mm.SetTensorB(bGm);
+        mm.IterateAll(workGm);
+        mm.End();
+        CrossCoreSetFlag<2, PIPE_FIX>(0);
+    }
+    if ASCEND_IS_AIV {
+        constexpr int rows = kMixM / 2;
+        TQue<TPosition::VECIN, 1> inQueue;
+        TQue<TPosition::VECOUT, 1> outQueue;
+        pipe.InitBuffer(inQueue, 1, rows * kMixN * sizeof(float));
+        pipe.InitBuffer(outQueue, 1, rows * kMixN * sizeof(float));
+        CrossCoreWaitFlag(0);
+        const uint64_t first = GetSubBlockIdx() * rows * kMixN;
+        LocalTensor<float> in = inQueue.AllocTensor<float>();
+        DataCopy(in, workGm[first], rows * kMixN);
+        inQueue.EnQue(in);
+        in = inQueue.DeQue<float>();
+        LocalTensor<float> result = outQueue.AllocTensor<float>();
+        LeakyRelu(result, in, kSlope, rows * kMixN);
+        outQueue.EnQue(result);
+        inQueue.FreeTensor(in);
+        result = outQueue.DeQue<float>();
+        DataCopy(outGm[first], result, rows * kMixN);
+        outQueue.FreeTensor(result);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API: matmul + LeakyReLU epilogue on the AIVs", "[ascendc][matmul]") {
+    const Problem p = make_problem(kMixM, kMixN, kMixK);
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto a_gm = sim.allocate<half>(p.a.size(), "a");
+    auto b_gm = sim.allocate<half>(p.b.size(), "b");
+    auto work_gm = sim.allocate<float>(kMixM * kMixN, "work");
+    auto out_gm = sim.allocate<float>(kMixM * kMixN, "out");
+    sim.write(a_gm, p.a);
+    sim.write(b_gm, p.b);
+    g_tiling = tiling_for(kMixM, kMixN, kMixK, kMixM, kMixN, 32, 32, 32, false);
+    using npusim::ascendc::gm_addr;
+    const npusim::RunResult r =
+        sim.run({.name = "matmul_leakyrelu", .blocks = 1, .type = npusim::KernelType::MIX_AIC_1_2},
+                npusim::ascendc::bind_kernel(matmul_leakyrelu, gm_addr(a_gm), gm_addr(b_gm),
+                                             gm_addr(work_gm), gm_addr(out_gm)));
+    REQUIRE(r.completed());
+    std::vector<float> expected = reference(p, false);
+    for (float& x : expected) x = x > 0.0F ? x : x * kSlope;
+    CHECK(sim.read(out_gm) == expected);
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+}
+
+// ---- The API against basic APIs at the same tiling (data-free timing) -------------------
+
+namespace {
+
+// C = A x B with the Matmul schedule written by hand: per output tile (along M first), per K
+// step: GM -> A1/B1 (strided DataCopy), LoadData to A2/B2, Mmad; Fixpipe to GM. Shapes are
+// whole multiples of the tiles.
+__global__ __aicore__ void basic_gemm(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+    const TCubeTiling t = g_tiling;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, t.M * t.Ka);
+    bGm.SetGlobalBuffer((__gm__ half*)b, t.Kb * t.N);
+    cGm.SetGlobalBuffer((__gm__ float*)c, t.M * t.N);
+    TPipe pipe;
+    TQue<TPosition::A1, 2> a1q;
+    TQue<TPosition::B1, 2> b1q;
+    TQue<TPosition::A2, 2> a2q;
+    TQue<TPosition::B2, 2> b2q;
+    TQue<TPosition::CO1, 1> co1q;
+    const uint32_t bm = t.baseM, bn = t.baseN, bk = t.baseK;
+    pipe.InitBuffer(a1q, 2, bm * bk * sizeof(half));
+    pipe.InitBuffer(b1q, 2, bk * bn * sizeof(half));
+    pipe.InitBuffer(a2q, 2, bm * bk * sizeof(half));
+    pipe.InitBuffer(b2q, 2, bk * bn * sizeof(half));
+    pipe.InitBuffer(co1q, 1, bm * bn * sizeof(float));
+    const int mBlocks = t.M / t.singleCoreM;
+    const int m0 = static_cast<int>(GetBlockIdx()) % mBlocks * t.singleCoreM;
+    const int n0 = static_cast<int>(GetBlockIdx()) / mBlocks * t.singleCoreN;
+    for (int nt = 0; nt < t.singleCoreN / t.baseN; ++nt) {
+        for (int mt = 0; mt < t.singleCoreM / t.baseM; ++mt) {
+            const int row = m0 + mt * t.baseM, col = n0 + nt * t.baseN;
+            LocalTensor<float> c1 = co1q.AllocTensor<float>();
+            for (int k0 = 0; k0 < t.Ka; k0 += t.baseK) {
+                LocalTensor<half> a1 = a1q.AllocTensor<half>();
+                LocalTensor<half> b1 = b1q.AllocTensor<half>();
+                DataCopy(a1, aGm[row * t.Ka + k0],
+                         DataCopyParams{static_cast<uint16_t>(bm), static_cast<uint16_t>(bk / 16),
+                                        static_cast<uint16_t>((t.Ka - bk) / 16), 0});
+                DataCopy(b1, bGm[k0 * t.N + col],
+                         DataCopyParams{static_cast<uint16_t>(bk), static_cast<uint16_t>(bn / 16),
+                                        static_cast<uint16_t>((t.N - bn) / 16), 0});
+                a1q.EnQue(a1);
+                b1q.EnQue(b1);
+                a1 = a1q.DeQue<half>();
+                b1 = b1q.DeQue<half>();
+                LocalTensor<half> a2 = a2q.AllocTensor<half>();
+                LocalTensor<half> b2 = b2q.AllocTensor<half>();
+                LoadData2DParams load;
+                load.repeatTimes = static_cast<uint8_t>(bm * bk / 256);
+                load.srcStride = 1;
+                LoadData(a2, a1, load);
+                load.repeatTimes = static_cast<uint8_t>(bk * bn / 256);
+                LoadData(b2, b1, load);
+                a2q.EnQue(a2);
+                b2q.EnQue(b2);
+                a1q.FreeTensor(a1);
+                b1q.FreeTensor(b1);
+                a2 = a2q.DeQue<half>();
+                b2 = b2q.DeQue<half>();
+                if (k0 > 0) PipeBarrier<PIPE_M>();
+                MmadParams mmad;
+                mmad.m = static_cast<uint16_t>(bm);
+                mmad.n = static_cast<uint16_t>(bn);
+                mmad.k = static_cast<uint16_t>(bk);
+                mmad.cmatrixInitVal = k0 == 0;
+                Mmad(c1, a2, b2, mmad);
+                a2q.FreeTensor(a2);
+                b2q.FreeTensor(b2);
+            }
+            co1q.EnQue(c1);
+            c1 = co1q.DeQue<float>();
+            FixpipeParamsV220<> fix;
+            fix.nSize = static_cast<uint16_t>(bn);
+            fix.mSize = static_cast<uint16_t>(bm);
+            fix.dstStride = static_cast<uint32_t>(t.N);
+            Fixpipe(cGm[row * t.N + col], c1, fix);
+            co1q.FreeTensor(c1);
+        }
+    }
+}
+
+npusim::RunResult gemm_run(bool api, const TCubeTiling& tiling) {
+    npusim::SimOptions options;
+    options.model_data = false;
+    npusim::Simulator sim(npusim::builtin_chip_config("a2"), options);
+    auto a_gm = sim.allocate<half>(static_cast<uint64_t>(tiling.M) * tiling.Ka, "a");
+    auto b_gm = sim.allocate<half>(static_cast<uint64_t>(tiling.Kb) * tiling.N, "b");
+    auto bias_gm = sim.allocate<float>(tiling.N, "bias");
+    auto c_gm = sim.allocate<float>(static_cast<uint64_t>(tiling.M) * tiling.N, "c");
+    g_tiling = tiling;
+    using npusim::ascendc::gm_addr;
+    const npusim::LaunchSpec spec{.name = api ? "matmul_custom" : "basic_gemm",
+                                  .blocks = static_cast<uint32_t>(tiling.usedCoreNum),
+                                  .type = npusim::KernelType::AIC_ONLY};
+    const npusim::RunResult r =
+        api ? sim.run(spec, npusim::ascendc::bind_kernel(matmul_custom<CubeFormat::ND>,
+                                                         gm_addr(a_gm), gm_addr(b_gm),
+                                                         gm_addr(bias_gm), gm_addr(c_gm), 0u))
+            : sim.run(spec, npusim::ascendc::bind_kernel(basic_gemm, gm_addr(a_gm), gm_addr(b_gm),
+                                                         gm_addr(c_gm)));
+    REQUIRE(r.completed());
+    return r;
+}
+
+const npusim::PipeUsage& usage(const npusim::CoreUsage& core, npusim::Pipe pipe) {
+    for (const npusim::PipeUsage& u : core.pipes)
+        if (u.pipe == pipe) return u;
+    FAIL("no usage of pipe " << npusim::to_string(pipe));
+    return core.pipes.front();
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API: a large GEMM within 1.25x of basic APIs at the same tiling",
+          "[ascendc][matmul]") {
+    // 512 x 512 x 512 over 4 cube cores of 256 x 256, base tiles 128 x 128 x 64.
+    const TCubeTiling tiling = tiling_for(512, 512, 512, 256, 256, 128, 128, 64, false);
+    const npusim::RunResult api_run = gemm_run(true, tiling);
+    const npusim::RunResult basic_run = gemm_run(false, tiling);
+    const npusim::Cycle api = api_run.cycles(), basic = basic_run.cycles();
+    INFO("Matmul API " << api << " cycles, basic APIs " << basic << " cycles");
+    CHECK(static_cast<double>(api) <= 1.25 * static_cast<double>(basic));
+    // The cube pipes run what the schedule implies: on each of the 4 cores every cube pipe
+    // works, each with the same instructions (data moves, Mmads and the queues' flags) and
+    // busy time as the hand-written schedule's.
+    REQUIRE(api_run.cores.size() == 4);
+    REQUIRE(basic_run.cores.size() == 4);
+    for (std::size_t c = 0; c < 4; ++c) {
+        for (npusim::Pipe pipe :
+             {npusim::Pipe::MTE2, npusim::Pipe::MTE1, npusim::Pipe::M, npusim::Pipe::FIX}) {
+            const npusim::PipeUsage& mine = usage(api_run.cores[c], pipe);
+            const npusim::PipeUsage& hand = usage(basic_run.cores[c], pipe);
+            CAPTURE(c, npusim::to_string(pipe), mine.utilization);
+            CHECK(mine.busy_cycles > 0);
+            CHECK(mine.instructions == hand.instructions);
+            CHECK(mine.busy_cycles == hand.busy_cycles);
+        }
+    }
+    CHECK(api_run.instructions == basic_run.instructions);
+    CHECK(static_cast<double>(basic) <= 1.25 * static_cast<double>(api));
+}
+
+// ---- Host tiling: MultiCoreMatmulTiling from the chip's memory sizes --------------------
+
+TEST_CASE("Matmul API: host tiling (MultiCoreMatmulTiling) fits the chip and runs",
+          "[ascendc][matmul]") {
+    const npusim::ChipConfig chip = npusim::builtin_chip_config("small");
+    const platform_ascendc::PlatformAscendC platform(chip);
+    uint64_t l0c = 0, l1 = 0;
+    platform.GetCoreMemSize(platform_ascendc::CoreMemType::L0_C, l0c);
+    platform.GetCoreMemSize(platform_ascendc::CoreMemType::L1, l1);
+    CHECK(l0c == chip.l0c_bytes);
+    CHECK(l1 == chip.l1_bytes);
+    CHECK(platform.GetCoreNumAic() == chip.cube_cores);
+
+    using matmul_tiling::CubeFormat;
+    using matmul_tiling::DataType;
+    using matmul_tiling::TPosition;
+    matmul_tiling::MultiCoreMatmulTiling host(platform);
+    host.SetDim(2);
+    host.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    host.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    host.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    host.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    host.SetShape(100, 80, 64);
+    host.SetOrgShape(100, 80, 64);
+    host.SetBias(true);
+    host.SetBufferSpace(-1, -1, -1);
+    TCubeTiling tiling;
+    REQUIRE(host.GetTiling(tiling) == 0);
+    CHECK(tiling.usedCoreNum <= 2);
+    CHECK(tiling.usedCoreNum == ((100 + tiling.singleCoreM - 1) / tiling.singleCoreM) *
+                                    ((80 + tiling.singleCoreN - 1) / tiling.singleCoreN));
+    // The buffers npusim's Matmul allocates fit the chip's L1 and L0.
+    CHECK(uint64_t(tiling.baseM) * tiling.baseN * 4 <= chip.l0c_bytes);
+    CHECK(2 * uint64_t(tiling.baseM) * tiling.baseK * 2 <= chip.l0a_bytes);
+    CHECK(2 * uint64_t(tiling.baseK) * tiling.baseN * 2 <= chip.l0b_bytes);
+    CHECK(uint64_t(tiling.shareL1Size) <= chip.l1_bytes);
+
+    const Problem p = make_problem(100, 80, 64);
+    const Result r = run_matmul<AscendC::CubeFormat::ND>(p, tiling, kBias);
+    CHECK(r.c == reference(p, true));
+    CHECK_THAT(r.findings, npusim::NoFindings());
+
+    // Shapes npusim's Matmul cannot take get no tiling.
+    host.SetShape(100, 70, 64);
+    CHECK(host.GetTiling(tiling) == -1);
+}
+
+TEST_CASE("Matmul API: an N tail npusim cannot move is an error naming the kernel's line",
+          "[ascendc][matmul]") {
+    // N 40 on cores of 32: the second core's tail of 8 fp16 columns is not a 32-byte row.
+    const Problem p = make_problem(32, 40, 32);
+    CHECK_THROWS_WITH(
+        (run_matmul<CubeFormat::ND>(p, tiling_for(32, 40, 32, 32, 32, 32, 32, 32, false), 0)),
+        Catch::Contains("matmul_api_test.cpp:") &&
+            Catch::Contains("Matmul: a tile row of 8 elements is not a multiple of 16"));
+}
