@@ -86,6 +86,7 @@ using Where = std::source_location;
 /// pointers it handed out.
 struct HostState {
     Runtime* runtime = nullptr;
+    const ChipConfig* chip = nullptr;  // the running program's chip (platform queries)
     bool initialised = false;
     std::map<std::uint64_t, DeviceBuffer> device;  // by GM address
     std::map<const std::byte*, HostBuffer> host;   // aclrtMallocHost, by start

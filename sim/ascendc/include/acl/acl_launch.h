@@ -22,6 +22,7 @@ inline RunResult run_host(Simulator& sim, const std::function<int()>& program, i
         [&](Runtime& rt) {
             g_host = HostState{};
             g_host.runtime = &rt;
+            g_host.chip = &sim.chip();
             struct Reset {
                 ~Reset() { g_host = HostState{}; }
             } reset;

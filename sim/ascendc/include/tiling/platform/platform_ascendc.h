@@ -1,17 +1,63 @@
 // The host side's platform queries as kernel-launch and op hosts use them
-// (platform_ascendc::PlatformAscendCManager::GetInstance()): the core counts of the chip the
-// process simulates (NPUSIM_CHIP) and the system workspace size GetUserWorkspace skips.
+// (platform_ascendc::PlatformAscendCManager::GetInstance(), or PlatformAscendC(
+// context->GetPlatformInfo()) in an op project's tiling function): the core counts and memory
+// sizes of the chip the running host program simulates (else the process's, NPUSIM_CHIP) and
+// the system workspace size GetUserWorkspace skips.
 #pragma once
 
 #include <cstdint>
 
+#include "acl/acl_base.h"
 #include "npusim_ascendc/process.h"
 #include "npusim_ascendc/workspace.h"
 
+namespace fe {
+class PlatFormInfos;
+}
+
 namespace platform_ascendc {
+
+/// The memories GetCoreMemSize answers for (one core's; L2 and HBM the chip's).
+enum class CoreMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
+enum class SocVersion { ASCEND910 = 0, ASCEND910B, ASCEND310P, ASCEND310B, RESERVED_VERSION };
 
 class PlatformAscendC {
 public:
+    PlatformAscendC() = default;
+    /// An op project's tiling function: PlatformAscendC(context->GetPlatformInfo()).
+    explicit PlatformAscendC(fe::PlatFormInfos* platform) { (void)platform; }
+    /// The memory sizes of the process's chip config.
+    void GetCoreMemSize(CoreMemType type, std::uint64_t& size) const {
+        const npusim::ChipConfig& c = chip();
+        switch (type) {
+            case CoreMemType::L0_A:
+                size = c.l0a_bytes;
+                return;
+            case CoreMemType::L0_B:
+                size = c.l0b_bytes;
+                return;
+            case CoreMemType::L0_C:
+                size = c.l0c_bytes;
+                return;
+            case CoreMemType::L1:
+                size = c.l1_bytes;
+                return;
+            case CoreMemType::L2:
+                size = c.l2_bytes;
+                return;
+            case CoreMemType::UB:
+                size = c.ub_bytes;
+                return;
+            case CoreMemType::HBM:
+                size = c.gm_bytes;
+                return;
+            case CoreMemType::RESERVED:
+                break;
+        }
+        size = 0;
+    }
+    /// npusim's chips model the A2 (Ascend910B) generation.
+    SocVersion GetSocVersion() const { return SocVersion::ASCEND910B; }
     /// The system workspace the library APIs reserve (16 MiB, as on A2).
     std::uint32_t GetLibApiWorkSpaceSize() const {
         return static_cast<std::uint32_t>(npusim::ascendc::kSysWorkspaceBytes);
@@ -22,7 +68,11 @@ public:
     std::uint32_t GetCoreNum() const { return GetCoreNumAiv(); }
 
 private:
-    static const npusim::ChipConfig& chip() { return npusim::ascendc::Process::get().sim().chip(); }
+    /// The running host program's chip (npusim::acl::run_host), else the process's.
+    static const npusim::ChipConfig& chip() {
+        if (npusim::acl::g_host.chip != nullptr) return *npusim::acl::g_host.chip;
+        return npusim::ascendc::Process::get().sim().chip();
+    }
 };
 
 class PlatformAscendCManager {
