@@ -46,10 +46,24 @@ function(npusim_add_ascendc_op target)
     endif()
   endforeach()
 
+  # Kernel sources with a `<<<>>>` launch (an old-style `<op>_do` wrapper next to the kernel)
+  # are compiled from a copy with the launch rewritten, as npusim_add_ascendc_kernel does.
   set(kernel_text "")
+  set(compiled_kernels "")
   foreach(source IN LISTS kernel_sources)
     file(READ ${source} text)
     string(APPEND kernel_text "${text}\n")
+    if(text MATCHES "<<<")
+      string(REGEX REPLACE "([A-Za-z_][A-Za-z0-9_:]*(<[^<>;]*>)?)[ \t\r\n]*<<<([^;]*)>[ \t]*>[ \t]*>"
+             "NPUSIM_KERNEL_LAUNCH((\\1), \\3)" rewritten "${text}")
+      get_filename_component(name ${source} NAME)
+      file(WRITE ${gen_dir}/kernel_${name}.new "#include \"acl/acl.h\"\n#line 1 \"${source}\"\n${rewritten}")
+      file(COPY_FILE ${gen_dir}/kernel_${name}.new ${gen_dir}/kernel_${name} ONLY_IF_DIFFERENT)
+      file(REMOVE ${gen_dir}/kernel_${name}.new)
+      list(APPEND compiled_kernels ${gen_dir}/kernel_${name})
+    else()
+      list(APPEND compiled_kernels ${source})
+    endif()
   endforeach()
 
   set(generated "")
@@ -69,7 +83,7 @@ function(npusim_add_ascendc_op target)
     message(FATAL_ERROR "npusim_add_ascendc_op(${target}): no OP_ADD(<Op>) in ${host_dir}")
   endif()
 
-  add_library(${target} OBJECT ${host_sources} ${kernel_sources} ${generated})
+  add_library(${target} OBJECT ${host_sources} ${compiled_kernels} ${generated})
   target_include_directories(${target} PUBLIC ${gen_dir} PRIVATE ${host_dir} ${kernel_dir})
   target_compile_definitions(${target} PRIVATE optiling=npusim_optiling_${target}
                              __NPU_ARCH__=2201 __CCE_AICORE__=220)
@@ -83,7 +97,7 @@ function(npusim_add_ascendc_op target)
     file(READ ${header} text)
     string(APPEND tiling_text "${text}\n")
   endforeach()
-  foreach(source IN LISTS kernel_sources)
+  foreach(source IN LISTS compiled_kernels)
     # The op whose kernel the source defines, when its tiling struct is registered: its
     # GET_TILING_DATA reads that struct (the headers may register several).
     set(definitions NPUSIM_OP_KERNEL_SIDE=1)

@@ -6,9 +6,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <source_location>
 #include <string>
+#include <vector>
 
 #include "sim/host/runtime.h"
 
@@ -93,6 +95,9 @@ struct HostState {
     std::map<const void*, KernelType> kernel_types;
     std::map<const void*, ScheduleMode> schedule_modes;
     std::string last_error;  // aclGetRecentErrMsg
+    /// Run when the host program returns (npusim's own clean-up, e.g. the aclnn calls'
+    /// tiling buffers).
+    std::vector<std::function<void(Runtime&)>> at_exit;
 };
 inline HostState g_host;
 

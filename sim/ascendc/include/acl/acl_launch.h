@@ -28,6 +28,7 @@ inline RunResult run_host(Simulator& sim, const std::function<int()>& program, i
             } reset;
             const int code = program();
             if (exit_code != nullptr) *exit_code = code;
+            for (const auto& clean_up : g_host.at_exit) clean_up(rt);
         },
         options);
 }

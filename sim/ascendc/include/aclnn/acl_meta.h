@@ -1,41 +1,15 @@
 // aclnn/acl_meta.h: the argument handles of aclnn calls. An aclTensor describes device data
 // (shape, strides, offset, data type, format, storage shape and the aclrtMalloc pointer);
 // aclScalar, aclIntArray, aclFloatArray and aclBoolArray hold host values. The data types and
-// formats use the documented numeric values (docs/ascendc.md); they equal ge::DataType's and
-// ge::Format's.
+// formats are acl/acl_op_host.h's.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
+#include "acl/acl_op_host.h"
 #include "aclnn/aclnn_base.h"
-
-enum aclDataType {
-    ACL_DT_UNDEFINED = -1,
-    ACL_FLOAT = 0,
-    ACL_FLOAT16 = 1,
-    ACL_INT8 = 2,
-    ACL_INT32 = 3,
-    ACL_UINT8 = 4,
-    ACL_INT16 = 6,
-    ACL_UINT16 = 7,
-    ACL_UINT32 = 8,
-    ACL_INT64 = 9,
-    ACL_UINT64 = 10,
-    ACL_DOUBLE = 11,
-    ACL_BOOL = 12,
-    ACL_BF16 = 27,
-};
-enum aclFormat {
-    ACL_FORMAT_UNDEFINED = -1,
-    ACL_FORMAT_NCHW = 0,
-    ACL_FORMAT_NHWC = 1,
-    ACL_FORMAT_ND = 2,
-    ACL_FORMAT_NC1HWC0 = 3,
-    ACL_FORMAT_FRACTAL_Z = 4,
-    ACL_FORMAT_FRACTAL_NZ = 29,
-};
 
 struct aclTensor {
     std::vector<std::int64_t> view_dims;
@@ -146,15 +120,5 @@ inline aclBoolArray* aclCreateBoolArray(const bool* value, std::uint64_t size) {
 }
 inline aclnnStatus aclDestroyBoolArray(const aclBoolArray* array) {
     delete array;
-    return ACLNN_SUCCESS;
-}
-/// The view shape of `tensor` (a pointer the tensor owns) and its rank.
-inline aclnnStatus aclGetViewShape(const aclTensor* tensor, std::int64_t** viewDims,
-                                   std::uint64_t* viewDimsNum) {
-    if (tensor == nullptr || viewDims == nullptr || viewDimsNum == nullptr) {
-        return ACLNN_ERR_PARAM_NULLPTR;
-    }
-    *viewDims = const_cast<std::int64_t*>(tensor->view_dims.data());
-    *viewDimsNum = tensor->view_dims.size();
     return ACLNN_SUCCESS;
 }

@@ -11,8 +11,9 @@
 // and launches the kernel with (inputs..., outputs..., workspace, tiling) on the stream, with
 // the block dim and type chosen; TILING_KEY_IS in the kernel compares with the key chosen.
 // Failures return the documented status code and set aclGetRecentErrMsg's message, which
-// names the API and the reason. The tiling buffers stay allocated in GM until the process
-// ends (one per call, the tiling data's size rounded up to 32 bytes).
+// names the API and the reason. The tiling buffers (one per call, the tiling data's size
+// rounded up to 32 bytes) stay allocated in GM until the host program returns; then npusim
+// waits for the device and frees them.
 #pragma once
 
 #include <algorithm>
@@ -326,6 +327,11 @@ aclnnStatus launch(const char* api, void (*kernel)(Params...), const char* name,
         if (!ex->tiling.empty()) std::memcpy(staged.data(), ex->tiling.data(), ex->tiling.size());
         const Stream s = acl::stream_of(stream);
         rt.memcpy_async(device, host, bytes, s, where);
+        // Freed when the host program returns, after the device's work (the kernel reads it).
+        if (acl::g_host.at_exit.empty()) {
+            acl::g_host.at_exit.emplace_back([](Runtime& r) { r.synchronize_device(); });
+        }
+        acl::g_host.at_exit.emplace_back([device](Runtime& r) { r.free(device); });
         LaunchSpec spec;
         spec.name = name;
         spec.blocks = ex->block_dim;
