@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include "acl/acl.h"
+#include "aclnn_matmul_custom.h"
 #include "aclnn_reduce_sum_custom.h"
 #include "aclnn_scale_custom.h"
 #include "aclnn_vadd_custom.h"
@@ -232,6 +233,51 @@ TEST_CASE("Op project ScaleCustom via aclnn: the attributes choose the tiling ke
         }
         CHECK(wrong == 0);
     }
+    CHECK_THAT(run.findings, npusim::NoFindings());
+}
+
+TEST_CASE("Op project MatmulCustom via aclnn: basic cube APIs on both cube cores, exact product",
+          "[ascendc][op_project]") {
+    constexpr int64_t kM = 64, kK = 32, kN = 32;
+    std::vector<float> af(kM * kK), bf(kK * kN);
+    std::vector<uint16_t> ah(af.size()), bh(bf.size());
+    for (std::size_t i = 0; i < af.size(); ++i) {
+        af[i] = static_cast<float>(static_cast<int>(i % 5) - 2);
+        ah[i] = aclFloatToFloat16(af[i]);
+    }
+    for (std::size_t i = 0; i < bf.size(); ++i) {
+        bf[i] = static_cast<float>(static_cast<int>(i % 3) - 1);
+        bh[i] = aclFloatToFloat16(bf[i]);
+    }
+    aclnnStatus status = -1;
+    std::vector<float> c;
+    const Run run = run_program([&](aclrtStream stream) {
+        DeviceTensor<uint16_t> a(ah, ACL_FLOAT16, {kM, kK}), b(bh, ACL_FLOAT16, {kK, kN});
+        DeviceTensor<float> out(std::vector<float>(kM * kN), ACL_FLOAT, {kM, kN});
+        status = call_op(
+            stream,
+            [&](uint64_t* size, aclOpExecutor** executor) {
+                return aclnnMatmulCustomGetWorkspaceSize(a.tensor, b.tensor, out.tensor, size,
+                                                         executor);
+            },
+            [&](void* ws, uint64_t size, aclOpExecutor* executor) {
+                return aclnnMatmulCustom(ws, size, executor, stream);
+            });
+        c = out.read();
+        return 0;
+    });
+    REQUIRE(run.result.completed());
+    CHECK(status == ACLNN_SUCCESS);
+    REQUIRE(c.size() == static_cast<std::size_t>(kM * kN));
+    std::size_t wrong = 0;
+    for (int64_t i = 0; i < kM; ++i) {
+        for (int64_t j = 0; j < kN; ++j) {
+            float expected = 0.0F;
+            for (int64_t p = 0; p < kK; ++p) expected += af[i * kK + p] * bf[p * kN + j];
+            if (c[i * kN + j] != expected) ++wrong;
+        }
+    }
+    CHECK(wrong == 0);
     CHECK_THAT(run.findings, npusim::NoFindings());
 }
 
