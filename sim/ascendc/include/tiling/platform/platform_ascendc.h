@@ -8,12 +8,20 @@
 #include <cstdint>
 
 #include "acl/acl_base.h"
-#include "npusim_ascendc/process.h"
+#include "base/chip_config.h"
+#include "base/errors.h"
 #include "npusim_ascendc/workspace.h"
 
 namespace fe {
 class PlatFormInfos;
 }
+
+namespace npusim::ascendc {
+/// The chip of the process (npusim_ascendc/process.h registers it), for platform queries made
+/// outside a host program (a CPU-debug host before its first launch). This header stays light
+/// so that op_host sources compile fast.
+inline const ChipConfig& (*g_process_chip)() = nullptr;
+}  // namespace npusim::ascendc
 
 namespace platform_ascendc {
 
@@ -71,7 +79,10 @@ private:
     /// The running host program's chip (npusim::acl::run_host), else the process's.
     static const npusim::ChipConfig& chip() {
         if (npusim::acl::g_host.chip != nullptr) return *npusim::acl::g_host.chip;
-        return npusim::ascendc::Process::get().sim().chip();
+        if (npusim::ascendc::g_process_chip != nullptr) return npusim::ascendc::g_process_chip();
+        throw npusim::UsageError(
+            "platform_ascendc: a platform query outside a host program of a process that "
+            "runs none (include npusim_ascendc/process.h or run the program with run_host)");
     }
 };
 
