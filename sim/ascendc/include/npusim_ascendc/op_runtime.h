@@ -28,8 +28,9 @@
 #include <utility>
 #include <vector>
 
-#include "acl/acl.h"
+#include "acl/acl_base.h"
 #include "aclnn/acl_meta.h"
+#include "kernel_operator.h"
 #include "register/op_def_registry.h"
 
 struct aclOpExecutor {
@@ -294,7 +295,7 @@ KernelBody bind_op_kernel(void (*kernel)(Params...), const aclOpExecutor& ex,
         return i == ex.args.size() ? workspace : tiling;
     };
     return bind_keyed_kernel(kernel, launch_options_from_environment(), ex.tiling_key,
-                             acl::kernel_arg<Params>(arg(I))...);
+                             reinterpret_cast<Params>(arg(I))...);
 }
 
 /// aclnn<Op>: launches `kernel` (named `name`) for the prepared call and releases it.
