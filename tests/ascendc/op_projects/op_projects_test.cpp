@@ -36,7 +36,8 @@ struct DeviceTensor {
         aclrtMalloc(&device, count * sizeof(T), ACL_MEM_MALLOC_HUGE_FIRST);
         aclrtMemcpy(device, count * sizeof(T), values.data(), count * sizeof(T),
                     ACL_MEMCPY_HOST_TO_DEVICE);
-        const std::vector<int64_t> strides(shape.size(), 1);
+        std::vector<int64_t> strides(shape.size(), 1);  // row-major
+        for (std::size_t i = shape.size() - 1; i-- > 0;) strides[i] = strides[i + 1] * shape[i + 1];
         tensor = aclCreateTensor(shape.data(), shape.size(), type, strides.data(), 0, ACL_FORMAT_ND,
                                  shape.data(), shape.size(), device);
     }
@@ -321,11 +322,18 @@ TEST_CASE("Op project aclnn errors: status codes and messages naming the API and
             return 1;
         }
         note(aclnnReduceSumCustom(nullptr, 0, executor, stream));
+        // 7: a view that is not contiguous (every other element).
+        const int64_t half_shape[] = {static_cast<int64_t>(kAddLength / 2)};
+        const int64_t every_other[] = {2};
+        aclTensor* strided = aclCreateTensor(half_shape, 1, ACL_FLOAT, every_other, 0,
+                                             ACL_FORMAT_ND, half_shape, 1, x.device);
+        note(aclnnVaddCustomGetWorkspaceSize(strided, strided, strided, &size, &executor));
+        aclDestroyTensor(strided);
         return 0;
     });
     REQUIRE(run.result.completed());
     REQUIRE(run.code == 0);
-    REQUIRE(outcomes.size() == 7);
+    REQUIRE(outcomes.size() == 8);
     using Catch::Matchers::Contains;
     CHECK(outcomes[0].status == ACLNN_ERR_PARAM_INVALID);
     CHECK_THAT(outcomes[0].message,
@@ -350,6 +358,9 @@ TEST_CASE("Op project aclnn errors: status codes and messages naming the API and
     CHECK_THAT(outcomes[6].message,
                Contains("aclnnReduceSumCustom: ReduceSumCustom needs a workspace of 16777344 "
                         "bytes; given 0 bytes at null"));
+    CHECK(outcomes[7].status == ACLNN_ERR_PARAM_INVALID);
+    CHECK_THAT(outcomes[7].message,
+               Contains("input x is not a contiguous row-major view from its data"));
     // The documented values.
     CHECK(ACLNN_ERR_PARAM_NULLPTR == 161001);
     CHECK(ACLNN_ERR_PARAM_INVALID == 161002);

@@ -116,6 +116,19 @@ inline gert::OpCallView::Parameter parameter(const aclTensor* tensor) {
     return p;
 }
 
+/// Whether `tensor` is a contiguous row-major view from its data pointer (null strides: yes);
+/// npusim passes kernels the data pointer only.
+inline bool contiguous(const aclTensor& tensor) {
+    if (tensor.offset != 0) return false;
+    if (tensor.strides.empty()) return true;
+    std::int64_t expected = 1;
+    for (std::size_t i = tensor.view_dims.size(); i-- > 0;) {
+        if (tensor.view_dims[i] != 1 && tensor.strides[i] != expected) return false;
+        expected *= tensor.view_dims[i];
+    }
+    return true;
+}
+
 /// Whether the data types of the call's tensors are one of the definition's combinations;
 /// else the message saying why not.
 inline std::optional<std::string> check_data_types(const ops::OpDef& def,
@@ -196,6 +209,12 @@ inline aclnnStatus prepare(const char* api, const char* type,
             return fail(ACLNN_ERR_PARAM_NULLPTR,
                         at + "input " + param.name() + " has no device data (null pointer)");
         }
+        if (inputs[i] != nullptr && !contiguous(*inputs[i])) {
+            return fail(ACLNN_ERR_PARAM_INVALID,
+                        at + "input " + param.name() +
+                            " is not a contiguous row-major view from its data (an offset or "
+                            "strides): not supported yet");
+        }
         call.inputs.push_back(parameter(inputs[i]));
     }
     for (std::size_t i = 0; i < outputs.size(); ++i) {
@@ -203,6 +222,12 @@ inline aclnnStatus prepare(const char* api, const char* type,
         if (outputs[i] == nullptr || outputs[i]->data == nullptr) {
             return fail(ACLNN_ERR_PARAM_NULLPTR,
                         at + "output " + name + " is null or has no device data");
+        }
+        if (!contiguous(*outputs[i])) {
+            return fail(ACLNN_ERR_PARAM_INVALID,
+                        at + "output " + name +
+                            " is not a contiguous row-major view from its data (an offset or "
+                            "strides): not supported yet");
         }
         call.outputs.push_back(parameter(outputs[i]));
     }
