@@ -72,6 +72,25 @@ matmul_error() {  # name, expected text, A element type, C format
 matmul_error matmul_int8 "the Matmul API takes fp16 A and B only yet" int8_t ND
 matmul_error matmul_c_nz "the Matmul API writes ND C only yet" half NZ
 
+# Operator-project host code (register/op_def_registry.h): the parts npusim does not model.
+expect_host_error() {  # name, expected text, body of a function given an OpDef and a context
+  local name=$1 expected=$2 body=$3
+  printf '#include "register/op_def_registry.h"\nvoid h(ops::OpDef& d, gert::TilingContext* c) {\n%s\n}\n' \
+    "$body" >"$work/$name.cpp"
+  if "$cxx" "${flags[@]}" "$work/$name.cpp" >"$work/$name.log" 2>&1 ||
+     ! grep -qF -- "$expected" "$work/$name.log"; then
+    echo "FAIL $name: expected an error containing '$expected'"
+    failures=$((failures + 1))
+  else
+    echo "ok   $name"
+  fi
+}
+expect_host_error op_value_depend "OpParamDef::ValueDepend (host data of an input in the tiling function) is not supported yet" \
+  'd.Input("x").ValueDepend(ops::REQUIRED); (void)c;'
+expect_host_error op_mc2 "OpDef::MC2 (communication fused ops) is not supported yet" 'd.MC2(); (void)c;'
+expect_host_error op_compile_info "TilingContext::GetCompileInfo (TilingParse) is not supported yet" \
+  '(void)d; (void)c->GetCompileInfo<int>();'
+
 if ((failures)); then
   echo "$failures case(s) failed"
   exit 1

@@ -9,7 +9,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 for header in kernel_operator.h acl/acl.h tikicpulib.h npusim_ascendc/context.h \
-              cpu_debug_launch.h kernel_tiling/kernel_tiling.h tiling/platform/platform_ascendc.h; do
+              cpu_debug_launch.h kernel_tiling/kernel_tiling.h tiling/platform/platform_ascendc.h \
+              register/op_def_registry.h register/tilingdata_base.h aclnn/acl_meta.h; do
   [[ -e "$work/prefix/include/npusim/ascendc/$header" ]] || {
     echo "not installed: include/npusim/ascendc/$header" >&2
     exit 1

@@ -12,13 +12,16 @@
 //
 // The parts: acl/acl_base.h (types, status codes, host state, device setup), acl/acl_memory.h,
 // acl/acl_stream.h (streams and events), acl/acl_launch.h (host programs, kernel launches,
-// model run instances). Include this header; the parts are not meant to be included alone.
+// model run instances), acl/acl_op_host.h (data types, formats, tensor descriptions and data
+// buffers of operator-project hosts). Include this header; the parts are not meant to be
+// included alone (aclnn/acl_meta.h includes acl/acl_op_host.h).
 #pragma once
 
 #include "acl/acl_base.h"
 #include "acl/acl_fp16.h"
 #include "acl/acl_launch.h"
 #include "acl/acl_memory.h"
+#include "acl/acl_op_host.h"
 #include "acl/acl_stream.h"
 
 // A sample's main() becomes the simulated host program (the npusim::ascendc_main library

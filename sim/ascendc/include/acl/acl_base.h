@@ -6,9 +6,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <source_location>
 #include <string>
+#include <vector>
 
 #include "sim/host/runtime.h"
 
@@ -86,12 +88,16 @@ using Where = std::source_location;
 /// pointers it handed out.
 struct HostState {
     Runtime* runtime = nullptr;
+    const ChipConfig* chip = nullptr;  // the running program's chip (platform queries)
     bool initialised = false;
     std::map<std::uint64_t, DeviceBuffer> device;  // by GM address
     std::map<const std::byte*, HostBuffer> host;   // aclrtMallocHost, by start
     std::map<const void*, KernelType> kernel_types;
     std::map<const void*, ScheduleMode> schedule_modes;
     std::string last_error;  // aclGetRecentErrMsg
+    /// Run when the host program returns (npusim's own clean-up, e.g. the aclnn calls'
+    /// tiling buffers).
+    std::vector<std::function<void(Runtime&)>> at_exit;
 };
 inline HostState g_host;
 

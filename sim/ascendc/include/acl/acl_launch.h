@@ -22,11 +22,13 @@ inline RunResult run_host(Simulator& sim, const std::function<int()>& program, i
         [&](Runtime& rt) {
             g_host = HostState{};
             g_host.runtime = &rt;
+            g_host.chip = &sim.chip();
             struct Reset {
                 ~Reset() { g_host = HostState{}; }
             } reset;
             const int code = program();
             if (exit_code != nullptr) *exit_code = code;
+            for (const auto& clean_up : g_host.at_exit) clean_up(rt);
         },
         options);
 }

@@ -127,7 +127,10 @@ inline void kernel_assert(bool holds, const char* expression, const Loc& loc = L
 #endif
 
 #define KERNEL_TASK_TYPE_DEFAULT(type) ::npusim::ascendc::declare_kernel_type(type)
-#define KERNEL_TASK_TYPE(key, type) ::npusim::ascendc::declare_kernel_type(type)
+/// KERNEL_TASK_TYPE(key, type): the type of the launches with tiling key `key` (checked only
+/// in those; TILING_KEY_IS is npusim_ascendc/tiling.h's).
+#define KERNEL_TASK_TYPE(key, type) \
+    (TILING_KEY_IS(key) ? ::npusim::ascendc::declare_kernel_type(type) : void())
 
 namespace AscendC {
 

@@ -23,6 +23,7 @@
 #include "sim/simulator.h"
 #include "sync/check/check_report.h"
 #include "sync/check/checker.h"
+#include "tiling/platform/platform_ascendc.h"
 
 namespace npusim::ascendc {
 
@@ -120,5 +121,12 @@ private:
     Cycle m_last_end = 0;
     bool m_failed = false;
 };
+
+/// Platform queries outside a host program answer for this process's chip
+/// (tiling/platform/platform_ascendc.h).
+inline const bool g_process_chip_registered = [] {
+    g_process_chip = []() -> const ChipConfig& { return Process::get().sim().chip(); };
+    return true;
+}();
 
 }  // namespace npusim::ascendc

@@ -3,13 +3,15 @@
 // without a trailing `;`, at global scope or inside a namespace such as optiling) declare a
 // plain struct and make it the one GET_TILING_DATA reads. The struct is read from GM with
 // scalar loads (4 bytes at a time, then single bytes), as the kernel's scalar unit does.
-// TILING_KEY_IS(k) compares with the launch's tiling key (ICPU_SET_TILING_KEY, or
-// npusim::ascendc::set_tiling_key before a launch; 0 when never set), read when the kernel runs.
+// TILING_KEY_IS(k) compares with the launch's tiling key (the one an op project's tiling
+// function set, for an aclnn call; else ICPU_SET_TILING_KEY, or npusim::ascendc::set_tiling_key
+// before a launch; 0 when never set), read when the kernel runs.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <type_traits>
 
 #include "npusim_ascendc/tensors.h"
@@ -60,6 +62,21 @@ inline void set_tiling_key(std::uint64_t key) {
     g_tiling_key = key;
 }
 
+/// Launches that carry their own tiling key (an op project's aclnn call, which launches with
+/// the key its tiling function chose): the key of each running block, by its kernel context.
+/// Blocks of other launches read g_tiling_key.
+inline std::map<const KernelContext*, std::uint64_t>& launch_tiling_keys() {
+    static std::map<const KernelContext*, std::uint64_t> keys;
+    return keys;
+}
+inline std::uint64_t current_tiling_key() {
+    if (t_current != nullptr) {
+        const auto found = launch_tiling_keys().find(t_current);
+        if (found != launch_tiling_keys().end()) return found->second;
+    }
+    return g_tiling_key;
+}
+
 }  // namespace npusim::ascendc
 
 /// Tiling structs are often declared in namespace optiling; GET_TILING_DATA looks there too.
@@ -98,11 +115,23 @@ namespace optiling {}
     using NpusimTilingData_##Op = Type;      \
     struct NpusimTilingOp_##Op;              \
     Type npusim_registered_tiling_data(NpusimTilingOp_##Op*);
+/// npusim_add_ascendc_op defines NPUSIM_TILING_OP=<Op> for the op_kernel source of an op with
+/// a registration: GET_TILING_DATA takes that op's struct among several registrations.
+#define NPUSIM_TILING_OP_TAG_(op) NpusimTilingOp_##op
+#define NPUSIM_TILING_OP_TAG(op) NPUSIM_TILING_OP_TAG_(op)
 #ifdef NPUSIM_TILING_STRUCT
 #define GET_TILING_DATA(var, tiling) GET_TILING_DATA_WITH_STRUCT(NPUSIM_TILING_STRUCT, var, tiling)
+#elif defined(NPUSIM_TILING_OP)
+#define GET_TILING_DATA(var, tiling)                                         \
+    using namespace ::optiling;                                              \
+    GET_TILING_DATA_WITH_STRUCT(                                             \
+        decltype(npusim_registered_tiling_data(                              \
+            static_cast<NPUSIM_TILING_OP_TAG(NPUSIM_TILING_OP)*>(nullptr))), \
+        var, tiling)
 #else
 #define GET_TILING_DATA(var, tiling) \
     using namespace ::optiling;      \
     GET_TILING_DATA_WITH_STRUCT(decltype(npusim_registered_tiling_data(nullptr)), var, tiling)
 #endif
-#define TILING_KEY_IS(key) (::npusim::ascendc::g_tiling_key == static_cast<std::uint64_t>(key))
+#define TILING_KEY_IS(key) \
+    (::npusim::ascendc::current_tiling_key() == static_cast<std::uint64_t>(key))

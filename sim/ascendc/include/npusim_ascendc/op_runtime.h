@@ -1,0 +1,383 @@
+// The runtime behind the aclnn two-phase API that npusim_add_ascendc_op generates for an
+// operator project (docs/ascendc.md, "Operator projects").
+//
+// aclnn<Op>GetWorkspaceSize -> prepare(): finds the op's definition (OP_ADD), checks the
+// arguments against it (required tensors present, data types one of the declared
+// combinations, output shapes what its InferShape gives), runs its tiling function with a
+// gert::TilingContext built from the tensors, the attributes and the chip, and returns an
+// executor holding what the tiling function chose (block dim, tiling key, tiling bytes,
+// workspace sizes, schedule mode) and the workspace size (the sum of GetWorkspaceSizes).
+// aclnn<Op> -> launch(): copies the tiling bytes into GM (on the stream, before the kernel)
+// and launches the kernel with (inputs..., outputs..., workspace, tiling) on the stream, with
+// the block dim and type chosen; TILING_KEY_IS in the kernel compares with the key chosen.
+// Failures return the documented status code and set aclGetRecentErrMsg's message, which
+// names the API and the reason. The tiling buffers (one per call, the tiling data's size
+// rounded up to 32 bytes) stay allocated in GM until the host program returns; then npusim
+// waits for the device and frees them.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "acl/acl_base.h"
+#include "aclnn/acl_meta.h"
+#include "kernel_operator.h"
+#include "register/op_def_registry.h"
+
+struct aclOpExecutor {
+    std::string op;
+    std::uint32_t block_dim = 0;
+    std::uint64_t tiling_key = 0;
+    std::vector<unsigned char> tiling;
+    std::uint64_t workspace = 0;
+    std::uint32_t schedule_mode = 0;
+    std::vector<void*> args;  // inputs (null when an optional one is absent), then outputs
+};
+
+namespace npusim::ascendc::op {
+
+/// The kernel type of the launches of an op, by tiling key (KERNEL_TASK_TYPE), and for other
+/// keys (KERNEL_TASK_TYPE_DEFAULT or the kernel's qualifier; AIV_ONLY when none).
+struct KernelTypes {
+    std::map<std::uint64_t, KernelType> by_key;
+    KernelType other = KernelType::AIV_ONLY;
+};
+
+/// The tiling buffer's capacity (GetRawTilingData()->GetCapacity()).
+constexpr std::size_t kTilingCapacity = 64 * 1024;
+
+inline aclnnStatus fail(aclnnStatus status, const std::string& message) {
+    acl::g_host.last_error = message;
+    return status;
+}
+
+// Attribute arguments of the generated API, as the tiling function reads them.
+inline gert::AttrValue attr_value(std::int64_t value) {
+    return value;
+}
+inline gert::AttrValue attr_value(double value) {
+    return static_cast<float>(value);
+}
+inline gert::AttrValue attr_value(bool value) {
+    return value;
+}
+inline gert::AttrValue attr_value(const char* value) {
+    return std::string(value != nullptr ? value : "");
+}
+inline gert::AttrValue attr_value(const aclIntArray* value) {
+    return gert::TypedContinuousVector<std::int64_t>(
+        value != nullptr ? value->values : std::vector<std::int64_t>{});
+}
+inline gert::AttrValue attr_value(const aclFloatArray* value) {
+    return gert::TypedContinuousVector<float>(value != nullptr ? value->values
+                                                               : std::vector<float>{});
+}
+
+/// The op's definition, made once from its OP_ADD registration; null when none.
+inline const ops::OpDef* definition(const std::string& type) {
+    static std::map<std::string, std::unique_ptr<ops::OpDef>> made;
+    if (const auto found = made.find(type); found != made.end()) return found->second.get();
+    const auto& registry = op_registry();
+    const auto factory = registry.find(type);
+    if (factory == registry.end()) return nullptr;
+    return made.emplace(type, factory->second()).first->second.get();
+}
+
+inline std::string shape_text(const gert::Shape& shape) {
+    std::string text = "[";
+    for (std::size_t i = 0; i < shape.GetDimNum(); ++i) {
+        text += (i == 0 ? "" : ", ") + std::to_string(shape.GetDim(i));
+    }
+    return text + "]";
+}
+
+inline gert::OpCallView::Parameter parameter(const aclTensor* tensor) {
+    gert::OpCallView::Parameter p;
+    if (tensor == nullptr) return p;
+    gert::Shape view;
+    for (const std::int64_t dim : tensor->view_dims) view.AppendDim(dim);
+    gert::Shape storage;
+    for (const std::int64_t dim : tensor->storage_dims) storage.AppendDim(dim);
+    if (tensor->storage_dims.empty()) storage = view;
+    const auto type = static_cast<ge::DataType>(tensor->data_type);
+    const auto format = static_cast<ge::Format>(tensor->format);
+    p.present = true;
+    p.tensor = gert::Tensor(gert::StorageShape(view, storage), type, format);
+    p.desc = gert::CompileTimeTensorDesc(type, format);
+    return p;
+}
+
+/// Whether `tensor` is a contiguous row-major view from its data pointer (null strides: yes);
+/// npusim passes kernels the data pointer only.
+inline bool contiguous(const aclTensor& tensor) {
+    if (tensor.offset != 0) return false;
+    if (tensor.strides.empty()) return true;
+    std::int64_t expected = 1;
+    for (std::size_t i = tensor.view_dims.size(); i-- > 0;) {
+        if (tensor.view_dims[i] != 1 && tensor.strides[i] != expected) return false;
+        expected *= tensor.view_dims[i];
+    }
+    return true;
+}
+
+/// Whether the data types of the call's tensors are one of the definition's combinations;
+/// else the message saying why not.
+inline std::optional<std::string> check_data_types(const ops::OpDef& def,
+                                                   const gert::OpCallView& call) {
+    std::vector<std::pair<const ops::OpParamDef*, const gert::OpCallView::Parameter*>> params;
+    for (std::size_t i = 0; i < def.inputs().size(); ++i) {
+        if (call.inputs[i].present) params.emplace_back(&def.inputs()[i], &call.inputs[i]);
+    }
+    for (std::size_t i = 0; i < def.outputs().size(); ++i) {
+        params.emplace_back(&def.outputs()[i], &call.outputs[i]);
+    }
+    std::size_t columns = 0;
+    for (const auto& [param, _] : params) {
+        if (!param->type_list()) columns = std::max(columns, param->types().size());
+    }
+    // A type no combination has: name the tensor and the types it may have.
+    for (const auto& [param, arg] : params) {
+        const ge::DataType type = arg->desc.GetDataType();
+        const auto& types = param->types();
+        if (types.empty() || std::find(types.begin(), types.end(), type) != types.end()) continue;
+        std::string accepted;
+        for (const ge::DataType t : types) {
+            if (accepted.find(ge::to_string(t)) == std::string::npos) {
+                accepted += (accepted.empty() ? "" : ", ") + ge::to_string(t);
+            }
+        }
+        return param->name() + " has data type " + ge::to_string(type) + "; " + def.type() +
+               " accepts " + accepted + " for it";
+    }
+    if (columns == 0) return std::nullopt;
+    for (std::size_t column = 0; column < columns; ++column) {
+        bool all = true;
+        for (const auto& [param, arg] : params) {
+            const auto& types = param->types();
+            if (types.empty() || param->type_list()) continue;
+            if (column >= types.size() || types[column] != arg->desc.GetDataType()) all = false;
+        }
+        if (all) return std::nullopt;
+    }
+    std::string given;
+    for (const auto& [param, arg] : params) {
+        given += (given.empty() ? "" : ", ") + param->name() + " " +
+                 ge::to_string(arg->desc.GetDataType());
+    }
+    return "no data type combination of " + def.type() + " matches " + given;
+}
+
+/// aclnn<Op>GetWorkspaceSize.
+inline aclnnStatus prepare(const char* api, const char* type,
+                           const std::vector<const aclTensor*>& inputs,
+                           std::vector<gert::AttrValue> attrs,
+                           const std::vector<const aclTensor*>& outputs,
+                           std::uint64_t* workspace_size, aclOpExecutor** executor) {
+    const std::string at = std::string(api) + ": ";
+    if (workspace_size == nullptr || executor == nullptr) {
+        return fail(ACLNN_ERR_PARAM_NULLPTR, at + "workspaceSize and executor must not be null");
+    }
+    const ops::OpDef* def = definition(type);
+    if (def == nullptr) {
+        return fail(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
+                    at + "no operator definition registered as " + type + " (OP_ADD(" + type +
+                        ") in the op_host sources)");
+    }
+    if (def->inputs().size() != inputs.size() || def->outputs().size() != outputs.size() ||
+        def->attrs().size() != attrs.size()) {
+        return fail(ACLNN_ERR_INNER, at + "the definition of " + def->type() +
+                                         " has other inputs, outputs or attributes than the "
+                                         "generated API (rebuild the op project)");
+    }
+    gert::OpCallView call;
+    call.node_type = def->type();
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const ops::OpParamDef& param = def->inputs()[i];
+        if (inputs[i] == nullptr && param.type() != ops::OPTIONAL) {
+            return fail(ACLNN_ERR_PARAM_NULLPTR, at + "input " + param.name() + " is null");
+        }
+        if (inputs[i] != nullptr && inputs[i]->data == nullptr) {
+            return fail(ACLNN_ERR_PARAM_NULLPTR,
+                        at + "input " + param.name() + " has no device data (null pointer)");
+        }
+        if (inputs[i] != nullptr && !contiguous(*inputs[i])) {
+            return fail(ACLNN_ERR_PARAM_INVALID,
+                        at + "input " + param.name() +
+                            " is not a contiguous row-major view from its data (an offset or "
+                            "strides): not supported yet");
+        }
+        call.inputs.push_back(parameter(inputs[i]));
+    }
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const std::string& name = def->outputs()[i].name();
+        if (outputs[i] == nullptr || outputs[i]->data == nullptr) {
+            return fail(ACLNN_ERR_PARAM_NULLPTR,
+                        at + "output " + name + " is null or has no device data");
+        }
+        if (!contiguous(*outputs[i])) {
+            return fail(ACLNN_ERR_PARAM_INVALID,
+                        at + "output " + name +
+                            " is not a contiguous row-major view from its data (an offset or "
+                            "strides): not supported yet");
+        }
+        call.outputs.push_back(parameter(outputs[i]));
+    }
+    call.attrs = gert::RuntimeAttrs(std::move(attrs));
+    if (const auto wrong = check_data_types(*def, call)) {
+        return fail(ACLNN_ERR_PARAM_INVALID, at + *wrong);
+    }
+    try {
+        if (def->infer_shape() != nullptr) {
+            std::vector<gert::Shape> shapes(outputs.size());
+            gert::InferShapeContext infer(call, shapes);
+            if (def->infer_shape()(&infer) != ge::GRAPH_SUCCESS) {
+                return fail(ACLNN_ERR_INNER_INFERSHAPE_ERROR,
+                            at + "the InferShape function of " + def->type() + " failed");
+            }
+            for (std::size_t i = 0; i < outputs.size(); ++i) {
+                const gert::Shape& given = call.outputs[i].tensor.GetOriginShape();
+                if (shapes[i] != given) {
+                    return fail(ACLNN_ERR_PARAM_INVALID, at + "output " + def->outputs()[i].name() +
+                                                             " has shape " + shape_text(given) +
+                                                             " but InferShape of " + def->type() +
+                                                             " gives " + shape_text(shapes[i]));
+                }
+            }
+        }
+        const ops::TilingKernelFunc tiling = def->aicore().tiling();
+        if (tiling == nullptr) {
+            return fail(ACLNN_ERR_INNER_TILING_ERROR,
+                        at + def->type() + " has no tiling function (AICore().SetTiling)");
+        }
+        fe::PlatFormInfos platform;
+        gert::TilingContext context(call, &platform, kTilingCapacity);
+        const ge::graphStatus status = tiling(&context);
+        if (status != ge::GRAPH_SUCCESS) {
+            return fail(ACLNN_ERR_INNER_TILING_ERROR,
+                        at + "the tiling function of " + def->type() + " returned " +
+                            (status == ge::GRAPH_FAILED ? std::string("GRAPH_FAILED")
+                                                        : "status " + std::to_string(status)));
+        }
+        if (context.GetBlockDim() == 0) {
+            return fail(ACLNN_ERR_INNER_TILING_ERROR,
+                        at + "the tiling function of " + def->type() + " set no block dim");
+        }
+        auto made = std::make_unique<aclOpExecutor>();
+        made->op = def->type();
+        made->block_dim = context.GetBlockDim();
+        made->tiling_key = context.GetTilingKey();
+        made->schedule_mode = context.GetScheduleMode();
+        const gert::TilingData& raw = *context.GetRawTilingData();
+        const auto* bytes = static_cast<const unsigned char*>(raw.GetData());
+        made->tiling.assign(bytes, bytes + std::min(raw.GetDataSize(), raw.GetCapacity()));
+        for (const std::size_t size : context.workspaces()) made->workspace += size;
+        for (const aclTensor* tensor : inputs) {
+            made->args.push_back(tensor != nullptr ? tensor->data : nullptr);
+        }
+        for (const aclTensor* tensor : outputs) made->args.push_back(tensor->data);
+        *workspace_size = made->workspace;
+        *executor = made.release();
+    } catch (const std::exception& error) {
+        return fail(ACLNN_ERR_INNER_TILING_ERROR,
+                    at + "the tiling function of " + def->type() + " failed: " + error.what());
+    }
+    return ACLNN_SUCCESS;
+}
+
+template <class Kernel, class... Args>
+KernelBody bind_keyed_kernel(Kernel kernel, LaunchOptions options, std::uint64_t key,
+                             Args... args) {
+    return [kernel, options, key, args...](Block& block) {
+        KernelContext ctx(block, options);
+        t_current = &ctx;
+        launch_tiling_keys()[&ctx] = key;
+        struct Clear {
+            KernelContext* ctx;
+            ~Clear() {
+                launch_tiling_keys().erase(ctx);
+                t_current = nullptr;
+            }
+        } clear{&ctx};
+        kernel(args...);
+    };
+}
+
+template <class... Params, std::size_t... I>
+KernelBody bind_op_kernel(void (*kernel)(Params...), const aclOpExecutor& ex,
+                          std::uint8_t* workspace, std::uint8_t* tiling,
+                          std::index_sequence<I...>) {
+    auto arg = [&](std::size_t i) -> std::uint8_t* {
+        if (i < ex.args.size()) return static_cast<std::uint8_t*>(ex.args[i]);
+        return i == ex.args.size() ? workspace : tiling;
+    };
+    return bind_keyed_kernel(kernel, launch_options_from_environment(), ex.tiling_key,
+                             reinterpret_cast<Params>(arg(I))...);
+}
+
+/// aclnn<Op>: launches `kernel` (named `name`) for the prepared call and releases it.
+template <class... Params>
+aclnnStatus launch(const char* api, void (*kernel)(Params...), const char* name,
+                   const KernelTypes& types, void* workspace, std::uint64_t workspace_size,
+                   aclOpExecutor* executor, aclrtStream stream,
+                   acl::Where where = acl::Where::current()) {
+    const std::string at = std::string(api) + ": ";
+    if (executor == nullptr) return fail(ACLNN_ERR_PARAM_NULLPTR, at + "executor is null");
+    const std::unique_ptr<aclOpExecutor> ex(executor);
+    if (workspace_size < ex->workspace || (ex->workspace > 0 && workspace == nullptr)) {
+        return fail(ACLNN_ERR_PARAM_INVALID,
+                    at + ex->op + " needs a workspace of " + std::to_string(ex->workspace) +
+                        " bytes; given " + std::to_string(workspace_size) + " bytes at " +
+                        (workspace == nullptr ? "null" : "a device pointer"));
+    }
+    if (sizeof...(Params) != ex->args.size() + 2) {
+        return fail(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
+                    at + "kernel " + name + " takes " + std::to_string(sizeof...(Params)) +
+                        " arguments; " + ex->op + " passes " + std::to_string(ex->args.size() + 2) +
+                        " (inputs, outputs, workspace, tiling)");
+    }
+    const aclError status = acl::call([&](Runtime& rt) {
+        const std::uint64_t bytes = std::max<std::uint64_t>(32, (ex->tiling.size() + 31) / 32 * 32);
+        const DeviceBuffer device = rt.malloc(bytes, ex->op + " tiling", where);
+        const HostBuffer host = rt.malloc_host(bytes, HostMemoryKind::Pinned, where);
+        const std::span<std::byte> staged = rt.host_bytes(host, where);
+        std::memset(staged.data(), 0, staged.size());
+        if (!ex->tiling.empty()) std::memcpy(staged.data(), ex->tiling.data(), ex->tiling.size());
+        const Stream s = acl::stream_of(stream);
+        rt.memcpy_async(device, host, bytes, s, where);
+        // Freed when the host program returns, after the device's work (the kernel reads it).
+        if (acl::g_host.at_exit.empty()) {
+            acl::g_host.at_exit.emplace_back([](Runtime& r) { r.synchronize_device(); });
+        }
+        acl::g_host.at_exit.emplace_back([device](Runtime& r) { r.free(device); });
+        LaunchSpec spec;
+        spec.name = name;
+        spec.blocks = ex->block_dim;
+        const auto keyed = types.by_key.find(ex->tiling_key);
+        spec.type = keyed != types.by_key.end() ? keyed->second : types.other;
+        if (ex->schedule_mode == 1) spec.schedule_mode = ScheduleMode::Batch;
+        auto* const tiling =
+            reinterpret_cast<std::uint8_t*>(static_cast<std::uintptr_t>(device.address));
+        rt.launch(s, spec,
+                  bind_op_kernel(kernel, *ex, static_cast<std::uint8_t*>(workspace), tiling,
+                                 std::index_sequence_for<Params...>{}),
+                  where);
+    });
+    if (status != ACL_SUCCESS) {
+        return fail(ACLNN_ERR_RUNTIME_ERROR,
+                    at + "launching " + name + " failed (aclError " + std::to_string(status) +
+                        (acl::g_host.last_error.empty() ? "" : ": " + acl::g_host.last_error) +
+                        ")");
+    }
+    return ACLNN_SUCCESS;
+}
+
+}  // namespace npusim::ascendc::op
