@@ -65,6 +65,10 @@ enum class Op : std::uint8_t {
     GroupReduceMax,
     GroupReduceMin,  // dst[j] = reduction of src[j * group .. (j + 1) * group)
     Brcb,            // each source element fills one 32-byte block of dst
+    Gather,          // dst[i] = src element at byte offset scalar + offsets[i] (uint32)
+    GatherMask,      // the src elements whose pattern bit is set, packed into dst
+    Sort32,          // each 32 (score, index) pairs sorted by score, descending, 8 bytes each
+    MrgSort,         // up to 4 sorted (score, index) queues merged, descending
 };
 
 /// Compare modes (Transaction::mode of Compare / CompareScalar), as the vendor's CMPMODE.
@@ -106,7 +110,7 @@ struct Transaction {
     // after pipe_free is latency that overlaps later instructions of the same pipe; traces
     // draw [start, pipe_free) so that one lane never shows overlapping slices.
     Cycle pipe_free = 0;
-    std::array<MemAccess, 4> accesses{};
+    std::array<MemAccess, 5> accesses{};  // MrgSort: 4 queues and dst
     std::uint8_t access_count = 0;
     // Synchronization (SetFlag / WaitFlag / PipeBarrier).
     Pipe flag_src = Pipe::S;
