@@ -44,8 +44,6 @@ void compute_brcb(const Transaction& tx, const std::byte* const* sources, std::b
 /// (sources: the bytes read of the source tensor, the uint32 byte offsets; tx.count results;
 /// tx.scalar may be negative when the read starts inside the tensor).
 void compute_gather(const Transaction& tx, const std::byte* const* sources, std::byte* out);
-/// Whether built-in GatherMask pattern `pattern` (1-7) takes element i of a repeat.
-bool gather_mask_pattern_bit(std::uint32_t pattern, std::uint64_t i);
 /// GatherMask: the first tx.group of the tx.count source elements whose pattern bit is set,
 /// packed from out[0]; the pattern is built in (tx.mode 1-7) or the second source's bits.
 void compute_gather_mask(const Transaction& tx, const std::byte* const* sources, std::byte* out);

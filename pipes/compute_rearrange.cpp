@@ -30,25 +30,6 @@ float pair_score(const std::byte* pair, DType dtype) {
 
 }  // namespace
 
-bool gather_mask_pattern_bit(std::uint32_t pattern, std::uint64_t i) {
-    switch (pattern) {
-        case 1:
-            return i % 2 == 0;
-        case 2:
-            return i % 2 == 1;
-        case 3:
-            return i % 4 == 0;
-        case 4:
-            return i % 4 == 1;
-        case 5:
-            return i % 4 == 2;
-        case 6:
-            return i % 4 == 3;
-        default:
-            return true;  // 7: every element (the decoder admits 1-7 only)
-    }
-}
-
 void compute_gather(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
     // The caller checked every offset against the source read (the Ascend C layer reads them
     // on the scalar unit); one that changed since is a race the checker reports, and is

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "base/transaction.h"
 #include "npusim_ascendc/level0.h"
 #include "npusim_ascendc/vector.h"
-#include "pipes/compute.h"
 
 namespace AscendC {
 
@@ -60,6 +60,12 @@ namespace npusim::ascendc {
 
 [[noreturn]] inline void not_supported_yet(const Loc& loc, const std::string& what) {
     throw KernelError(EventIds::where(loc) + what + " is not supported yet (docs/ascendc.md)");
+}
+
+/// The elements of `t` from `offset` on (0 past its end).
+template <class T>
+std::uint64_t left_of(const npusim::LocalTensor<T>& t, std::uint64_t offset) {
+    return t.count > offset ? t.count - offset : 0;
 }
 
 /// One GatherMask instruction over n contiguous elements; kept = the elements it keeps.
@@ -130,14 +136,15 @@ void gather_mask(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<
     const npusim::LocalTensor<T> d = dst.native();
     const npusim::LocalTensor<T> s = src0.native();
     for (std::uint64_t r = 0; r < runs; ++r) {
-        const npusim::LocalTensor<T> src_run = s.sub(r * src_step, run_n);
+        // Views up to the end of their tensors: the decoder checks that a run fits.
+        const npusim::LocalTensor<T> src_run = s.sub(r * src_step, left_of(s, r * src_step));
         const npusim::LocalTensor<U> bits_run =
             pattern != 0
                 ? pattern_tensor
-                : pattern_tensor.sub(r * bits_step, (run_n + 8 * sizeof(U) - 1) / (8 * sizeof(U)));
+                : pattern_tensor.sub(r * bits_step, left_of(pattern_tensor, r * bits_step));
         const std::uint64_t kept = gather_mask_kept(bits_run, pattern, run_n, loc);
-        const std::uint64_t left = d.count > total ? d.count - total : 0;
-        gather_mask_run(d.sub(total, left), src_run, bits_run, pattern, run_n, kept, loc);
+        gather_mask_run(d.sub(total, left_of(d, total)), src_run, bits_run, pattern, run_n, kept,
+                        loc);
         total += kept;
     }
     // The instruction leaves the vector unit in normal mask mode.
@@ -285,6 +292,12 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgS
         for (std::uint32_t q = 0; q < queues; ++q) {
             const std::uint64_t len = std::uint64_t{params.elementLengths[q]} * per_pair;
             const npusim::LocalTensor<T> base = lists[q]->native();
+            if (r * group + len > base.count) {
+                throw npusim::KernelError(
+                    npusim::ascendc::EventIds::where(loc) + "MrgSort: queue " +
+                    std::to_string(q + 1) + " needs " + std::to_string(r * group + len) +
+                    " elements but its tensor holds " + std::to_string(base.count));
+            }
             npusim::LocalTensor<T> view{base.space, base.address + r * group * sizeof(T), len};
             views.push_back(view);
             reads.push_back(npusim::ascendc::read_of(view, len));
