@@ -65,8 +65,20 @@ enum class Op : std::uint8_t {
     GroupReduceMax,
     GroupReduceMin,  // dst[j] = reduction of src[j * group .. (j + 1) * group)
     Brcb,            // each source element fills one 32-byte block of dst
+    Gather,          // dst[i] = src element at byte offset scalar + offsets[i] (uint32)
+    GatherMask,      // the src elements whose pattern bit is set, packed into dst
+    Sort32,          // each 32 (score, index) pairs sorted by score, descending, 8 bytes each
+    MrgSort,         // up to 4 sorted (score, index) queues merged, descending
 };
 
+/// Whether GatherMask's built-in pattern `pattern` (Transaction::mode, 1-7) keeps element i of
+/// a repeat: 1 the even elements, 2 the odd ones, 3-6 the first to fourth of every four, 7 all
+/// (the vendor's API reference; read by the compute and by the Ascend C layer's count).
+constexpr bool gather_mask_pattern_bit(std::uint32_t pattern, std::uint64_t i) {
+    if (pattern == 1 || pattern == 2) return i % 2 == pattern - 1;
+    if (pattern >= 3 && pattern <= 6) return i % 4 == pattern - 3;
+    return true;  // 7 (the decoder admits 1-7 only)
+}
 /// Compare modes (Transaction::mode of Compare / CompareScalar), as the vendor's CMPMODE.
 enum class CmpMode : std::uint8_t { LT, GT, EQ, LE, GE, NE };
 /// Whether ReduceMax / ReduceMin / GroupReduceMax / GroupReduceMin also write the position of
@@ -106,7 +118,7 @@ struct Transaction {
     // after pipe_free is latency that overlaps later instructions of the same pipe; traces
     // draw [start, pipe_free) so that one lane never shows overlapping slices.
     Cycle pipe_free = 0;
-    std::array<MemAccess, 4> accesses{};
+    std::array<MemAccess, 5> accesses{};  // MrgSort: 4 queues and dst
     std::uint8_t access_count = 0;
     // Synchronization (SetFlag / WaitFlag / PipeBarrier).
     Pipe flag_src = Pipe::S;

@@ -545,9 +545,9 @@ void AiCore::apply_effect(InFlight& f, std::uint32_t phase) {
         return;
     }
     // Compute reads its local sources in place, in access order (core/instruction_decoder.h).
-    const std::byte* sources[3] = {nullptr, nullptr, nullptr};
+    const std::byte* sources[4] = {nullptr, nullptr, nullptr, nullptr};
     std::size_t count = 0;
-    for (std::uint8_t i = 0; i < tx.access_count && count < 3; ++i) {
+    for (std::uint8_t i = 0; i < tx.access_count && count < 4; ++i) {
         if (!tx.accesses[i].write) sources[count++] = m_memory.local_bytes(tx.accesses[i]);
     }
     info.compute(tx, sources, f.scratch.data());

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <source_location>
+#include <span>
 #include <string_view>
 
 #include "base/kernel_type.h"
@@ -273,6 +274,64 @@ public:
     template <Element T>
     void brcb(LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n, Loc loc = Loc::current()) {
         with_scalar(Op::Brcb, d, a, 0.0, n, loc);
+    }
+    /// d[i] = the element at byte offset base + offsets[i] from the start of `src` (Gather);
+    /// the whole of `src` counts as read, so a caller that knows the offsets passes the part
+    /// they address and a base relative to it (negative when that part starts later). Offsets
+    /// must address whole elements of `src` (the caller checks the values).
+    template <Element T>
+    void gather(LocalTensor<T> d, LocalTensor<T> src, LocalTensor<std::uint32_t> offsets,
+                std::int64_t base, std::uint64_t n, Loc loc = Loc::current()) {
+        Request r;
+        r.op = Op::Gather;
+        r.dst = local_operand(d);
+        r.src0 = local_operand(src);
+        r.src1 = local_operand(offsets);
+        r.count = n;
+        r.scalar = static_cast<double>(base);
+        issue(r, loc);
+    }
+    /// GatherMask over n contiguous elements of `src`: the `kept` elements whose pattern bit
+    /// is set, packed from d[0]; `pattern` 1-7 is a built-in pattern (`bits` unused), 0 takes
+    /// bit i of `bits` (LSB first). `kept` must be the number of set bits.
+    template <Element T, Element M>
+    void gather_mask(LocalTensor<T> d, LocalTensor<T> src, LocalTensor<M> bits,
+                     std::uint32_t pattern, std::uint64_t n, std::uint32_t kept,
+                     Loc loc = Loc::current()) {
+        Request r;
+        r.op = Op::GatherMask;
+        r.dst = local_operand(d);
+        r.src0 = local_operand(src);
+        r.mask = local_operand(bits);
+        r.mode = pattern;
+        r.group = kept;
+        r.count = n;
+        issue(r, loc);
+    }
+    /// Sort32 over n scores (n / 32 repeats): d holds n 8-byte (score, index) pairs.
+    template <Element T>
+    void sort32(LocalTensor<T> d, LocalTensor<T> scores, LocalTensor<std::uint32_t> indices,
+                std::uint64_t n, Loc loc = Loc::current()) {
+        Request r;
+        r.op = Op::Sort32;
+        r.dst = local_operand(d);
+        r.src0 = local_operand(scores);
+        r.src1 = local_operand(indices);
+        r.count = n;
+        issue(r, loc);
+    }
+    /// MrgSort of 2-4 sorted queues of (score, index) pairs, each queue the whole of its view.
+    template <Element T>
+    void mrg_sort(LocalTensor<T> d, std::span<const LocalTensor<T>> queues,
+                  Loc loc = Loc::current()) {
+        Request r;
+        r.op = Op::MrgSort;
+        r.dst = local_operand(d);
+        Operand* slots[4] = {&r.src0, &r.src1, &r.src2, &r.src3};
+        for (std::size_t q = 0; q < queues.size() && q < 4; ++q)
+            *slots[q] = local_operand(queues[q]);
+        r.group = static_cast<std::uint32_t>(queues.size());
+        issue(r, loc);
     }
     /// Bit i of `bits` (uint8, LSB first) = a[i] <mode> b[i], for n elements (n / 8 bytes).
     template <Element T>

@@ -178,6 +178,7 @@ void InstructionDecoder::decode_copy(const Request& r, Transaction& tx,
 void InstructionDecoder::decode_vector(const Request& r, Transaction& tx,
                                        DecodedInstruction& out) const {
     const OpInfo& info = op_info(r.op);
+    if (info.rearranges) return decode_rearrange(r, tx, out);
     // A bit-mask result (Compare) has the sources' type as the op's type; the rest write dst's.
     tx.dtype = info.bit_output ? r.src0.dtype : r.dst.dtype;
     tx.src_dtype = info.ub_sources == 0 ? r.dst.dtype : r.src0.dtype;
@@ -238,6 +239,97 @@ void InstructionDecoder::decode_vector(const Request& r, Transaction& tx,
     if (info.reads_dst) tx.add_access(MemSpace::UB, false, r.dst.address, out_bytes);
     out.write_access = tx.access_count;
     tx.add_access(MemSpace::UB, true, r.dst.address, out_bytes);
+}
+
+void InstructionDecoder::decode_rearrange(const Request& r, Transaction& tx,
+                                          DecodedInstruction& out) const {
+    const std::string name = name_of(r.op);
+    tx.dtype = tx.src_dtype = r.dst.dtype;
+    tx.count = r.count;
+    tx.scalar = r.scalar;
+    tx.mode = r.mode;
+    tx.group = r.group;
+    if (m_core_type != CoreType::Vector) rule_error(tx, name + " needs a vector core");
+    auto ub = [&](const Operand& op, std::uint64_t count, const char* role, bool write,
+                  std::uint64_t align = 0) {
+        if (op.space != MemSpace::UB) {
+            rule_error(tx, std::string(role) + " must be in UB, not " + name_of(op.space));
+        }
+        check_local(tx, op, count, role, align);
+        if (write) out.write_access = tx.access_count;
+        tx.add_access(MemSpace::UB, write, op.address, count * size_of(op.dtype));
+    };
+    auto same_type = [&](const Operand& op, const char* role) {
+        if (op.dtype != r.dst.dtype) {
+            rule_error(tx, name + ": the " + role + " must have the destination's element type (" +
+                               std::string(to_string(r.dst.dtype)) + ")");
+        }
+    };
+    const std::uint64_t size = size_of(r.dst.dtype);
+    const bool sortable = r.dst.dtype == DType::F16 || r.dst.dtype == DType::F32;
+    switch (r.op) {
+        case Op::Gather:
+            // The source read is what the caller passes (Block::gather).
+            if (size != 2 && size != 4) rule_error(tx, name + " takes 2- or 4-byte elements");
+            same_type(r.src0, "source");
+            if (r.count == 0) rule_error(tx, name + " of 0 elements");
+            ub(r.src0, r.src0.count, "source", false, size);  // the part the offsets address
+            ub(r.src1, r.count, "offset tensor", false);
+            ub(r.dst, r.count, "destination", true);
+            break;
+        case Op::GatherMask:
+            if (size != 2 && size != 4) rule_error(tx, name + " takes 2- or 4-byte elements");
+            same_type(r.src0, "source");
+            if (r.count == 0) rule_error(tx, name + " of 0 elements");
+            if (r.mode > 7)
+                rule_error(tx, name + ": built-in pattern " + std::to_string(r.mode) +
+                                   " is not one of 1-7");
+            if (r.group == 0 || r.group > r.count) {
+                rule_error(tx, name + " keeping " + std::to_string(r.group) + " of " +
+                                   std::to_string(r.count) + " elements");
+            }
+            ub(r.src0, r.count, "source", false);
+            // A pattern tensor's bits are read from its start, one per element (8 per byte).
+            if (r.mode == 0) {
+                ub(Operand{r.mask.space, r.mask.address, r.mask.count * size_of(r.mask.dtype),
+                           DType::U8},
+                   (r.count + 7) / 8, "pattern", false);
+            }
+            // Kept elements land at any element of dst (a split call goes on where it stopped).
+            ub(r.dst, r.group, "destination", true, size);
+            break;
+        case Op::Sort32:
+            if (!sortable) rule_error(tx, name + " sorts half or float scores");
+            same_type(r.src0, "score source");
+            if (r.src1.dtype != DType::U32)
+                rule_error(tx, name + ": the index source must be uint32");
+            if (r.count == 0 || r.count % 32 != 0) {
+                rule_error(tx, name + " of " + std::to_string(r.count) +
+                                   " elements: a whole number of 32-element repeats");
+            }
+            ub(r.src0, r.count, "score source", false);
+            ub(r.src1, r.count, "index source", false);
+            ub(r.dst, r.count * 8 / size, "destination", true);
+            break;
+        default: {  // MrgSort: r.group queues (src0, src1, src2, src3) of 8-byte structures
+            if (!sortable) rule_error(tx, name + " merges half or float (score, index) queues");
+            if (r.group < 2 || r.group > 4) {
+                rule_error(tx, name + " of " + std::to_string(r.group) + " queues (2-4)");
+            }
+            const Operand* queues[4] = {&r.src0, &r.src1, &r.src2, &r.src3};
+            std::uint64_t total = 0;
+            for (std::uint32_t q = 0; q < r.group; ++q) {
+                same_type(*queues[q], "queues");
+                // Queue q holds queues[q]->count elements of the element type (8 bytes each pair).
+                ub(*queues[q], queues[q]->count, "queue", false, 8);
+                total += queues[q]->count;
+            }
+            tx.count = total;
+            if (total == 0) rule_error(tx, name + " of empty queues");
+            ub(r.dst, total, "destination", true);
+            break;
+        }
+    }
 }
 
 void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,

@@ -71,6 +71,8 @@ public:
 private:
     void decode_copy(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     void decode_vector(const Request& r, Transaction& tx, DecodedInstruction& out) const;
+    // Gather, GatherMask, Sort32, MrgSort (OpInfo::rearranges).
+    void decode_rearrange(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     void decode_mmad(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     void decode_flag(const Request& r, Transaction& tx) const;
     void decode_barrier(const Request& r, Transaction& tx) const;

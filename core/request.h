@@ -25,10 +25,13 @@ struct Request {
     Operand dst;
     Operand src0;
     Operand src1;
-    Operand mask;             // Select / SelectScalar: the bit mask (read first)
+    Operand mask;  // Select / SelectScalar: the bit mask (read first)
+    Operand src2;  // MrgSort: the third and fourth queues
+    Operand src3;
     std::uint64_t count = 0;  // elements processed
-    std::uint32_t mode = 0;   // Cast: RoundMode; Compare: CmpMode
-    std::uint32_t group = 0;  // GroupReduce*: source elements per result
+    std::uint32_t mode = 0;   // Cast: RoundMode; Compare: CmpMode; GatherMask: pattern 1-7
+    // GroupReduce*: source elements per result; GatherMask: elements kept; MrgSort: queues
+    std::uint32_t group = 0;
     double scalar = 0.0;
     std::uint32_t m = 0, n = 0, k = 0;
     bool accumulate = false;

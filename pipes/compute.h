@@ -40,6 +40,19 @@ std::uint64_t reduce_results_per_group(const Transaction& tx);
 void compute_group_reduce(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// Brcb: out[i x (32 / size) + k] = src[i] for k < 32 / size: one 32-byte block per element.
 void compute_brcb(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// Gather: out[i] = the element at byte offset tx.scalar + offsets[i] of the source read
+/// (sources: the bytes read of the source tensor, the uint32 byte offsets; tx.count results;
+/// tx.scalar may be negative when the read starts inside the tensor).
+void compute_gather(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// GatherMask: the first tx.group of the tx.count source elements whose pattern bit is set,
+/// packed from out[0]; the pattern is built in (tx.mode 1-7) or the second source's bits.
+void compute_gather_mask(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// Sort32: each 32 scores (sources[0]) with their uint32 indices (sources[1]) as 8-byte
+/// (score, index) pairs sorted by score, descending; equal scores keep their order.
+void compute_sort32(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// MrgSort: tx.group sorted queues of (score, index) pairs (sources, each
+/// tx.accesses[q].bytes long) merged by score, descending; on equal scores the lower queue first.
+void compute_mrg_sort(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// c[m x n] = (accumulate ? c : bias ? bias row : 0) + a[m x k] * b[k x n]; sources a, b
 /// (fp16, row-major; k x m / n x k when tx.a_transposed / b_transposed), then c_in (fp32,
 /// read only when tx.accumulate) or the bias row (fp32, n elements, when tx.bias).

@@ -102,13 +102,37 @@ constexpr std::array kOps{
            .ub_sources = 1,
            .compute = &compute_brcb,
            .block_broadcast = true},
+    OpInfo{.op = Op::Gather,
+           .name = "Gather",
+           .unit = OpUnit::Vector,
+           .ub_sources = 2,
+           .compute = &compute_gather,
+           .rearranges = true},
+    OpInfo{.op = Op::GatherMask,
+           .name = "GatherMask",
+           .unit = OpUnit::Vector,
+           .ub_sources = 1,
+           .compute = &compute_gather_mask,
+           .rearranges = true},
+    OpInfo{.op = Op::Sort32,
+           .name = "Sort32",
+           .unit = OpUnit::Vector,
+           .ub_sources = 2,
+           .compute = &compute_sort32,
+           .rearranges = true},
+    OpInfo{.op = Op::MrgSort,
+           .name = "MrgSort",
+           .unit = OpUnit::Vector,
+           .ub_sources = 4,
+           .compute = &compute_mrg_sort,
+           .rearranges = true},
 };
 
 constexpr bool rows_in_enum_order() {
     for (std::size_t i = 0; i < kOps.size(); ++i) {
         if (static_cast<std::size_t>(kOps[i].op) != i) return false;
     }
-    return static_cast<std::size_t>(Op::Brcb) + 1 == kOps.size();
+    return static_cast<std::size_t>(Op::MrgSort) + 1 == kOps.size();
 }
 static_assert(rows_in_enum_order(), "kOps has one row per Op, in enumerator order");
 

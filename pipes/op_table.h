@@ -35,6 +35,9 @@ struct OpInfo {
     bool mask_source = false;      // reads a bit mask first, one bit per element (Select)
     bool grouped = false;          // writes count / Transaction::group elements
     bool block_broadcast = false;  // writes count x (32 / element size) elements (Brcb)
+    // The operands' extents follow from the request's fields, op by op, not from `count` alone
+    // (Gather, GatherMask, Sort32, MrgSort: InstructionDecoder::decode_rearrange).
+    bool rearranges = false;
 };
 
 /// Contract: every Op has a row (checked at compile time).

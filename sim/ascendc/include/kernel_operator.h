@@ -16,6 +16,7 @@
 #include "npusim_ascendc/cube.h"
 #include "npusim_ascendc/data_copy.h"
 #include "npusim_ascendc/debug.h"
+#include "npusim_ascendc/gather_sort.h"
 #include "npusim_ascendc/init_global_memory.h"
 #include "npusim_ascendc/level0.h"
 #include "npusim_ascendc/pipe.h"
@@ -27,3 +28,6 @@
 #include "npusim_ascendc/unsupported.h"
 #include "npusim_ascendc/vector.h"
 #include "npusim_ascendc/workspace.h"
+
+/// The vendor declares GetTPipePtr() at global scope too (samples call it unqualified).
+using AscendC::GetTPipePtr;

@@ -33,9 +33,16 @@ expect_error set_atomic_uint8 \
   'SetAtomicAdd<uint8_t>();'
 expect_error compare_bits_type "Compare writes its bits to a LocalTensor<uint8_t>" \
   'LocalTensor<float> a; Compare(a, a, a, CMPMODE::LT, 8);'
-expect_error sort32 "Sort32 is not supported yet" 'LocalTensor<float> a; Sort32(a, a, a, 1);'
-expect_error gather_mask "GatherMask is not supported yet" \
-  'LocalTensor<float> a; GatherMask(a, a, a, true, 8);'
+expect_error sort32_type "Sort32 sorts half or float scores" \
+  'LocalTensor<int32_t> a; LocalTensor<uint32_t> i; Sort32(a, a, i, 1);'
+expect_error gatherb "Gatherb is not supported yet" \
+  'LocalTensor<uint16_t> a; LocalTensor<uint32_t> o; Gatherb<uint16_t>(a, a, o, 1, GatherRepeatParams{});'
+expect_error get_cmp_mask "GetCmpMask (the compare register) is not supported yet" \
+  'LocalTensor<uint8_t> a; GetCmpMask(a);'
+expect_error reduce_repeat "ReduceRepeat is not supported yet" \
+  'LocalTensor<float> a; ReduceRepeat<ReduceType::SUM, float>(a, a, 1, 64);'
+expect_error set_pad_value "SetPadValue (DataCopyPad with padding) is not supported yet" \
+  'SetPadValue((uint8_t)0);'
 expect_error allocator_bias "LocalMemAllocator supports Hardware::UB, L1, L0A, L0B and L0C" \
   'LocalMemAllocator<Hardware::BIAS> a; (void)a.Alloc<float, 64>();'
 expect_error dump_tensor "DumpTensor is not supported yet" \
@@ -44,8 +51,8 @@ expect_error tik2 "the pre-release tik2 dialect (namespace tik2) is not supporte
   'tik2::TPipe pipe; (void)pipe;'
 expect_error tik2_que "the pre-release tik2 dialect (namespace tik2) is not supported" \
   'tik2::TQue<tik2::QuePosition::VECIN, 2> q; (void)q;'
-expect_error gather "Gather is not supported yet" 'LocalTensor<float> a; Gather(a, a, a, 0, 8);'
-expect_error mrg_sort "MrgSort is not supported yet" 'LocalTensor<float> a; MrgSort(a, a);'
+expect_error get_mrg_sort_result "GetMrgSortResult (MrgSort with ifExhaustedSuspension)" \
+  'uint16_t a, b, c, d; GetMrgSortResult(a, b, c, d);'
 expect_error set_fixpipe_config "SetFixPipeConfig (Fixpipe quantization tables)" \
   'LocalTensor<uint64_t> t; SetFixPipeConfig(t);'
 expect_error position_co2 "this TPosition (CO2, SPM, SHM, TSCM, C2PIPE2GM) is not supported" \

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -439,4 +440,100 @@ TEST_CASE("compute: Brcb fills one 32-byte block per source element", "[unit]") 
     op_info(Op::Brcb).compute(tx, sources, out.data());
     CHECK(from_bytes<float>(out, 16) ==
           std::vector<float>{1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2});
+}
+
+TEST_CASE("compute: Gather reads the elements at byte offsets from a base", "[unit]") {
+    const std::vector<float> src{10, 11, 12, 13};
+    const std::vector<std::uint32_t> offsets{8, 0, 4, 4};
+    Transaction tx = compute_tx(Op::Gather, DType::F32, offsets.size(), 0.0);
+    tx.add_access(MemSpace::UB, false, 0, src.size() * sizeof(float));
+    const auto x = to_bytes(src);
+    const auto o = to_bytes(offsets);
+    const std::byte* sources[3] = {x.data(), o.data(), nullptr};
+    std::vector<std::byte> out(4 * sizeof(float));
+    op_info(Op::Gather).compute(tx, sources, out.data());
+    CHECK(from_bytes<float>(out, 4) == std::vector<float>{12, 10, 11, 11});
+    tx.scalar = 4;  // srcBaseAddr: every offset moves on by one element
+    op_info(Op::Gather).compute(tx, sources, out.data());
+    CHECK(from_bytes<float>(out, 4) == std::vector<float>{13, 11, 12, 12});
+}
+
+TEST_CASE("compute: GatherMask packs the elements a built-in or tensor pattern keeps", "[unit]") {
+    const std::vector<std::int32_t> src{0, 1, 2, 3, 4, 5, 6, 7};
+    const auto x = to_bytes(src);
+    // Built-in patterns: 1 even, 2 odd, 3-6 one of every four, 7 all.
+    const std::vector<std::vector<std::int32_t>> expected{
+        {0, 2, 4, 6}, {1, 3, 5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}, {0, 1, 2, 3, 4, 5, 6, 7}};
+    for (std::uint32_t pattern = 1; pattern <= 7; ++pattern) {
+        Transaction tx = compute_tx(Op::GatherMask, DType::I32, src.size(), 0.0);
+        tx.mode = pattern;
+        tx.group = static_cast<std::uint32_t>(expected[pattern - 1].size());
+        const std::byte* sources[3] = {x.data(), nullptr, nullptr};
+        std::vector<std::byte> out(tx.group * 4);
+        op_info(Op::GatherMask).compute(tx, sources, out.data());
+        CAPTURE(pattern);
+        CHECK(from_bytes<std::int32_t>(out, tx.group) == expected[pattern - 1]);
+    }
+    // A pattern tensor: bits LSB first, 0b10011001 keeps 0, 3, 4, 7.
+    const std::vector<std::uint8_t> bits{0x99};
+    const auto b = to_bytes(bits);
+    Transaction tx = compute_tx(Op::GatherMask, DType::I32, src.size(), 0.0);
+    tx.group = 4;
+    const std::byte* sources[3] = {x.data(), b.data(), nullptr};
+    std::vector<std::byte> out(16);
+    op_info(Op::GatherMask).compute(tx, sources, out.data());
+    CHECK(from_bytes<std::int32_t>(out, 4) == std::vector<std::int32_t>{0, 3, 4, 7});
+}
+
+TEST_CASE("compute: Sort32 writes (score, index) pairs, descending, stable on ties", "[unit]") {
+    std::vector<float> scores(32);
+    std::vector<std::uint32_t> indices(32);
+    for (std::uint32_t i = 0; i < 32; ++i) {
+        scores[i] = static_cast<float>((i * 7) % 5);  // values 0-4, each repeated
+        indices[i] = 100 + i;
+    }
+    const Transaction tx = compute_tx(Op::Sort32, DType::F32, 32, 0.0);
+    const auto s = to_bytes(scores);
+    const auto ix = to_bytes(indices);
+    const std::byte* sources[3] = {s.data(), ix.data(), nullptr};
+    std::vector<std::byte> out(32 * 8);
+    op_info(Op::Sort32).compute(tx, sources, out.data());
+    const auto pairs_f = from_bytes<float>(out, 64);
+    const auto pairs_i = from_bytes<std::uint32_t>(out, 64);
+    for (std::uint32_t j = 1; j < 32; ++j) {
+        CAPTURE(j);
+        CHECK(pairs_f[2 * j - 2] >= pairs_f[2 * j]);
+        if (pairs_f[2 * j - 2] == pairs_f[2 * j]) CHECK(pairs_i[2 * j - 1] < pairs_i[2 * j + 1]);
+    }
+    CHECK(pairs_f[0] == 4.0F);
+    CHECK(pairs_i[1] == 100 + 2);  // the first 4 is element 2 (2 x 7 = 14, 14 % 5 = 4)
+}
+
+TEST_CASE("compute: MrgSort merges sorted queues, the lower queue first on ties", "[unit]") {
+    // Queues of (score, index) pairs as floats and uint32s.
+    auto queue = [](std::vector<std::pair<float, std::uint32_t>> pairs) {
+        std::vector<std::byte> bytes(pairs.size() * 8);
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            std::memcpy(bytes.data() + i * 8, &pairs[i].first, 4);
+            std::memcpy(bytes.data() + i * 8 + 4, &pairs[i].second, 4);
+        }
+        return bytes;
+    };
+    const auto q0 = queue({{9, 0}, {5, 1}, {1, 2}});
+    const auto q1 = queue({{7, 10}, {5, 11}});
+    const auto q2 = queue({{8, 20}});
+    Transaction tx = compute_tx(Op::MrgSort, DType::F32, 12, 0.0);
+    tx.group = 3;
+    tx.add_access(MemSpace::UB, false, 0, q0.size());
+    tx.add_access(MemSpace::UB, false, 256, q1.size());
+    tx.add_access(MemSpace::UB, false, 512, q2.size());
+    const std::byte* sources[4] = {q0.data(), q1.data(), q2.data(), nullptr};
+    std::vector<std::byte> out(6 * 8);
+    op_info(Op::MrgSort).compute(tx, sources, out.data());
+    const auto f = from_bytes<float>(out, 12);
+    const auto u = from_bytes<std::uint32_t>(out, 12);
+    CHECK(std::vector<float>{f[0], f[2], f[4], f[6], f[8], f[10]} ==
+          std::vector<float>{9, 8, 7, 5, 5, 1});
+    CHECK(std::vector<std::uint32_t>{u[1], u[3], u[5], u[7], u[9], u[11]} ==
+          std::vector<std::uint32_t>{0, 20, 10, 1, 11, 2});
 }

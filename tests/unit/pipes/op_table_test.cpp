@@ -10,7 +10,7 @@
 using namespace npusim;
 
 namespace {
-constexpr int kOpCount = static_cast<int>(Op::Brcb) + 1;
+constexpr int kOpCount = static_cast<int>(Op::MrgSort) + 1;
 
 struct Expected {
     Op op;
@@ -64,6 +64,10 @@ constexpr Expected kExpected[] = {
     {Op::GroupReduceMax, OpUnit::Vector, 1},
     {Op::GroupReduceMin, OpUnit::Vector, 1},
     {Op::Brcb, OpUnit::Vector, 1},
+    {Op::Gather, OpUnit::Vector, 2},
+    {Op::GatherMask, OpUnit::Vector, 1},
+    {Op::Sort32, OpUnit::Vector, 2},
+    {Op::MrgSort, OpUnit::Vector, 4},
 };
 static_assert(std::size(kExpected) == kOpCount);
 }  // namespace
@@ -82,6 +86,8 @@ TEST_CASE("op table: every op has its row with the right unit and UB sources", "
         CHECK(info.reads_dst == (expected.op == Op::Axpy));
         CHECK(info.bit_output == (expected.op == Op::Compare || expected.op == Op::CompareScalar));
         CHECK(info.mask_source == (expected.op == Op::Select || expected.op == Op::SelectScalar));
+        CHECK(info.rearranges == (expected.op == Op::Gather || expected.op == Op::GatherMask ||
+                                  expected.op == Op::Sort32 || expected.op == Op::MrgSort));
     }
 }
 

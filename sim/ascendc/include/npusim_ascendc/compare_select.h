@@ -103,4 +103,25 @@ requires(!std::is_same_v<S, LocalTensor<T>>) void Select(const LocalTensor<T>& d
         });
 }
 
+/// Compares: the newer spelling of CompareScalar.
+template <class U, class T, class S>
+void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, S scalar, CMPMODE cmpMode,
+              std::uint32_t count, Loc loc = Loc::current()) {
+    CompareScalar(dst, src0, scalar, cmpMode, count, loc);
+}
+/// The compare register (Compare's mask/repeat form, Select with VSEL_CMPMASK_SPR) is not
+/// modelled: declared so that a sample using it in another scenario compiles.
+template <class T = void, class... Args>
+void GetCmpMask(Args&&...) {
+    static_assert(npusim::ascendc::kAlwaysFalse<T, Args...>,
+                  "npusim Ascend C: GetCmpMask (the compare register) is not supported yet "
+                  "(docs/ascendc.md, API status)");
+}
+template <class T = void, class... Args>
+void SetCmpMask(Args&&...) {
+    static_assert(npusim::ascendc::kAlwaysFalse<T, Args...>,
+                  "npusim Ascend C: SetCmpMask (the compare register) is not supported yet "
+                  "(docs/ascendc.md, API status)");
+}
+
 }  // namespace AscendC

@@ -1,5 +1,5 @@
 // Ascend C APIs that npusim does not model yet: each fails to compile with a message that
-// names it (never a silent no-op). The vector ones (Sort32, GatherMask) are in vector.h.
+// names it (never a silent no-op).
 #pragma once
 
 #include "npusim_ascendc/context.h"
@@ -45,3 +45,16 @@ void GetBlockIdx(Args&&...) {
 }
 #undef NPUSIM_TIK2_UNSUPPORTED
 }  // namespace tik2
+
+namespace AscendC {
+/// 4-bit integers are not modelled: declared (incomplete) so that a sample using them in
+/// another scenario compiles; a tensor of them does not.
+struct int4b_t;
+/// SetPadValue (DataCopyPad's padding value) is not supported yet, as padding is not.
+template <class T = void, class... Args>
+void SetPadValue(Args&&...) {
+    static_assert(npusim::ascendc::kAlwaysFalse<T, Args...>,
+                  "npusim Ascend C: SetPadValue (DataCopyPad with padding) is not supported yet "
+                  "(docs/ascendc.md)");
+}
+}  // namespace AscendC

@@ -290,25 +290,4 @@ void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint8_t rep
     issue();
 }
 
-// ---- not supported yet: compile errors naming the API -------------------------------------
-template <class... Args>
-void Sort32(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: Sort32 is not supported yet (docs/ascendc.md, API status)");
-}
-template <class... Args>
-void GatherMask(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: GatherMask is not supported yet (docs/ascendc.md, API status)");
-}
-template <class... Args>
-void Gather(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: Gather is not supported yet (docs/ascendc.md, API status)");
-}
-template <class... Args>
-void MrgSort(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: MrgSort is not supported yet (docs/ascendc.md, API status)");
-}
 }  // namespace AscendC

@@ -3,6 +3,7 @@
 // each output against values computed here and prints "<kernel>: output OK". CORPUS_RACY=<kernel>
 // runs that kernel with its synchronization dropped (the checker must report it; its output
 // is not checked).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -36,6 +37,9 @@ extern "C" __global__ __aicore__ void copy_dup_i16(GM_ADDR x, GM_ADDR out, GM_AD
                                                    uint32_t racy);
 extern "C" __global__ __aicore__ void half_math(GM_ADDR x, GM_ADDR y, uint32_t racy);
 extern "C" __global__ __aicore__ void masked_max(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t racy);
+extern "C" __global__ __aicore__ void topk_sort(GM_ADDR scores, GM_ADDR top, uint32_t racy);
+extern "C" __global__ __aicore__ void gather_pick(GM_ADDR x, GM_ADDR out, GM_ADDR count,
+                                                  uint32_t racy);
 extern "C" __global__ __mix__(1, 2) void mix_relu_select(GM_ADDR a, GM_ADDR b, GM_ADDR work,
                                                          GM_ADDR out, uint32_t racy);
 
@@ -487,6 +491,67 @@ void run_mix() {
     report("mix_relu_select", ok);
 }
 
+void run_sort() {
+    constexpr uint32_t n = 128;
+#ifdef ASCENDC_CPU_DEBUG
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);  // run_mix left MIX_MODE
+#endif
+    {
+        std::vector<half> s(n);
+        for (uint32_t i = 0; i < n; ++i) s[i] = half(static_cast<float>((i * 29) % 61) - 30.0F);
+        Buffer sb = make_buffer(s), tb = make_buffer(std::vector<half>(32 * 4));
+#ifdef ASCENDC_CPU_DEBUG
+        ICPU_RUN_KF(topk_sort, 1, sb.device, tb.device, racy("topk_sort"));
+#else
+        // clang-format off
+        topk_sort<<<1, nullptr, g_stream>>>(sb.device, tb.device, racy("topk_sort"));
+        // clang-format on
+#endif
+        const auto t = read_back<half>(tb);
+        read_back<half>(sb);
+        // Descending by score; equal scores by position (Sort32 and MrgSort keep that order).
+        std::vector<uint32_t> order(n);
+        for (uint32_t i = 0; i < n; ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+            return static_cast<float>(s[a]) > static_cast<float>(s[b]);
+        });
+        bool ok = true;
+        for (uint32_t j = 0; j < 32; ++j) {
+            uint32_t index = 0;
+            std::memcpy(&index, &t[4 * j + 2], 4);
+            ok = ok && static_cast<float>(t[4 * j]) == static_cast<float>(s[order[j]]) &&
+                 index == order[j];
+        }
+        report("topk_sort", ok);
+    }
+    {
+        std::vector<float> x(n);
+        for (uint32_t i = 0; i < n; ++i) x[i] = static_cast<float>(int(i % 9) - 4);
+        Buffer xb = make_buffer(x), ob = make_buffer(std::vector<float>(2 * n)),
+               cb = make_buffer(std::vector<int32_t>(8));
+#ifdef ASCENDC_CPU_DEBUG
+        ICPU_RUN_KF(gather_pick, 1, xb.device, ob.device, cb.device, racy("gather_pick"));
+#else
+        // clang-format off
+        gather_pick<<<1, nullptr, g_stream>>>(xb.device, ob.device, cb.device, racy("gather_pick"));
+        // clang-format on
+#endif
+        const auto o = read_back<float>(ob);
+        const auto c = read_back<int32_t>(cb);
+        read_back<float>(xb);
+        std::vector<float> positives;
+        for (float v : x) {
+            if (v > 0) positives.push_back(v);
+        }
+        bool ok = c[0] == static_cast<int32_t>(positives.size()) && c[7] == c[0];
+        for (uint32_t i = 0; i < n; ++i) {
+            ok = ok && o[i] == (i < positives.size() ? positives[i] : 0.0F);
+            ok = ok && o[n + i] == x[n - 1 - i];
+        }
+        report("gather_pick", ok);
+    }
+}
+
 }  // namespace
 
 int32_t main() {
@@ -503,6 +568,7 @@ int32_t main() {
     run_level0();
     run_atomics();
     run_mix();
+    run_sort();
 #ifndef ASCENDC_CPU_DEBUG
     aclrtDestroyStream(g_stream);
     aclrtResetDevice(0);

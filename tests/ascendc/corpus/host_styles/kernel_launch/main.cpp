@@ -5,6 +5,7 @@
 #include "uneven_tiling.h"
 #ifndef ASCENDC_CPU_DEBUG
 #include "acl/acl.h"
+#include "aclrtlaunch_class_typed_custom.h"
 #include "aclrtlaunch_mix_vector_custom.h"
 #include "aclrtlaunch_reduce_workspace_custom.h"
 #include "aclrtlaunch_tiling_add_custom.h"
@@ -19,6 +20,7 @@ extern void scale_custom_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t
 #include "tikicpulib.h"
 #include "tiling/platform/platform_ascendc.h"
 __global__ __aicore__ void mix_vector_custom(GM_ADDR x, GM_ADDR y, uint32_t tileLength);
+__global__ __aicore__ void class_typed_custom(GM_ADDR x, GM_ADDR y, uint32_t tileLength);
 extern "C" __global__ __aicore__ void scale_custom(GM_ADDR x, GM_ADDR y, uint32_t tiles);
 extern "C" __global__ __aicore__ void tpipe_events_custom(GM_ADDR x, GM_ADDR y,
                                                           uint32_t tileLength);
@@ -37,7 +39,7 @@ int32_t main(int32_t argc, char* argv[]) {
     constexpr uint32_t tileLength = 256;
     constexpr uint32_t tileNum = 4;
     constexpr uint32_t total = blockDim * tileLength * tileNum;
-    std::vector<float> xf(total), yf(total), sum(total), diff(total), twice(total);
+    std::vector<float> xf(total), yf(total), sum(total), diff(total), twice(total), negated(total);
     for (uint32_t i = 0; i < total; ++i) {
         xf[i] = static_cast<float>(i % 31) * 0.25f;
         yf[i] = static_cast<float>(i % 7) - 3.0f;
@@ -50,6 +52,7 @@ int32_t main(int32_t argc, char* argv[]) {
     const size_t floatBytes = total * sizeof(float);
     const uint32_t floatTile = total / blockDim;
     for (uint32_t i = 0; i < total; ++i) twice[i] = xf[i] * 2.0f + 1.0f;
+    for (uint32_t i = 0; i < total; ++i) negated[i] = -xf[i];
     const size_t workspaceBytes =
         platform_ascendc::PlatformAscendCManager::GetInstance()->GetLibApiWorkSpaceSize() +
         floatBytes;
@@ -104,6 +107,8 @@ int32_t main(int32_t argc, char* argv[]) {
     AscendC::SetKernelMode(KernelMode::AIV_MODE);
     ICPU_RUN_KF(mix_vector_custom, blockDim, xw, yw, floatTile);
     failures += CheckFloat("mix_vector_custom", (float*)yw, xf);
+    ICPU_RUN_KF(class_typed_custom, blockDim, xw, yw, floatTile);
+    failures += CheckFloat("class_typed_custom", (float*)yw, negated);
 
     uint8_t* rt = (uint8_t*)AscendC::GmAlloc(sizeof(reduceTiling));
     uint8_t* rws = (uint8_t*)AscendC::GmAlloc(reduceWorkspaceBytes);
@@ -157,6 +162,10 @@ int32_t main(int32_t argc, char* argv[]) {
     aclrtSynchronizeStream(stream);
     aclrtMemcpy(out.data(), floatBytes, yw, floatBytes, ACL_MEMCPY_DEVICE_TO_HOST);
     failures += CheckFloat("mix_vector_custom", out.data(), xf);
+    ACLRT_LAUNCH_KERNEL(class_typed_custom)(blockDim, stream, xw, yw, floatTile);
+    aclrtSynchronizeStream(stream);
+    aclrtMemcpy(out.data(), floatBytes, yw, floatBytes, ACL_MEMCPY_DEVICE_TO_HOST);
+    failures += CheckFloat("class_typed_custom", out.data(), negated);
 
     uint8_t *rt, *rws, *rout;
     aclrtMalloc((void**)&rt, sizeof(reduceTiling), ACL_MEM_MALLOC_HUGE_FIRST);
