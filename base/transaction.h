@@ -146,6 +146,12 @@ struct Transaction {
     bool dma_continues = false;
     /// A GM read that does not allocate in L2 (GlobalTensor::SetL2CacheHint(CACHE_MODE_DISABLE)).
     bool l2_bypass = false;
+    /// A DataCopyPad row GM -> local with filled padding (Block::pad_dma): the destination
+    /// access is pad_left bytes of padding, the data, pad_right bytes of padding; the padding
+    /// holds pad_value (the element's bit pattern).
+    std::uint32_t pad_left = 0;
+    std::uint32_t pad_right = 0;
+    std::uint64_t pad_value = 0;
 
     void add_access(MemSpace space, bool write, std::uint64_t address, std::uint64_t bytes) {
         NPUSIM_INVARIANT(access_count < accesses.size(), "Transaction", issue,

@@ -19,6 +19,17 @@ namespace {
 constexpr std::uint32_t kPhaseRead = 0;    // at start: read sources, compute into scratch
 constexpr std::uint32_t kPhaseCommit = 1;  // at end: write scratch to the destination
 
+/// A DataCopyPad row's padding around the data in `row` (Transaction::pad_left / pad_right):
+/// the element's bit pattern, repeated.
+void fill_padding(const Transaction& tx, std::vector<std::byte>& row) {
+    const std::size_t element = size_of(tx.dtype);
+    const std::size_t data_end = row.size() - tx.pad_right;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+        if (i >= tx.pad_left && i < data_end) continue;
+        row[i] = static_cast<std::byte>((tx.pad_value >> (8 * (i % element))) & 0xFF);
+    }
+}
+
 }  // namespace
 
 /// An issued instruction whose pipe timing or data effects are still pending.
@@ -541,7 +552,8 @@ void AiCore::apply_effect(InFlight& f, std::uint32_t phase) {
     }
     const OpInfo& info = op_info(tx.op);
     if (info.unit == OpUnit::Copy) {
-        m_memory.read(tx.accesses[0], f.scratch.data());
+        m_memory.read(tx.accesses[0], f.scratch.data() + tx.pad_left);
+        if (tx.pad_left + tx.pad_right != 0) fill_padding(tx, f.scratch);
         return;
     }
     // Compute reads its local sources in place, in access order (core/instruction_decoder.h).

@@ -139,8 +139,20 @@ void InstructionDecoder::decode_copy(const Request& r, Transaction& tx,
     tx.count = r.count;
     const std::string route = name_of(r.src0.space) + "->" + name_of(r.dst.space);
     if (r.count == 0) rule_error(tx, "DataCopy " + route + " of 0 elements");
-    const std::uint64_t bytes = r.count * size_of(r.src0.dtype);
-    if (bytes % 32 != 0) {
+    const std::uint64_t element = size_of(r.src0.dtype);
+    const std::uint64_t bytes = r.count * element;
+    const bool gm_route = r.src0.space == MemSpace::GM || r.dst.space == MemSpace::GM;
+    if (r.pad.unaligned && !gm_route) {
+        rule_error(tx, "DataCopyPad " + route + ": unaligned lengths need GM on one side");
+    }
+    const std::uint64_t pad = std::uint64_t{r.pad.left_bytes} + r.pad.right_bytes;
+    if (pad != 0 && (r.src0.space != MemSpace::GM || r.pad.left_bytes % element != 0 ||
+                     r.pad.right_bytes % element != 0)) {
+        rule_error(tx, "DataCopyPad " + route + ": padding of " + std::to_string(r.pad.left_bytes) +
+                           " + " + std::to_string(r.pad.right_bytes) +
+                           " bytes needs GM as the source and whole elements");
+    }
+    if (bytes % 32 != 0 && !r.pad.unaligned) {
         rule_error(tx, "DataCopy " + route + " length " + std::to_string(bytes) +
                            " bytes is not a multiple of 32 bytes");
     }
@@ -149,11 +161,18 @@ void InstructionDecoder::decode_copy(const Request& r, Transaction& tx,
         if (op->space == MemSpace::GM) {
             check_global(tx, *op, r.count, role);
         } else {
-            check_local(tx, *op, r.count, role);
+            check_local(tx, *op, r.count + (op == &r.dst ? pad / element : 0), role);
         }
     }
     tx.add_access(r.src0.space, false, r.src0.address, bytes);
-    tx.add_access(r.dst.space, true, r.dst.address, bytes);
+    if (r.pad.fill && pad != 0) {  // the padding is written too
+        tx.pad_left = r.pad.left_bytes;
+        tx.pad_right = r.pad.right_bytes;
+        tx.pad_value = r.pad.pad_value;
+        tx.add_access(r.dst.space, true, r.dst.address, bytes + pad);
+    } else {  // the data only, after the left padding
+        tx.add_access(r.dst.space, true, r.dst.address + r.pad.left_bytes, bytes);
+    }
     tx.dma_continues = r.dma_continues;
     tx.l2_bypass = r.l2_bypass;
     out.write_access = 1;

@@ -19,6 +19,15 @@ struct Operand {
     DType dtype = DType::F32;
 };
 
+/// A DataCopyPad row (Block::pad_dma): an unaligned length, and padding around the data.
+struct PadRow {
+    bool unaligned = false;  // the length need not be a multiple of 32 bytes
+    std::uint32_t left_bytes = 0;
+    std::uint32_t right_bytes = 0;
+    bool fill = false;  // write pad_value into the padding (else the padding is not written)
+    std::uint64_t pad_value = 0;  // the element's bit pattern
+};
+
 /// One API call, type-erased for the core.
 struct Request {
     Op op = Op::Copy;
@@ -44,6 +53,7 @@ struct Request {
     std::source_location atomic_where;  // the set_atomic call, for error messages
     bool dma_continues = false;         // Transaction::dma_continues (Block::continue_dma)
     bool l2_bypass = false;             // Transaction::l2_bypass (Block::bypass_l2)
+    PadRow pad;                         // Block::pad_dma
 };
 
 using Loc = std::source_location;
