@@ -98,6 +98,13 @@ public:
     /// then the data, then the padding, the padding filled with `pad_value` (the element's
     /// bit pattern, repeated) when `fill`, left unwritten otherwise (its bytes stay
     /// undefined). Applies to the next copy only.
+    /// The next copy is one strided DMA instruction: `rows` rows of its count, the rows'
+    /// starts `src_pitch` / `dst_pitch` bytes apart (DataCopyParams, DataCopyExtParams,
+    /// Nd2NzParams). Costs the issue once and the burst cost per further row
+    /// (docs/cost-model.md). Applies to the next copy only.
+    void dma_rows(std::uint32_t rows, std::uint64_t src_pitch, std::uint64_t dst_pitch) {
+        m_rows = Rows{rows, src_pitch, dst_pitch};
+    }
     void pad_dma(std::uint32_t left_bytes = 0, std::uint32_t right_bytes = 0, bool fill = false,
                  std::uint64_t pad_value = 0) {
         m_pad = PadRow{true, left_bytes, right_bytes, fill, pad_value};
@@ -477,6 +484,10 @@ private:
     bool m_dma_continues = false;        // continue_dma: applies to the next copy
     bool m_l2_bypass = false;            // bypass_l2: applies to the next copy
     PadRow m_pad;                        // pad_dma: applies to the next copy
+    struct Rows {
+        std::uint32_t rows = 1;
+        std::uint64_t src_pitch = 0, dst_pitch = 0;
+    } m_rows;  // dma_rows: applies to the next copy
     DType m_atomic_dtype = DType::F32;
     Loc m_atomic_where;
 };

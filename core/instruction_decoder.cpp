@@ -156,22 +156,36 @@ void InstructionDecoder::decode_copy(const Request& r, Transaction& tx,
         rule_error(tx, "DataCopy " + route + " length " + std::to_string(bytes) +
                            " bytes is not a multiple of 32 bytes");
     }
+    const std::uint32_t rows = r.rows == 0 ? 1 : r.rows;
     for (const Operand* op : {&r.src0, &r.dst}) {
         const char* role = op == &r.dst ? "destination" : "source";
+        const std::uint64_t pitch = op == &r.dst ? r.dst_pitch : r.src_pitch;
+        const std::uint64_t row = bytes + (op == &r.dst ? pad : 0);
+        if (rows > 1 && pitch < row) {
+            rule_error(tx, "DataCopy " + route + ": " + role + " rows " + std::to_string(pitch) +
+                               " bytes apart overlap rows of " + std::to_string(row) + " bytes");
+        }
+        if (rows > 1 && op->space != MemSpace::GM && pitch % 32 != 0) {
+            rule_error(tx, "DataCopy " + route + ": " + role + " rows " + std::to_string(pitch) +
+                               " bytes apart are not 32-byte aligned");
+        }
+        // The elements from the first row's start to the last row's end.
+        const std::uint64_t span = ((rows - 1) * pitch + row + element - 1) / element;
         if (op->space == MemSpace::GM) {
-            check_global(tx, *op, r.count, role);
+            check_global(tx, *op, span, role);
         } else {
-            check_local(tx, *op, r.count + (op == &r.dst ? pad / element : 0), role);
+            check_local(tx, *op, span, role);
         }
     }
-    tx.add_access(r.src0.space, false, r.src0.address, bytes);
+    tx.add_access(r.src0.space, false, r.src0.address, bytes, rows, r.src_pitch);
     if (r.pad.fill && pad != 0) {  // the padding is written too
         tx.pad_left = r.pad.left_bytes;
         tx.pad_right = r.pad.right_bytes;
         tx.pad_value = r.pad.pad_value;
-        tx.add_access(r.dst.space, true, r.dst.address, bytes + pad);
+        tx.add_access(r.dst.space, true, r.dst.address, bytes + pad, rows, r.dst_pitch);
     } else {  // the data only, after the left padding
-        tx.add_access(r.dst.space, true, r.dst.address + r.pad.left_bytes, bytes);
+        tx.add_access(r.dst.space, true, r.dst.address + r.pad.left_bytes, bytes, rows,
+                      r.dst_pitch);
     }
     tx.dma_continues = r.dma_continues;
     tx.l2_bypass = r.l2_bypass;

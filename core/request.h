@@ -54,6 +54,11 @@ struct Request {
     bool dma_continues = false;         // Transaction::dma_continues (Block::continue_dma)
     bool l2_bypass = false;             // Transaction::l2_bypass (Block::bypass_l2)
     PadRow pad;                         // Block::pad_dma
+    // A strided copy (Block::dma_rows): `rows` rows of `count` elements, the rows' starts
+    // src_pitch / dst_pitch bytes apart.
+    std::uint32_t rows = 1;
+    std::uint64_t src_pitch = 0;
+    std::uint64_t dst_pitch = 0;
 };
 
 using Loc = std::source_location;

@@ -122,8 +122,10 @@ std::uint32_t Scheduler::launch(KernelLaunch kernel, Cycle now) {
     r.start = r.end = now;
     for (TransactionObserver* o : m_chip.observers) o->on_kernel_start(info_of(*entry.kernel), now);
     const std::uint32_t id = entry.kernel->id;
-    if (dispatch_period() > 0 && !m_assign) {
-        Cycle tick = next_tick(now);
+    // The device's own launch cost (ChipConfig::kernel_start_cycles): no block starts before.
+    const Cycle start = now + m_chip.config.kernel_start_cycles;
+    if ((dispatch_period() > 0 || start > now) && !m_assign) {
+        Cycle tick = dispatch_period() > 0 ? next_tick(start) : start;
         if (m_options.placement == PlacementPolicy::HoldLast) tick = std::max(tick, now + 1);
         entry.ready_at = tick;
         if (tick > now) {

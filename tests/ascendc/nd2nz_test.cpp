@@ -242,14 +242,16 @@ TEST_CASE(
         sim.run({.name = "nd2nz_unaligned", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
                 npusim::ascendc::bind_kernel(nd2nz_unaligned, gm_addr(a), 10U));
     REQUIRE(r.completed());
-    // 4 rows of 10 halves (20 bytes): GM rows 128 bytes apart, L1 rows 32 bytes apart.
-    REQUIRE(recorder.copies.size() == 4);
-    for (std::size_t i = 0; i < 4; ++i) {
-        const npusim::Transaction& tx = recorder.copies[i];
-        CHECK(tx.accesses[0].address == a.address + i * kWide * sizeof(half));
-        CHECK(tx.accesses[0].bytes == 20);
-        CHECK(tx.accesses[1].address == i * 32);
-        CHECK(tx.accesses[1].bytes == 20);
-        CHECK(tx.dma_continues == (i > 0));
-    }
+    // One DMA instruction of 4 rows of 10 halves (20 bytes): GM rows 128 bytes apart, L1
+    // rows 32 bytes apart.
+    REQUIRE(recorder.copies.size() == 1);
+    const npusim::Transaction& tx = recorder.copies[0];
+    CHECK(tx.accesses[0].address == a.address);
+    CHECK(tx.accesses[0].bytes == 20);
+    CHECK(tx.accesses[0].rows == 4);
+    CHECK(tx.accesses[0].pitch == kWide * sizeof(half));
+    CHECK(tx.accesses[1].address == 0);
+    CHECK(tx.accesses[1].bytes == 20);
+    CHECK(tx.accesses[1].rows == 4);
+    CHECK(tx.accesses[1].pitch == 32);
 }

@@ -76,18 +76,32 @@ npusim::LocalTensor<T> view_of(const AscendC::LocalTensor<T>& tensor) {
     return tensor.native();
 }
 
-/// One native copy of `count` elements between two views, after the automatic sync. `pad`
-/// makes it a DataCopyPad row (an unaligned length, padding around the data: Block::pad_dma).
+/// The rows of a strided copy (DataCopyParams, DataCopyExtParams, Nd2NzParams): `rows` rows
+/// of `row_bytes`, `src_pitch` / `dst_pitch` bytes from one row's start to the next.
+struct RowShape {
+    std::uint64_t rows = 1;
+    std::uint64_t src_pitch = 0;
+    std::uint64_t dst_pitch = 0;
+};
+
+/// One native copy of `count` elements a row between two views, after the automatic sync:
+/// one DMA instruction of `shape.rows` rows (Block::dma_rows). `pad` makes it DataCopyPad
+/// rows (an unaligned length, padding around the data: Block::pad_dma).
 template <Element T, class Dst, class Src>
 void copy_elements(const Dst& dst, const Src& src, std::uint64_t count, const Loc& loc,
-                   const npusim::PadRow& pad = {}) {
+                   const npusim::PadRow& pad = {}, const RowShape& shape = {}) {
     KernelContext& ctx = context(loc);
     Resume resume(ctx);
     const std::uint64_t bytes = count * sizeof(T);
     const std::uint64_t padding = pad.fill ? std::uint64_t{pad.left_bytes} + pad.right_bytes : 0;
     const std::uint64_t written_at = dst.address + (pad.fill ? 0 : pad.left_bytes);
-    const std::vector<Touch> touches{Touch{src.space, src.address, bytes, false},
-                                     Touch{dst.space, written_at, bytes + padding, true}};
+    std::vector<Touch> touches;
+    touches.reserve(2 * shape.rows);
+    for (std::uint64_t i = 0; i < shape.rows; ++i) {
+        touches.push_back(Touch{src.space, src.address + i * shape.src_pitch, bytes, false});
+        touches.push_back(
+            Touch{dst.space, written_at + i * shape.dst_pitch, bytes + padding, true});
+    }
     ctx.before_pipe_work(copy_pipe(dst.space, src.space), touches, loc);
     if constexpr (requires { src.bypass_l2; }) {
         if (src.bypass_l2) ctx.block().bypass_l2();
@@ -95,18 +109,23 @@ void copy_elements(const Dst& dst, const Src& src, std::uint64_t count, const Lo
     if (pad.unaligned) {
         ctx.block().pad_dma(pad.left_bytes, pad.right_bytes, pad.fill, pad.pad_value);
     }
+    const auto span = [&](std::uint64_t pitch, std::uint64_t row) {
+        return ((shape.rows - 1) * pitch + row + sizeof(T) - 1) / sizeof(T);
+    };
     auto d = dst;
     auto s = src;
-    d.count = count + (pad.left_bytes + pad.right_bytes) / sizeof(T);
-    s.count = count;
+    d.count = span(shape.dst_pitch, bytes + (pad.left_bytes + pad.right_bytes));
+    s.count = span(shape.src_pitch, bytes);
+    if (shape.rows > 1) {
+        ctx.block().dma_rows(static_cast<std::uint32_t>(shape.rows), shape.src_pitch,
+                             shape.dst_pitch);
+    }
     ctx.block().copy(as_native(d), as_native(s), count, loc);
 }
 
-/// The rows of a strided copy: `rows` rows of `row_bytes`, `src_pitch` / `dst_pitch` bytes
-/// from one row's start to the next. Dense rows (both pitches equal to the row, no padding)
-/// are one native copy; otherwise one native copy per row, the rows after the first marked
-/// as further bursts of the first (Block::continue_dma): timed as one strided DMA
-/// instruction (docs/cost-model.md). `pad.unaligned`: DataCopyPad rows (any length).
+/// A strided copy: dense rows (both pitches equal to the row, no padding) are one contiguous
+/// copy; otherwise one strided DMA instruction of `rows` rows (docs/cost-model.md).
+/// `pad.unaligned`: DataCopyPad rows (any length).
 template <Element T, class Dst, class Src>
 void copy_rows(const Dst& dst, const Src& src, std::uint64_t rows, std::uint64_t row_bytes,
                std::uint64_t src_pitch, std::uint64_t dst_pitch, const Loc& loc,
@@ -122,14 +141,8 @@ void copy_rows(const Dst& dst, const Src& src, std::uint64_t rows, std::uint64_t
         copy_elements<T>(dst, src, rows * row_bytes / sizeof(T), loc, pad);
         return;
     }
-    for (std::uint64_t i = 0; i < rows; ++i) {
-        auto d = dst;
-        auto s = src;
-        d.address += i * dst_pitch;
-        s.address += i * src_pitch;
-        if (i > 0) context(loc).block().continue_dma();
-        copy_elements<T>(d, s, row_bytes / sizeof(T), loc, pad);
-    }
+    copy_elements<T>(dst, src, row_bytes / sizeof(T), loc, pad,
+                     RowShape{rows, src_pitch, dst_pitch});
 }
 
 /// DataCopyParams rows: blockLen and the gaps between blocks in 32-byte units.
