@@ -143,7 +143,7 @@ void AiCore::run_block(const BlockAssignment& work) {
     m_decoder.set_kernel(work.kernel->name, work.kernel->type, block_num());
     const auto& offsets = work.kernel->start_offsets;
     const Cycle offset = work.group < offsets.size() ? offsets[work.group] : 0;
-    m_local_time = std::max(m_local_time, now_cycles()) + offset;
+    m_local_time = std::max({m_local_time, now_cycles(), work.not_before}) + offset;
     m_sync_deadline = now_cycles() + m_chip.quantum;
     try {
         check_abort();

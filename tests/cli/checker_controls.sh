@@ -21,7 +21,7 @@ has() {  # LABEL FILE FRAGMENT...
 
 "$npusim" run "$racy" --kernel other_kernel >"$work/kernel.out" 2>&1
 has "--kernel" "$work/kernel.out" "not selected (--kernel/--block): 4 findings" "checker: no findings"
-"$npusim" run "$racy" --kernel syncall_reduction_nosync --block 6 >"$work/block.out" 2>&1
+"$npusim" run "$racy" --kernel syncall_reduction_nosync --block 7 >"$work/block.out" 2>&1
 has "--block" "$work/block.out" "not selected (--kernel/--block): 2 findings" \
   "checker: 2 errors, 0 warnings"
 
@@ -55,7 +55,7 @@ has "--print-limit" "$work/limit.out" "3 more findings not shown (--print-limit 
 "$npusim" run "$racy" --findings-format vendor >"$work/vendor.out" 2>&1
 has "vendor layout" "$work/vendor.out" \
   "====== ERROR: Potential WAR hazard detected at UB in syncall_reduction_nosync on device 0:" \
-  "======    PIPE_MTE3 Read at UB+0x0 in block 7 (aiv) on device 0 at builtin_kernel_bodies.cpp:90 (serialNo:7)" \
+  "======    PIPE_MTE3 Read at UB+0x0 in block 0 (aiv) on device 0 at builtin_kernel_bodies.cpp:90 (serialNo:7)" \
   "======    #0 builtin_kernel_bodies.cpp:90:11" "====== ERROR: uninitialized read of size "
 
 "$npusim" run "$racy" --log-file "$work/checker.log" >"$work/log.out" 2>&1
