@@ -125,6 +125,10 @@ constexpr std::array kParameters{
                   "cycles", 0, kMaxCycles, "CrossCoreSetFlag -> visible to the waiting core"},
     ChipParameter{"/runtime/launch_cycles", plain(&ChipConfig::runtime_launch_cycles), "cycles", 0,
                   kMaxCycles, "host runtime: host time one kernel launch call takes"},
+    ChipParameter{"/runtime/kernel_start_cycles", plain(&ChipConfig::kernel_start_cycles), "cycles",
+                  0, kMaxCycles,
+                  "device side: from a kernel's launch to its first blocks starting (the "
+                  "device's task dispatch; part of a kernel's duration)"},
     ChipParameter{"/runtime/call_cycles", plain(&ChipConfig::runtime_call_cycles), "cycles", 0,
                   kMaxCycles,
                   "host runtime: host time of any other call (create, record, enqueue a copy)"},

@@ -81,9 +81,10 @@ struct ChipConfig {
     std::uint64_t cross_core_flag_latency = 0;  // cross-core flag set -> visible
 
     // Host runtime (sim/host/runtime.h): what the host thread pays per call, and the host link.
-    std::uint64_t runtime_launch_cycles = 0;      // host cost of one kernel launch call
-    std::uint64_t runtime_call_cycles = 0;        // host cost of any other runtime call
-    std::uint64_t runtime_sync_cycles = 0;        // synchronize: completion -> host resumes
+    std::uint64_t runtime_launch_cycles = 0;  // host cost of one kernel launch call
+    std::uint64_t kernel_start_cycles = 0;  // device: a launch reaching the device -> blocks start
+    std::uint64_t runtime_call_cycles = 0;  // host cost of any other runtime call
+    std::uint64_t runtime_sync_cycles = 0;  // synchronize: completion -> host resumes
     std::uint64_t host_link_bytes_per_cycle = 0;  // host <-> device copy rate
     std::uint64_t host_link_latency = 0;          // cycles before a copy's first byte lands
 

@@ -90,11 +90,18 @@ enum class RoundMode : std::uint8_t { None, Rint, Floor, Ceil, Round, Trunc, Odd
 
 /// One memory access of an instruction, in bytes. For GM `address` is a GM address; for
 /// local spaces it is the byte offset inside that core's memory.
+/// A strided DMA instruction's access is `rows` rows of `bytes` each, `pitch` bytes from one
+/// row's start to the next (rows 1: one contiguous range).
 struct MemAccess {
     MemSpace space = MemSpace::GM;
     bool write = false;
     std::uint64_t address = 0;
-    std::uint64_t bytes = 0;
+    std::uint64_t bytes = 0;  // of one row
+    std::uint32_t rows = 1;
+    std::uint64_t pitch = 0;
+
+    std::uint64_t total_bytes() const { return bytes * rows; }
+    std::uint64_t row_address(std::uint32_t row) const { return address + row * pitch; }
 };
 
 /// Contract: filled completely before observers see it. start <= end; times are absolute
@@ -163,11 +170,18 @@ struct Transaction {
     bool dma_continues = false;
     /// A GM read that does not allocate in L2 (GlobalTensor::SetL2CacheHint(CACHE_MODE_DISABLE)).
     bool l2_bypass = false;
+    /// DataCopyPad rows GM -> local with filled padding (Block::pad_dma): each destination
+    /// row is pad_left bytes of padding, the data, pad_right bytes of padding; the padding
+    /// holds pad_value (the element's bit pattern).
+    std::uint32_t pad_left = 0;
+    std::uint32_t pad_right = 0;
+    std::uint64_t pad_value = 0;
 
-    void add_access(MemSpace space, bool write, std::uint64_t address, std::uint64_t bytes) {
+    void add_access(MemSpace space, bool write, std::uint64_t address, std::uint64_t bytes,
+                    std::uint32_t rows = 1, std::uint64_t pitch = 0) {
         NPUSIM_INVARIANT(access_count < accesses.size(), "Transaction", issue,
                          "an instruction has more memory accesses than a transaction holds");
-        accesses[access_count++] = MemAccess{space, write, address, bytes};
+        accesses[access_count++] = MemAccess{space, write, address, bytes, rows, pitch};
     }
 };
 

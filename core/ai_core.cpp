@@ -19,6 +19,19 @@ namespace {
 constexpr std::uint32_t kPhaseRead = 0;    // at start: read sources, compute into scratch
 constexpr std::uint32_t kPhaseCommit = 1;  // at end: write scratch to the destination
 
+/// DataCopyPad rows' padding around the data in `rows` (Transaction::pad_left / pad_right):
+/// the element's bit pattern, repeated.
+void fill_padding(const Transaction& tx, std::vector<std::byte>& rows) {
+    const std::size_t element = size_of(tx.dtype);
+    const std::size_t row_bytes = tx.accesses[0].bytes + tx.pad_left + tx.pad_right;
+    const std::size_t data_end = row_bytes - tx.pad_right;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const std::size_t at = i % row_bytes;
+        if (at >= tx.pad_left && at < data_end) continue;
+        rows[i] = static_cast<std::byte>((tx.pad_value >> (8 * (at % element))) & 0xFF);
+    }
+}
+
 }  // namespace
 
 /// An issued instruction whose pipe timing or data effects are still pending.
@@ -131,7 +144,7 @@ void AiCore::run_block(const BlockAssignment& work) {
         m_decoder.set_kernel(work.kernel->name, work.kernel->type, block_num());
         const auto& offsets = work.kernel->start_offsets;
         const Cycle offset = work.group < offsets.size() ? offsets[work.group] : 0;
-        m_local_time = std::max(m_local_time, now_cycles()) + offset;
+        m_local_time = std::max({m_local_time, now_cycles(), work.not_before}) + offset;
         m_sync_deadline = now_cycles() + m_chip.quantum;
         check_abort();
         Block block(*this, work);
@@ -353,7 +366,7 @@ void AiCore::on_data_started(PipeInstruction& instruction) {
         m_chip.effects.schedule(tx.end, &f, kPhaseCommit);
         return;
     }
-    f.scratch.resize(tx.accesses[static_cast<std::size_t>(f.write_access)].bytes);
+    f.scratch.resize(tx.accesses[static_cast<std::size_t>(f.write_access)].total_bytes());
     m_chip.effects.schedule(tx.start, &f, kPhaseRead);
     m_chip.effects.schedule(tx.end, &f, kPhaseCommit);
     // Many cores' short copies interleave GM read streams that the host's prefetcher does
@@ -529,7 +542,7 @@ void AiCore::apply_effect(InFlight& f, std::uint32_t phase) {
     if (phase == kPhaseCommit) {
         const MemAccess& dst = tx.accesses[static_cast<std::size_t>(f.write_access)];
         if (tx.atomic != AtomicOp::None) {  // read-combine-write, indivisible at tx.end
-            m_atomic_gm.resize(dst.bytes);
+            m_atomic_gm.resize(dst.total_bytes());
             m_memory.read(dst, m_atomic_gm.data());
             combine_atomic(tx, m_atomic_gm.data(), f.scratch.data());
             m_memory.write(dst, m_atomic_gm.data());
@@ -541,7 +554,10 @@ void AiCore::apply_effect(InFlight& f, std::uint32_t phase) {
     }
     const OpInfo& info = op_info(tx.op);
     if (info.unit == OpUnit::Copy) {
-        m_memory.read(tx.accesses[0], f.scratch.data());
+        const std::uint64_t padding = std::uint64_t{tx.pad_left} + tx.pad_right;
+        m_memory.read(tx.accesses[0], f.scratch.data() + tx.pad_left,
+                      padding == 0 ? 0 : tx.accesses[0].bytes + padding);
+        if (padding != 0) fill_padding(tx, f.scratch);
         return;
     }
     // Compute reads its local sources in place, in access order (core/instruction_decoder.h).

@@ -141,8 +141,14 @@ void Block::issue_copy(const Operand& dst, const Operand& src, std::uint64_t cou
     r.atomic_where = m_atomic_where;
     r.dma_continues = m_dma_continues;
     r.l2_bypass = m_l2_bypass;
+    r.pad = m_pad;
+    r.rows = m_rows.rows;
+    r.src_pitch = m_rows.src_pitch;
+    r.dst_pitch = m_rows.dst_pitch;
+    m_rows = Rows{};
     m_dma_continues = false;
     m_l2_bypass = false;
+    m_pad = PadRow{};
     issue(r, loc);
 }
 

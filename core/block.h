@@ -93,6 +93,23 @@ public:
     /// The next copy's GM read does not allocate in L2 (the vendor's cache hint
     /// CACHE_MODE_DISABLE, for data read once). Applies to the next copy only.
     void bypass_l2() { m_l2_bypass = true; }
+    /// The next copy is a DataCopyPad row between GM and a local memory: its length need
+    /// not be a multiple of 32 bytes (the local side's address still must be aligned). With
+    /// `left_bytes` / `right_bytes` (GM -> local only) the destination row is the padding,
+    /// then the data, then the padding, the padding filled with `pad_value` (the element's
+    /// bit pattern, repeated) when `fill`, left unwritten otherwise (its bytes stay
+    /// undefined). Applies to the next copy only.
+    /// The next copy is one strided DMA instruction: `rows` rows of its count, the rows'
+    /// starts `src_pitch` / `dst_pitch` bytes apart (DataCopyParams, DataCopyExtParams,
+    /// Nd2NzParams). Costs the issue once and the burst cost per further row
+    /// (docs/cost-model.md). Applies to the next copy only.
+    void dma_rows(std::uint32_t rows, std::uint64_t src_pitch, std::uint64_t dst_pitch) {
+        m_rows = Rows{rows, src_pitch, dst_pitch};
+    }
+    void pad_dma(std::uint32_t left_bytes = 0, std::uint32_t right_bytes = 0, bool fill = false,
+                 std::uint64_t pad_value = 0) {
+        m_pad = PadRow{true, left_bytes, right_bytes, fill, pad_value};
+    }
 
     // ---- atomic copy-out (SetAtomicAdd / SetAtomicMax / SetAtomicMin / SetAtomicNone) ----
     /// From now on, this block's copies to GM (UB -> GM on MTE3, L0C -> GM on FIX) combine
@@ -540,6 +557,11 @@ private:
     AtomicOp m_atomic = AtomicOp::None;  // set_atomic: applies to later copies to GM
     bool m_dma_continues = false;        // continue_dma: applies to the next copy
     bool m_l2_bypass = false;            // bypass_l2: applies to the next copy
+    PadRow m_pad;                        // pad_dma: applies to the next copy
+    struct Rows {
+        std::uint32_t rows = 1;
+        std::uint64_t src_pitch = 0, dst_pitch = 0;
+    } m_rows;  // dma_rows: applies to the next copy
     DType m_atomic_dtype = DType::F32;
     Loc m_atomic_where;
 };

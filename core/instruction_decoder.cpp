@@ -139,25 +139,58 @@ void InstructionDecoder::decode_copy(const Request& r, Transaction& tx,
     tx.count = r.count;
     const std::string route = name_of(r.src0.space) + "->" + name_of(r.dst.space);
     if (r.count == 0) rule_error(tx, "DataCopy " + route + " of 0 elements");
-    const std::uint64_t bytes = r.count * size_of(r.src0.dtype);
-    if (bytes % 32 != 0) {
+    const std::uint64_t element = size_of(r.src0.dtype);
+    const std::uint64_t bytes = r.count * element;
+    const bool gm_route = r.src0.space == MemSpace::GM || r.dst.space == MemSpace::GM;
+    if (r.pad.unaligned && !gm_route) {
+        rule_error(tx, "DataCopyPad " + route + ": unaligned lengths need GM on one side");
+    }
+    const std::uint64_t pad = std::uint64_t{r.pad.left_bytes} + r.pad.right_bytes;
+    if (pad != 0 && (r.src0.space != MemSpace::GM || r.pad.left_bytes % element != 0 ||
+                     r.pad.right_bytes % element != 0)) {
+        rule_error(tx, "DataCopyPad " + route + ": padding of " + std::to_string(r.pad.left_bytes) +
+                           " + " + std::to_string(r.pad.right_bytes) +
+                           " bytes needs GM as the source and whole elements");
+    }
+    if (bytes % 32 != 0 && !r.pad.unaligned) {
         rule_error(tx, "DataCopy " + route + " length " + std::to_string(bytes) +
                            " bytes is not a multiple of 32 bytes");
     }
+    const std::uint32_t rows = r.rows == 0 ? 1 : r.rows;
     for (const Operand* op : {&r.src0, &r.dst}) {
         const char* role = op == &r.dst ? "destination" : "source";
+        const std::uint64_t pitch = op == &r.dst ? r.dst_pitch : r.src_pitch;
+        const std::uint64_t row = bytes + (op == &r.dst ? pad : 0);
+        if (rows > 1 && pitch < row) {
+            rule_error(tx, "DataCopy " + route + ": " + role + " rows " + std::to_string(pitch) +
+                               " bytes apart overlap rows of " + std::to_string(row) + " bytes");
+        }
+        if (rows > 1 && op->space != MemSpace::GM && pitch % 32 != 0) {
+            rule_error(tx, "DataCopy " + route + ": " + role + " rows " + std::to_string(pitch) +
+                               " bytes apart are not 32-byte aligned");
+        }
+        // The elements from the first row's start to the last row's end.
+        const std::uint64_t span = ((rows - 1) * pitch + row + element - 1) / element;
         if (op->space == MemSpace::GM) {
-            check_global(tx, *op, r.count, role);
+            check_global(tx, *op, span, role);
         } else if (op == &r.src0 && op->space == MemSpace::L0C) {
             // A strided Fixpipe reads L0C row by row (npusim keeps it row-major): a row
             // starts at any 32-byte block of the result.
-            check_local(tx, *op, r.count, role, 32);
+            check_local(tx, *op, span, role, 32);
         } else {
-            check_local(tx, *op, r.count, role);
+            check_local(tx, *op, span, role);
         }
     }
-    tx.add_access(r.src0.space, false, r.src0.address, bytes);
-    tx.add_access(r.dst.space, true, r.dst.address, bytes);
+    tx.add_access(r.src0.space, false, r.src0.address, bytes, rows, r.src_pitch);
+    if (r.pad.fill && pad != 0) {  // the padding is written too
+        tx.pad_left = r.pad.left_bytes;
+        tx.pad_right = r.pad.right_bytes;
+        tx.pad_value = r.pad.pad_value;
+        tx.add_access(r.dst.space, true, r.dst.address, bytes + pad, rows, r.dst_pitch);
+    } else {  // the data only, after the left padding
+        tx.add_access(r.dst.space, true, r.dst.address + r.pad.left_bytes, bytes, rows,
+                      r.dst_pitch);
+    }
     tx.dma_continues = r.dma_continues;
     tx.l2_bypass = r.l2_bypass;
     out.write_access = 1;

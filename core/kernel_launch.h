@@ -44,6 +44,7 @@ struct BlockAssignment {
     std::uint32_t block_idx = 0;
     std::uint32_t sub_block_idx = 0;
     std::uint32_t group = 0;
+    Cycle not_before = 0;  // the block begins no earlier (the kernel's device-side launch cost)
 };
 
 /// Contract: called only from core threads during simulation, in SystemC process order.

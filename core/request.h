@@ -19,6 +19,15 @@ struct Operand {
     DType dtype = DType::F32;
 };
 
+/// A DataCopyPad row (Block::pad_dma): an unaligned length, and padding around the data.
+struct PadRow {
+    bool unaligned = false;  // the length need not be a multiple of 32 bytes
+    std::uint32_t left_bytes = 0;
+    std::uint32_t right_bytes = 0;
+    bool fill = false;  // write pad_value into the padding (else the padding is not written)
+    std::uint64_t pad_value = 0;  // the element's bit pattern
+};
+
 /// One API call, type-erased for the core.
 struct Request {
     Op op = Op::Copy;
@@ -50,6 +59,12 @@ struct Request {
     std::source_location atomic_where;  // the set_atomic call, for error messages
     bool dma_continues = false;         // Transaction::dma_continues (Block::continue_dma)
     bool l2_bypass = false;             // Transaction::l2_bypass (Block::bypass_l2)
+    PadRow pad;                         // Block::pad_dma
+    // A strided copy (Block::dma_rows): `rows` rows of `count` elements, the rows' starts
+    // src_pitch / dst_pitch bytes apart.
+    std::uint32_t rows = 1;
+    std::uint64_t src_pitch = 0;
+    std::uint64_t dst_pitch = 0;
 };
 
 using Loc = std::source_location;

@@ -16,7 +16,9 @@ public:
 
     /// Contract for read/write/local_bytes: the access was validated against the space's
     /// capacity (core/instruction_decoder.h) before it reaches here.
-    void read(const MemAccess& access, std::byte* out) const;
+    /// A strided access's rows go to (come from) `out` / `in` packed, or `buffer_pitch` bytes
+    /// apart when it is not 0.
+    void read(const MemAccess& access, std::byte* out, std::uint64_t buffer_pitch = 0) const;
     void write(const MemAccess& access, const std::byte* in);
     /// Direct pointer to local bytes (compute reads its sources in place). Not for GM.
     std::byte* local_bytes(const MemAccess& access) const {

@@ -9,21 +9,26 @@ namespace npusim {
 namespace {
 
 /// A GM copy through the L2: HBM carries the misses and the dirty lines evicted, L2 all of
-/// the transfer; the copy ends when both are done.
-Cycle transfer_through_l2(Cycle begin, const MemAccess& gm, std::uint64_t moved, bool bypass,
-                          std::uint64_t path_rate, GmBandwidth& hbm, const L2Path& l2,
-                          L2Statistics& stats) {
-    const L2Access a = l2.cache->access(gm.address, gm.bytes, gm.write, bypass);
-    const std::uint64_t extra = moved - gm.bytes;  // granules straddled
-    if (!gm.write) {
-        stats.read_bytes += gm.bytes;
-        stats.hit_bytes += a.hit_bytes;
+/// the transfer; the copy ends when both are done. A strided copy's rows are looked up in
+/// L2 one by one and move as one transfer.
+Cycle transfer_through_l2(Cycle begin, const Transaction& tx, const MemAccess& gm,
+                          std::uint64_t moved, std::uint64_t path_rate, GmBandwidth& hbm,
+                          const L2Path& l2, L2Statistics& stats) {
+    const bool bypass = tx.l2_bypass;
+    std::uint64_t hit = 0, miss = 0, writeback = 0;
+    for (std::uint32_t row = 0; row < gm.rows; ++row) {
+        const L2Access a = l2.cache->access(gm.row_address(row), gm.bytes, gm.write, bypass);
+        hit += a.hit_bytes;
+        miss += a.miss_bytes;
+        writeback += a.writeback_bytes;
     }
-    const std::uint64_t hbm_bytes =
-        a.miss_bytes + a.writeback_bytes + (a.miss_bytes != 0 ? extra : 0);
+    const std::uint64_t total = gm.total_bytes();
+    const std::uint64_t extra = moved - total;  // granules straddled
+    if (!gm.write) stats.add(tx.kernel_id, total, hit);
+    const std::uint64_t hbm_bytes = miss + writeback + (miss != 0 ? extra : 0);
     const Cycle hbm_end = hbm.transfer(begin, hbm_bytes, path_rate);
     const std::uint64_t l2_rate = gm.write ? l2.write_bytes_per_cycle : l2.read_bytes_per_cycle;
-    const std::uint64_t l2_bytes = bypass && !gm.write ? a.hit_bytes : moved;
+    const std::uint64_t l2_bytes = bypass && !gm.write ? hit : moved;
     const Cycle l2_end = l2.bandwidth->transfer(begin, l2_bytes, l2_rate);
     return std::max(hbm_end, l2_end);
 }
@@ -38,16 +43,20 @@ void PipeUnit::start_data(PipeInstruction& instruction, Cycle start, const CostM
     Cycle pipe_free = start;
     Cycle latency = 0;
     if (tx.op == Op::Copy) {
-        const std::uint64_t bytes = tx.accesses[0].bytes;
+        const std::uint64_t bytes = tx.accesses[0].total_bytes();
         const CopyPath& path = instruction.path;
-        const Cycle begin = start + (tx.dma_continues ? path.burst_cycles : path.issue_cycles);
+        // One DMA instruction: the issue cost, then each further burst (row) its own cost.
+        const Cycle begin = start + (tx.dma_continues ? path.burst_cycles : path.issue_cycles) +
+                            (tx.accesses[0].rows - 1) * path.burst_cycles;
         if (path.uses_gm) {
             const MemAccess& gm =
                 tx.accesses[0].space == MemSpace::GM ? tx.accesses[0] : tx.accesses[1];
-            const std::uint64_t moved = cost.gm_bytes_moved(gm.address, bytes);
+            std::uint64_t moved = 0;
+            for (std::uint32_t row = 0; row < gm.rows; ++row)
+                moved += cost.gm_bytes_moved(gm.row_address(row), gm.bytes);
             if (l2.cache != nullptr && l2.cache->enabled()) {
-                pipe_free = transfer_through_l2(begin, gm, moved, tx.l2_bypass,
-                                                path.bytes_per_cycle, bandwidth, l2, stats);
+                pipe_free = transfer_through_l2(begin, tx, gm, moved, path.bytes_per_cycle,
+                                                bandwidth, l2, stats);
             } else {
                 pipe_free = bandwidth.transfer(begin, moved, path.bytes_per_cycle);
             }

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 #include "base/transaction.h"
 #include "memory/gm_bandwidth.h"
@@ -30,10 +31,22 @@ struct L2Path {
     std::uint64_t write_bytes_per_cycle = 1;
 };
 
-/// GM reads of one core: bytes read, and the part L2 served.
-struct L2Statistics {
+/// GM reads of one core: bytes read, and the part L2 served; the same per kernel
+/// (`by_kernel[kernel_id]`).
+struct L2Counts {
     std::uint64_t read_bytes = 0;
     std::uint64_t hit_bytes = 0;
+};
+struct L2Statistics : L2Counts {
+    std::vector<L2Counts> by_kernel;
+
+    void add(std::uint32_t kernel_id, std::uint64_t read, std::uint64_t hit) {
+        read_bytes += read;
+        hit_bytes += hit;
+        if (kernel_id >= by_kernel.size()) by_kernel.resize(kernel_id + 1);
+        by_kernel[kernel_id].read_bytes += read;
+        by_kernel[kernel_id].hit_bytes += hit;
+    }
 };
 
 struct PipeInstruction {

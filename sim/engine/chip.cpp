@@ -346,6 +346,14 @@ void Chip::finish_run(RunResult& result, const HostSide* host) {
     if (deadlocked || stopped || m_resources.first_error || host_pending) unwind_stopped_run();
     m_stop_requested.store(false, std::memory_order_relaxed);
     result.kernels = m_scheduler.take_results();
+    for (KernelResult& k : result.kernels) {  // the L2 read counts of each kernel's copies
+        for (const auto& core : m_cores) {
+            const std::vector<L2Counts>& by_kernel = core->l2_statistics().by_kernel;
+            if (k.id >= by_kernel.size()) continue;
+            k.gm_read_bytes += by_kernel[k.id].read_bytes;
+            k.l2_hit_bytes += by_kernel[k.id].hit_bytes;
+        }
+    }
     if (m_resources.first_error) {
         std::string message = std::move(*m_resources.first_error);
         const bool internal = m_resources.first_error_internal;

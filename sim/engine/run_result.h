@@ -88,7 +88,9 @@ struct KernelResult : LaunchIdentity {
     CoreType core_type = CoreType::Vector;  // Cube for kernels with a cube part
     std::uint32_t blocks_finished = 0;
     Cycle start = 0;
-    Cycle end = 0;  // when its last block finished (valid if completed())
+    Cycle end = 0;                    // when its last block finished (valid if completed())
+    std::uint64_t gm_read_bytes = 0;  // GM bytes its copies read (sum over its cores)
+    std::uint64_t l2_hit_bytes = 0;   // of those, served by L2 (0 without an L2)
     bool completed() const { return blocks_finished == blocks; }
 };
 

@@ -123,6 +123,9 @@ std::uint32_t Scheduler::launch(KernelLaunch kernel, Cycle now) {
     r.start = r.end = now;
     for (TransactionObserver* o : m_chip.observers) o->on_kernel_start(info_of(*entry.kernel), now);
     const std::uint32_t id = entry.kernel->id;
+    // The device's own launch cost (ChipConfig::kernel_start_cycles): the kernel's blocks
+    // begin no earlier (BlockAssignment::not_before; its cores are taken when placed).
+    entry.blocks_not_before = now + m_chip.config.kernel_start_cycles;
     if (dispatch_period() > 0 && !m_assign) {
         Cycle tick = next_tick(now);
         if (m_options.placement == PlacementPolicy::HoldLast) tick = std::max(tick, now + 1);
@@ -168,7 +171,8 @@ void Scheduler::start_on(CoreType type, std::uint32_t core, Entry& entry, std::u
     holders(type)[core] = Held{entry.kernel.get(), block, group, m_now};
     ++m_chip.busy_cores;
     --(type == CoreType::Vector ? m_free_vector : m_free_cube);
-    const BlockAssignment work{entry.kernel.get(), entry.runtime.get(), block, sub, group};
+    const BlockAssignment work{entry.kernel.get(),     entry.runtime.get(), block, sub, group,
+                               entry.blocks_not_before};
     if (m_assign) {
         m_assign(type, core, work);
     } else {

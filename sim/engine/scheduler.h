@@ -109,6 +109,7 @@ private:
         std::uint32_t next_group = 0;
         std::uint32_t finished_cores = 0;  // sub-blocks finished
         Cycle ready_at = 0;                // SchedulerOptions::dispatch_period
+        Cycle blocks_not_before = 0;       // launch + ChipConfig::kernel_start_cycles
         bool unplaced() const { return next_group < kernel->blocks; }
     };
     using Active = std::list<Entry>;

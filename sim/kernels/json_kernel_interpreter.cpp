@@ -98,6 +98,7 @@ private:
             if (is_global(n, 0)) {
                 m_block.copy(global<T>(n, 0), local<T>(n, 1), count, n.where);
             } else if (is_global(n, 1)) {
+                if (n.bypass_l2) m_block.bypass_l2();
                 m_block.copy(local<T>(n, 0), global<T>(n, 1), count, n.where);
             } else {
                 m_block.copy(local<T>(n, 0), local<T>(n, 1), count, n.where);

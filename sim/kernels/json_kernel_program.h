@@ -129,8 +129,9 @@ struct Node {
     std::vector<IntExpr> exprs;        // count; m n k; ids, modes, cycles; loop from to step
     double scalar = 0.0;
     bool accumulate = false;
-    Pipe pipe_a = Pipe::S;  // set/wait_flag src, pipe_barrier, cross-core set pipe
-    Pipe pipe_b = Pipe::S;  // set/wait_flag dst
+    bool bypass_l2 = false;  // Copy: the GM read does not allocate in L2 (Block::bypass_l2)
+    Pipe pipe_a = Pipe::S;   // set/wait_flag src, pipe_barrier, cross-core set pipe
+    Pipe pipe_b = Pipe::S;   // set/wait_flag dst
     SyncAllScope scope = SyncAllScope::All;
     AtomicOp atomic = AtomicOp::None;  // set_atomic
     DType dtype = DType::F32;          // set_atomic

@@ -357,13 +357,28 @@ private:
         };
         switch (n.kind) {
             case Kind::Copy: {
-                keys({"dst", "src", "count"});
+                keys({"dst", "src", "count", "bypass_l2"});
                 if (!(read_operands(op, pointer, n, {"dst", "src"}) &
                       read_exprs(op, pointer, n, {"count"})))
                     return false;
                 if (decl(n.operands[0]).global && decl(n.operands[1]).global) {
                     m_diag.add(pointer, "copy from GM to GM: one side must be a local buffer");
                     return false;
+                }
+                if (op.contains("bypass_l2")) {  // GlobalTensor::SetL2CacheHint(DISABLE)
+                    const json& bypass = op.at("bypass_l2");
+                    if (!bypass.is_boolean()) {
+                        m_diag.add(pointer + "/bypass_l2",
+                                   "expected true or false, got " + describe_json(bypass));
+                        return false;
+                    }
+                    if (bypass.get<bool>() && !decl(n.operands[1]).global) {
+                        m_diag.add(pointer + "/bypass_l2",
+                                   "the L2 bypass hint applies to a copy that reads GM; this "
+                                   "copy's src is a local buffer");
+                        return false;
+                    }
+                    n.bypass_l2 = bypass.get<bool>();
                 }
                 return same_dtypes(n, pointer);
             }

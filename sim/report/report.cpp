@@ -39,6 +39,16 @@ std::string short_pipe(Pipe pipe) {
     return std::string(pipe_info(pipe).short_name);
 }
 
+/// "75.0% of 1207959552 read bytes hit" (the L2 read hit rate).
+std::string l2_text(std::uint64_t hit, std::uint64_t read) {
+    const double rate = read == 0 ? 0.0 : 100.0 * static_cast<double>(hit) / read;
+    return fixed(rate, 1) + "% of " + std::to_string(read) + " read bytes hit";
+}
+nlohmann::json l2_json(std::uint64_t hit, std::uint64_t read) {
+    const double rate = read == 0 ? 0.0 : static_cast<double>(hit) / read;
+    return {{"read_bytes", read}, {"hit_bytes", hit}, {"hit_rate", std::round(rate * 1e4) / 1e4}};
+}
+
 }  // namespace
 
 std::string format_summary(const RunResult& run, const ChipConfig& chip) {
@@ -56,10 +66,13 @@ std::string format_summary(const RunResult& run, const ChipConfig& chip) {
         << " us simulated)\n";
     out << "instrs    " << run.instructions << "\n";
     out << "GM bytes  " << run.gm_bytes << "\n";
+    const bool l2 = run.gm_read_bytes > 0;  // the chip has an L2 and copies read GM
+    if (l2) out << "L2 reads  " << l2_text(run.l2_hit_bytes, run.gm_read_bytes) << "\n";
     for (const KernelResult& k : run.kernels) {
         out << "kernel    " << k.name << ": " << k.blocks << " blocks on " << to_string(k.core_type)
             << ", " << k.blocks_finished << " finished";
         if (k.completed()) out << ", cycles " << k.start << ".." << k.end;
+        if (l2) out << ", L2 " << l2_text(k.l2_hit_bytes, k.gm_read_bytes);
         out << "\n";
     }
     if (!run.cores.empty() && run.cores.size() <= kMaxCoreLines) {
@@ -73,6 +86,8 @@ std::string format_summary(const RunResult& run, const ChipConfig& chip) {
                     out << p.busy_cycles << '/' << fixed(p.utilization * 100, 1) << "%/";
                 out << p.instructions;
             }
+            if (l2 && core.gm_read_bytes > 0)
+                out << "  L2 " << l2_text(core.l2_hit_bytes, core.gm_read_bytes);
             out << "\n";
         }
     } else if (!run.cores.empty()) {
@@ -194,6 +209,9 @@ nlohmann::json to_json(const RunResult& run) {
     j["cycles"] = run.cycles();
     j["instructions"] = run.instructions;
     j["gm_bytes"] = run.gm_bytes;
+    // L2 read hits (present when the chip has an L2 and copies read GM).
+    const bool l2 = run.gm_read_bytes > 0;
+    if (l2) j["l2"] = l2_json(run.l2_hit_bytes, run.gm_read_bytes);
     j["kernels"] = nlohmann::json::array();
     for (const KernelResult& k : run.kernels) {
         j["kernels"].push_back({{"id", k.id},
@@ -203,6 +221,7 @@ nlohmann::json to_json(const RunResult& run) {
                                 {"blocks_finished", k.blocks_finished},
                                 {"start", k.start},
                                 {"end", k.end}});
+        if (l2) j["kernels"].back()["l2"] = l2_json(k.l2_hit_bytes, k.gm_read_bytes);
     }
     j["cores"] = nlohmann::json::array();
     for (const CoreUsage& core : run.cores) {
@@ -217,6 +236,7 @@ nlohmann::json to_json(const RunResult& run) {
                               {"index", core.index},
                               {"blocks", core.blocks},
                               {"pipes", pipes}});
+        if (l2) j["cores"].back()["l2"] = l2_json(core.l2_hit_bytes, core.gm_read_bytes);
     }
     j["stuck"] = nlohmann::json::array();
     for (const StuckBlock& s : run.stuck) {

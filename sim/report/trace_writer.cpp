@@ -325,7 +325,7 @@ void ChromeTraceWriter::write_transaction(const Transaction& tx) {
     }
     std::uint64_t bytes = 0;
     for (std::size_t i = 0; i < std::min<std::size_t>(tx.access_count, tx.accesses.size()); ++i) {
-        bytes += tx.accesses[i].bytes;
+        bytes += tx.accesses[i].total_bytes();
     }
     if (bytes != 0) {
         m_buf += R"(,"bytes":)";

@@ -182,10 +182,16 @@ struct Checker::Impl {
         for (; writes != 0; writes &= writes - 1)
             visit(b, site, view, tx.accesses[static_cast<unsigned>(std::countr_zero(writes))]);
     }
+    // A strided access (a DMA instruction's rows) is checked row by row.
     void visit(BlockState& b, const Site& site, const View& view, const MemAccess& a) {
-        memcheck.check_bounds(b, site, a);
-        shadows.access(a.space, shadow_for(a.space, b), site, view, a.address, a.address + a.bytes,
-                       a.write);
+        for (std::uint32_t row = 0; row < a.rows; ++row) {
+            MemAccess one = a;
+            one.address = a.row_address(row);
+            one.rows = 1;
+            memcheck.check_bounds(b, site, one);
+            shadows.access(a.space, shadow_for(a.space, b), site, view, one.address,
+                           one.address + one.bytes, a.write);
+        }
     }
 };
 

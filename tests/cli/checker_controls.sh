@@ -21,7 +21,7 @@ has() {  # LABEL FILE FRAGMENT...
 
 "$npusim" run "$racy" --kernel other_kernel >"$work/kernel.out" 2>&1
 has "--kernel" "$work/kernel.out" "not selected (--kernel/--block): 4 findings" "checker: no findings"
-"$npusim" run "$racy" --kernel syncall_reduction_nosync --block 1 >"$work/block.out" 2>&1
+"$npusim" run "$racy" --kernel syncall_reduction_nosync --block 7 >"$work/block.out" 2>&1
 has "--block" "$work/block.out" "not selected (--kernel/--block): 2 findings" \
   "checker: 2 errors, 0 warnings"
 

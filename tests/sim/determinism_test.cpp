@@ -201,3 +201,32 @@ TEST_CASE("a trace of a run is valid JSON with a lane per pipe and flag flows", 
     CHECK(std::set<std::uint64_t>(flow_starts.begin(), flow_starts.end()).size() == sets);
     CHECK(doc.at("otherData").at("clock_mhz") == 1000);
 }
+
+TEST_CASE("the a2 run report gives L2 read hit rates per run, kernel and core, the same each run",
+          "[determinism][l2]") {
+    const auto report = [] {
+        Simulator sim(builtin_chip_config("a2"));
+        const test::VectorAddData data = test::make_vector_add(sim, kElements, kTile, 7, 8);
+        // The add twice: the second run reads x and y from L2 (the first one's misses).
+        const RunResult first = sim.run({.name = "vector_add", .blocks = kBlocks},
+                                        kernels::vector_add_double_buffered, data.args);
+        REQUIRE(first.completed());
+        CHECK(first.l2_hit_bytes == 0);
+        const RunResult r = sim.run({.name = "vector_add", .blocks = kBlocks},
+                                    kernels::vector_add_double_buffered, data.args);
+        REQUIRE(r.completed());
+        return std::pair{to_json(r), format_summary(r, builtin_chip_config("a2"))};
+    };
+    const auto [j, text] = report();
+    const std::uint64_t read = 2 * kElements * sizeof(float);
+    CHECK(j["l2"]["read_bytes"] == read);
+    CHECK(j["l2"]["hit_bytes"] == read);
+    CHECK(j["l2"]["hit_rate"] == 1.0);
+    REQUIRE(j["kernels"].size() == 1);
+    CHECK(j["kernels"][0]["l2"]["hit_bytes"] == read);
+    std::uint64_t core_reads = 0;
+    for (const json& core : j["cores"]) core_reads += core["l2"]["read_bytes"].get<std::uint64_t>();
+    CHECK(core_reads == read);
+    CHECK_THAT(text, Catch::Contains("L2 reads  100.0% of " + std::to_string(read)));
+    CHECK(report().first.dump() == j.dump());  // deterministic
+}

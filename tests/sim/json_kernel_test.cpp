@@ -209,6 +209,34 @@ TEST_CASE("JSON kernel: set_atomic makes the blocks' copies to one GM range accu
     CHECK(plain.findings[0].scope == RaceScope::InterCore);
 }
 
+TEST_CASE("JSON kernel: bypass_l2 keeps a GM read out of L2", "[json_kernel][sim]") {
+    // x is read twice on a2 (L2 192 MB): the second read hits unless the first bypassed L2.
+    const auto run_with = [](bool bypass) {
+        nlohmann::json kernel = nlohmann::json::parse(R"({
+          "type": "AIV_ONLY", "args": {"x": "float32", "y": "float32"}, "params": {"n": 256},
+          "body": [
+            {"alloc": "ub", "space": "UB", "dtype": "float32", "count": "n"},
+            {"op": "copy", "dst": "ub", "src": {"buffer": "x", "offset": "block_idx * n"},
+             "count": "n"},
+            {"op": "pipe_barrier", "pipe": "MTE2"},
+            {"op": "copy", "dst": "ub", "src": {"buffer": "x", "offset": "block_idx * n"},
+             "count": "n"}]})");
+        kernel["body"][1]["bypass_l2"] = bypass;
+        nlohmann::json doc = json_kernel_scenario(kernel);
+        doc["chip"] = "a2";
+        doc.erase("expect");
+        return run_scenario(parse_doc(doc));
+    };
+    const ScenarioOutcome cached = run_with(false);
+    const ScenarioOutcome bypassed = run_with(true);
+    CHECK(cached.kernel.run.gm_read_bytes == 2 * 512 * sizeof(float));
+    CHECK(cached.kernel.run.l2_hit_bytes == 512 * sizeof(float));
+    CHECK(bypassed.kernel.run.gm_read_bytes == 2 * 512 * sizeof(float));
+    CHECK(bypassed.kernel.run.l2_hit_bytes == 0);
+    REQUIRE(cached.kernel.run.kernels.size() == 1);
+    CHECK(cached.kernel.run.kernels[0].l2_hit_bytes == 512 * sizeof(float));
+}
+
 TEST_CASE("JSON kernel: set_atomic needs an operation and, unless none, an element type",
           "[json_kernel][atomic]") {
     nlohmann::json kernel = scale_kernel("0");

@@ -182,3 +182,43 @@ TEST_CASE("pipe unit: an a2 GM -> UB copy that misses L2, then hits it", "[unit]
     CHECK(stats.read_bytes == 8192);
     CHECK(stats.hit_bytes == 4096);
 }
+
+TEST_CASE("pipe unit: an a2 strided copy of unaligned rows is one DMA instruction", "[unit]") {
+    // 64 rows of 2046 bytes, 24574 bytes apart in GM (the [12288, 12287] fp16 matrix's tail
+    // tile), into UB rows 2048 bytes apart; no L2 here.
+    ChipConfig chip = builtin_chip_config("a2");
+    chip.l2_bytes = 0;
+    const CostModel cost(chip);
+    GmBandwidth hbm(chip.gm_bytes_per_cycle, chip.gm_window_cycles);
+    L2Statistics stats;
+    PipeUnit unit(Pipe::MTE2, chip.queue_depth);
+    PipeInstruction ins;
+    ins.tx.op = Op::Copy;
+    ins.tx.pipe = Pipe::MTE2;
+    ins.tx.kernel_id = 3;
+    ins.tx.add_access(MemSpace::GM, false, 24574, 2046, 64, 24574);
+    ins.tx.add_access(MemSpace::UB, true, 0, 2046, 64, 2048);
+    ins.path = *cost.copy_path(MemSpace::GM, MemSpace::UB);
+    ins.queue_index = unit.timeline().enqueue();
+    unit.start_data(ins, 0, cost, hbm, L2Path{}, stats);
+    std::uint64_t moved = 0;
+    for (std::uint64_t row = 0; row < 64; ++row)
+        moved += cost.gm_bytes_moved(24574 * (row + 1), 2046);
+    // Issue once, one burst cycle per further row, then every row's granules at 32 bytes/cycle.
+    CHECK(ins.tx.pipe_free == 16 + 63 * 1 + (moved + 31) / 32);
+    CHECK(moved > 64 * 2046);  // rows straddle granules
+    CHECK(hbm.total_bytes() == moved);
+}
+
+TEST_CASE("L2 statistics count reads per kernel", "[unit]") {
+    L2Statistics stats;
+    stats.add(2, 100, 40);
+    stats.add(0, 10, 0);
+    stats.add(2, 50, 50);
+    CHECK(stats.read_bytes == 160);
+    CHECK(stats.hit_bytes == 90);
+    REQUIRE(stats.by_kernel.size() == 3);
+    CHECK(stats.by_kernel[2].read_bytes == 150);
+    CHECK(stats.by_kernel[2].hit_bytes == 90);
+    CHECK(stats.by_kernel[1].read_bytes == 0);
+}

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "npusim_ascendc/tensors.h"
@@ -74,48 +76,86 @@ npusim::LocalTensor<T> view_of(const AscendC::LocalTensor<T>& tensor) {
     return tensor.native();
 }
 
-/// One native copy of `count` elements between two views, after the automatic sync.
+/// The rows of a strided copy (DataCopyParams, DataCopyExtParams, Nd2NzParams): `rows` rows
+/// of `row_bytes`, `src_pitch` / `dst_pitch` bytes from one row's start to the next.
+struct RowShape {
+    std::uint64_t rows = 1;
+    std::uint64_t src_pitch = 0;
+    std::uint64_t dst_pitch = 0;
+};
+
+/// One native copy of `count` elements a row between two views, after the automatic sync:
+/// one DMA instruction of `shape.rows` rows (Block::dma_rows). `pad` makes it DataCopyPad
+/// rows (an unaligned length, padding around the data: Block::pad_dma).
 template <Element T, class Dst, class Src>
-void copy_elements(const Dst& dst, const Src& src, std::uint64_t count, const Loc& loc) {
+void copy_elements(const Dst& dst, const Src& src, std::uint64_t count, const Loc& loc,
+                   const npusim::PadRow& pad = {}, const RowShape& shape = {}) {
     KernelContext& ctx = context(loc);
     Resume resume(ctx);
     const std::uint64_t bytes = count * sizeof(T);
-    const std::vector<Touch> touches{Touch{src.space, src.address, bytes, false},
-                                     Touch{dst.space, dst.address, bytes, true}};
+    const std::uint64_t padding = pad.fill ? std::uint64_t{pad.left_bytes} + pad.right_bytes : 0;
+    const std::uint64_t written_at = dst.address + (pad.fill ? 0 : pad.left_bytes);
+    std::vector<Touch> touches;
+    touches.reserve(2 * shape.rows);
+    for (std::uint64_t i = 0; i < shape.rows; ++i) {
+        touches.push_back(Touch{src.space, src.address + i * shape.src_pitch, bytes, false});
+        touches.push_back(
+            Touch{dst.space, written_at + i * shape.dst_pitch, bytes + padding, true});
+    }
     ctx.before_pipe_work(copy_pipe(dst.space, src.space), touches, loc);
     if constexpr (requires { src.bypass_l2; }) {
         if (src.bypass_l2) ctx.block().bypass_l2();
     }
+    if (pad.unaligned) {
+        ctx.block().pad_dma(pad.left_bytes, pad.right_bytes, pad.fill, pad.pad_value);
+    }
+    const auto span = [&](std::uint64_t pitch, std::uint64_t row) {
+        return ((shape.rows - 1) * pitch + row + sizeof(T) - 1) / sizeof(T);
+    };
     auto d = dst;
     auto s = src;
-    d.count = count;
-    s.count = count;
+    d.count = span(shape.dst_pitch, bytes + (pad.left_bytes + pad.right_bytes));
+    s.count = span(shape.src_pitch, bytes);
+    if (shape.rows > 1) {
+        ctx.block().dma_rows(static_cast<std::uint32_t>(shape.rows), shape.src_pitch,
+                             shape.dst_pitch);
+    }
     ctx.block().copy(as_native(d), as_native(s), count, loc);
 }
 
-/// blockCount blocks: contiguous when both strides are 0 (one instruction), otherwise one
-/// native copy per block, the blocks after the first marked as further bursts of the first
-/// (Block::continue_dma): timed as one strided DMA instruction (docs/cost-model.md).
+/// A strided copy: dense rows (both pitches equal to the row, no padding) are one contiguous
+/// copy; otherwise one strided DMA instruction of `rows` rows (docs/cost-model.md).
+/// `pad.unaligned`: DataCopyPad rows (any length).
+template <Element T, class Dst, class Src>
+void copy_rows(const Dst& dst, const Src& src, std::uint64_t rows, std::uint64_t row_bytes,
+               std::uint64_t src_pitch, std::uint64_t dst_pitch, const Loc& loc,
+               const npusim::PadRow& pad = {}) {
+    if (row_bytes % sizeof(T) != 0) {
+        throw KernelError(EventIds::where(loc) + "DataCopy: a block of " +
+                          std::to_string(row_bytes) + " bytes is not whole elements");
+    }
+    if (rows == 0 || row_bytes == 0) return;
+    const bool padded = pad.left_bytes + pad.right_bytes != 0;
+    if (!padded && src_pitch == row_bytes && dst_pitch == row_bytes &&
+        (!pad.unaligned || rows * row_bytes % 32 == 0)) {
+        copy_elements<T>(dst, src, rows * row_bytes / sizeof(T), loc, pad);
+        return;
+    }
+    copy_elements<T>(dst, src, row_bytes / sizeof(T), loc, pad,
+                     RowShape{rows, src_pitch, dst_pitch});
+}
+
+/// DataCopyParams rows: blockLen and the gaps between blocks in 32-byte units.
 template <Element T, class Dst, class Src>
 void copy_blocks(const Dst& dst, const Src& src, std::uint64_t block_count,
                  std::uint64_t block_bytes, std::uint64_t src_gap, std::uint64_t dst_gap,
                  const Loc& loc) {
-    if (block_bytes % sizeof(T) != 0) {
-        throw KernelError(EventIds::where(loc) + "DataCopy: a block of " +
-                          std::to_string(block_bytes) + " bytes is not whole elements");
-    }
-    if (src_gap == 0 && dst_gap == 0) {
-        copy_elements<T>(dst, src, block_count * block_bytes / sizeof(T), loc);
-        return;
-    }
-    for (std::uint64_t i = 0; i < block_count; ++i) {
-        auto d = dst;
-        auto s = src;
-        d.address += i * (block_bytes + dst_gap);
-        s.address += i * (block_bytes + src_gap);
-        if (i > 0) context(loc).block().continue_dma();
-        copy_elements<T>(d, s, block_bytes / sizeof(T), loc);
-    }
+    copy_rows<T>(dst, src, block_count, block_bytes, block_bytes + src_gap, block_bytes + dst_gap,
+                 loc);
+}
+
+inline std::uint64_t align32(std::uint64_t bytes) {
+    return (bytes + 31) / 32 * 32;
 }
 
 }  // namespace npusim::ascendc
@@ -187,17 +227,17 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
     if (params.srcDValue < params.dValue)
         fail("srcDValue " + std::to_string(params.srcDValue) + " is less than dValue " +
              std::to_string(params.dValue));
+    // Rows that are not a 32-byte multiple land 32-byte aligned (the NZ layout pads each
+    // row's last C0 group); the bytes after a row's data are not written.
     const std::uint64_t row_bytes = std::uint64_t{params.dValue} * sizeof(T);
-    if (row_bytes % 32 != 0)
-        fail("rows of " + std::to_string(row_bytes) +
-             " bytes are not supported yet (npusim keeps rows unpadded; hardware pads each to "
-             "32 bytes)");
+    const std::uint64_t row_pitch = npusim::ascendc::align32(row_bytes);
+    const std::uint64_t row_elements = row_pitch / sizeof(T);
     if (params.dstNzNStride != 1 || params.dstNzC0Stride < params.nValue)
         fail("dstNzNStride " + std::to_string(params.dstNzNStride) + " / dstNzC0Stride " +
              std::to_string(params.dstNzC0Stride) +
              " is not supported yet (npusim keeps matrices row-major: dstNzNStride 1, "
              "dstNzC0Stride >= nValue)");
-    const std::uint64_t matrix = std::uint64_t{params.nValue} * params.dValue;
+    const std::uint64_t matrix = std::uint64_t{params.nValue} * row_elements;
     if (params.ndNum > 1 && params.dstNzMatrixStride < matrix)
         fail("dstNzMatrixStride " + std::to_string(params.dstNzMatrixStride) +
              " is less than a matrix of " + std::to_string(matrix) +
@@ -207,44 +247,66 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
         auto s = npusim::ascendc::view_of(src);
         d.address += std::uint64_t{i} * params.dstNzMatrixStride * sizeof(T);
         s.address += std::uint64_t{i} * params.srcNdMatrixStride * sizeof(T);
-        npusim::ascendc::copy_blocks<T>(
-            d, s, params.nValue, row_bytes,
-            (std::uint64_t{params.srcDValue} - params.dValue) * sizeof(T), 0, loc);
+        npusim::ascendc::copy_rows<T>(d, s, params.nValue, row_bytes,
+                                      std::uint64_t{params.srcDValue} * sizeof(T), row_pitch, loc,
+                                      npusim::PadRow{row_bytes != row_pitch});
     }
 }
 
 namespace detail {
-inline void check_pad_length(std::uint64_t block_bytes, const Loc& loc) {
-    if (block_bytes % 32 != 0) {
-        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) + "DataCopyPad of " +
-                                  std::to_string(block_bytes) +
-                                  "-byte blocks: lengths that are not a multiple of 32 bytes "
-                                  "are not supported yet");
+template <class T>
+std::uint64_t pad_bits(T value) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof(T));
+    return bits;
+}
+template <class T, class PadParams>
+npusim::PadRow pad_row(const PadParams& pad, const Loc& loc) {
+    npusim::PadRow row{true, 0, 0, false, 0};
+    if (!pad.isPad && pad.leftPadding == 0 && pad.rightPadding == 0) return row;
+    row.left_bytes = static_cast<std::uint32_t>(pad.leftPadding * sizeof(T));
+    row.right_bytes = static_cast<std::uint32_t>(pad.rightPadding * sizeof(T));
+    if (row.left_bytes > 32 || row.right_bytes > 32) {
+        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
+                                  "DataCopyPad: leftPadding " + std::to_string(pad.leftPadding) +
+                                  " / rightPadding " + std::to_string(pad.rightPadding) +
+                                  " elements exceed 32 bytes");
     }
+    row.fill = pad.isPad;
+    if constexpr (std::is_same_v<PadParams, DataCopyPadParams>) {
+        row.pad_value = pad.paddingValue;
+    } else {
+        row.pad_value = pad_bits<T>(pad.paddingValue);
+    }
+    return row;
 }
 }  // namespace detail
 
-/// GM -> local with blockLen in bytes. Supported for 32-byte multiples without padding.
+/// GM -> local with blockLen in bytes (any length): each row lands 32-byte aligned in the
+/// local memory as leftPadding elements, the row, rightPadding elements (the padding holds
+/// paddingValue when isPad, else it is not written), rounded up to 32 bytes; dstStride
+/// 32-byte blocks follow each row. The GM side's srcStride is in bytes.
 template <class T, class Params, class PadParams>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Params& params,
                  const PadParams& pad, Loc loc = Loc::current()) {
-    detail::check_pad_length(params.blockLen, loc);
-    if (pad.isPad && (pad.leftPadding != 0 || pad.rightPadding != 0)) {
-        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
-                                  "DataCopyPad with padding is not supported yet");
-    }
-    npusim::ascendc::copy_blocks<T>(dst.native(), npusim::ascendc::view_of(src), params.blockCount,
-                                    params.blockLen, params.srcStride, params.dstStride * 32ULL,
-                                    loc);
+    const npusim::PadRow row = detail::pad_row<T>(pad, loc);
+    const std::uint64_t span =
+        npusim::ascendc::align32(row.left_bytes + std::uint64_t{params.blockLen} + row.right_bytes);
+    npusim::ascendc::copy_rows<T>(dst.native(), npusim::ascendc::view_of(src), params.blockCount,
+                                  params.blockLen,
+                                  std::uint64_t{params.blockLen} + params.srcStride,
+                                  span + params.dstStride * 32ULL, loc, row);
 }
-/// Local -> GM with blockLen in bytes (the local side's stride in 32-byte units).
+/// Local -> GM with blockLen in bytes (any length): each local row starts 32-byte aligned
+/// (its length rounded up to 32 bytes, then srcStride 32-byte blocks); exactly blockLen bytes
+/// land in GM, dstStride bytes apart.
 template <class T, class Params>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Params& params,
                  Loc loc = Loc::current()) {
-    detail::check_pad_length(params.blockLen, loc);
-    npusim::ascendc::copy_blocks<T>(npusim::ascendc::view_of(dst), src.native(), params.blockCount,
-                                    params.blockLen, params.srcStride * 32ULL, params.dstStride,
-                                    loc);
+    npusim::ascendc::copy_rows<T>(
+        npusim::ascendc::view_of(dst), src.native(), params.blockCount, params.blockLen,
+        npusim::ascendc::align32(params.blockLen) + params.srcStride * 32ULL,
+        std::uint64_t{params.blockLen} + params.dstStride, loc, npusim::PadRow{true});
 }
 
 }  // namespace AscendC
