@@ -16,6 +16,8 @@
 #include <variant>
 #include <vector>
 
+#include "npusim_ascendc/ge_data_type.h"
+
 namespace fe {
 /// The platform handle TilingContext::GetPlatformInfo returns; PlatformAscendC(handle) answers
 /// from the chip config of the process (tiling/platform/platform_ascendc.h).
@@ -24,22 +26,6 @@ class PlatFormInfos {};
 
 namespace ge {
 
-enum DataType {
-    DT_FLOAT = 0,
-    DT_FLOAT16 = 1,
-    DT_INT8 = 2,
-    DT_INT32 = 3,
-    DT_UINT8 = 4,
-    DT_INT16 = 6,
-    DT_UINT16 = 7,
-    DT_UINT32 = 8,
-    DT_INT64 = 9,
-    DT_UINT64 = 10,
-    DT_DOUBLE = 11,
-    DT_BOOL = 12,
-    DT_BF16 = 27,
-    DT_UNDEFINED = 28,
-};
 enum Format {
     FORMAT_NCHW = 0,
     FORMAT_NHWC = 1,

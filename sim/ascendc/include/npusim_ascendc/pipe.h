@@ -265,6 +265,9 @@ public:
         if (std::uncaught_exceptions() == 0 && !m_destroyed && ctx != nullptr) {
             Destroy(m_created_at);
         }
+        // Queues that outlive the pipe (declared before it, as the Matmul API's are in the
+        // vendor samples, or left behind by an unwinding kernel) must not reach its list.
+        for (npusim::ascendc::QueueCore* queue : m_queues) queue->unregister();
     }
     TPipe(const TPipe&) = delete;
     TPipe& operator=(const TPipe&) = delete;

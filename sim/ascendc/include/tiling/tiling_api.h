@@ -13,6 +13,7 @@
 #include <cstdlib>
 
 #include "npusim_ascendc/cube_tiling.h"
+#include "npusim_ascendc/ge_data_type.h"
 #include "tiling/platform/platform_ascendc.h"
 
 namespace matmul_tiling {
@@ -37,22 +38,9 @@ enum class TPosition : std::int32_t {
     MAX
 };
 enum class CubeFormat : std::int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
-/// The element types (the graph engine's DataType values).
-enum class DataType : std::int32_t {
-    DT_FLOAT = 0,
-    DT_FLOAT16 = 1,
-    DT_INT8 = 2,
-    DT_INT32 = 3,
-    DT_UINT8 = 4,
-    DT_INT16 = 6,
-    DT_UINT16 = 7,
-    DT_UINT32 = 8,
-    DT_INT64 = 9,
-    DT_UINT64 = 10,
-    DT_DOUBLE = 11,
-    DT_BOOL = 12,
-    DT_BF16 = 27
-};
+/// The element types: the graph engine's (ge::DataType::DT_FLOAT16 and
+/// matmul_tiling::DataType::DT_FLOAT16 name the same value).
+using DataType = ge::DataType;
 
 class MatmulApiTiling {
 public:
