@@ -1,5 +1,7 @@
 #include "sync/check/agents.h"
 
+#include <cassert>
+
 namespace npusim::check {
 
 void LocalBuffers::add(MemSpace space, std::uint64_t address, std::uint64_t bytes) {
@@ -134,11 +136,22 @@ bool Agents::covers_all(const VectorClock& start, const AgentSet& set) const {
     });
 }
 
+void Agents::free_set(const BlockState& b) {
+    static_assert(kAgentSlots == VectorClock::kWindow);
+    FreeSet set{b.agents, b.stream, {}};
+    for (Slot s = 0; s < kAgentSlots; ++s) {
+        // covers_run reads the set as consecutive ids (new_agents makes them so).
+        assert(b.agents[s] == b.agents[0] + s);
+        set.issued[s] = m_agents[b.agents[s]].counter;
+    }
+    m_free_sets.push_back(set);
+}
+
 bool Agents::reuse_free_set(BlockState& b, const VectorClock& start) {
     // Its own stream's sets first (stream order covers them), then the others.
     for (const bool same_stream : {true, false}) {
         for (auto it = m_free_sets.begin(); it != m_free_sets.end(); ++it) {
-            if ((it->stream == b.stream) != same_stream || !covers_all(start, it->agents)) continue;
+            if ((it->stream == b.stream) != same_stream || !covers_all(start, *it)) continue;
             take_agents(b, start, it->agents, nullptr);
             m_free_sets.erase(it);
             return true;

@@ -283,9 +283,12 @@ private:
     std::vector<std::unique_ptr<KernelState>> m_spare_kernels;  // released, storage kept
     // Free agent sets in the order they were freed, with the stream of their last kernel: a
     // block looks at its own stream's first (stream order covers them).
+    // `issued`: each agent's instruction count when the set was freed (free agents issue
+    // nothing, so it stays their count until the set is taken).
     struct FreeSet {
         AgentSet agents{};
         std::uint32_t stream = 0;
+        std::array<EpochCount, VectorClock::kWindow> issued{};
     };
     std::vector<FreeSet> m_free_sets;
     // Kernel names for reports, interned: 4 bytes per kernel id (the scheduler numbers its
@@ -320,9 +323,13 @@ private:
                      const VectorClock* previous);
     /// Whether `start` covers every instruction the agents of `set` ever issued.
     bool covers_all(const VectorClock& start, const AgentSet& set) const;
+    /// The same for a free set, from the counts it was freed with.
+    static bool covers_all(const VectorClock& start, const FreeSet& set) {
+        return start.covers_run(set.agents[0], set.issued);
+    }
     /// Takes the first free agent set `start` covers for `b`; false if none.
     bool reuse_free_set(BlockState& b, const VectorClock& start);
-    void free_set(const BlockState& b) { m_free_sets.push_back({b.agents, b.stream}); }
+    void free_set(const BlockState& b);
     /// Forgets block `b` (its kernel ended; its agents are elsewhere now).
     void free_block(BlockState* b);
     std::unique_ptr<KernelState> new_kernel_state();

@@ -91,6 +91,8 @@ std::string vendor_heading(const Finding& f) {
             return "Unpaired set_flag instructions detected";
         case FindingKind::Leak:
             return "LeakCheck: detected memory leaks";
+        case FindingKind::UnusedMemory:
+            return "Unused memory of " + std::to_string(bytes) + " byte(s)";
         default:
             return std::string(to_string(f.kind));
     }
@@ -149,15 +151,21 @@ std::string format_findings(const std::vector<Finding>& findings, std::size_t li
             for (const AccessSite& s : f.sites) out << "    " << describe(s) << "\n";
             out << "    scope: " << to_string(f.scope);
         } else {
-            out << level << ": " << to_string(f.kind) << " in kernel " << kernel << ": "
-                << f.message << "\n";
+            // Leaks and unused memory belong to no kernel: their message names the buffer.
+            out << level << ": " << to_string(f.kind);
+            if (!kernel.empty()) out << " in kernel " << kernel;
+            out << ": " << f.message << "\n";
             for (const AccessSite& s : f.sites) {
                 if (s.serial != 0) out << "    " << describe(s) << "\n";
             }
-            out << "   ";
         }
-        if (f.count > 1) out << (is_race(f.kind) ? "; " : " ") << f.count << " instances";
-        out << "\n    fix: " << f.fix << "\n";
+        if (is_race(f.kind)) {
+            if (f.count > 1) out << "; " << f.count << " instances";
+            out << "\n";
+        } else if (f.count > 1) {
+            out << "    " << f.count << " instances\n";
+        }
+        out << "    fix: " << f.fix << "\n";
     }
     out << not_shown(shown, findings.size(), "");
     return out.str();

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "base/errors.h"
 #include "sync/check/agents.h"
 #include "sync/check/finding_reporter.h"
 #include "sync/check/host_calls.h"
@@ -118,6 +119,7 @@ struct Checker::Impl {
         site.serial = epoch;
         site.time = latest;
         const View view{clock, ~AgentId{0}, 0, agent, epoch};
+        memcheck.note_use(range.address, range.bytes);
         shadows.access(MemSpace::GM, shadows.gm(), site, view, range.address,
                        range.address + range.bytes, write);
     }
@@ -242,6 +244,7 @@ void Checker::on_host_write(std::uint64_t address, std::uint64_t bytes) {
     site.pipe = Pipe::S;
     host.clock.set(Agents::kHost, host.counter);
     const View view{host.clock};
+    impl.memcheck.note_use(address, bytes);
     impl.shadows.access(MemSpace::GM, impl.shadows.gm(), site, view, address, address + bytes,
                         true);
 }
@@ -351,6 +354,14 @@ CheckerFootprint Checker::footprint() const {
 
 void Checker::check_leaks() {
     m_impl->memcheck.report_leaks(m_findings);
+}
+
+void Checker::check_unused_memory() {
+    if (!m_impl->options.unused_memory)
+        throw UsageError(
+            "check_unused_memory needs CheckerOptions::unused_memory (the checker "
+            "records which GM bytes are used only when it is set)");
+    m_impl->memcheck.report_unused(m_findings);
 }
 
 }  // namespace npusim

@@ -61,6 +61,10 @@ struct CheckerOptions {
     bool synccheck = true;
     bool memcheck = true;
     bool initcheck = true;
+    /// GM buffers with bytes that no kernel, copy, memset or host access ever touched
+    /// (check_unused_memory); off by default, as in the vendor sanitizer
+    /// (--check-unused-memory), since it costs a range update per GM access.
+    bool unused_memory = false;
     /// true: one finding per (kind, space, scope, source-location pair, pipes) with a count
     /// (analysis mode); false: one finding per instance (hazard mode).
     bool deduplicate = true;
@@ -102,6 +106,9 @@ public:
     bool has_errors() const { return error_count() > 0; }
     /// memcheck leaks: one warning per GM buffer that is still live. Call when done.
     void check_leaks();
+    /// One warning (FindingKind::UnusedMemory) per GM buffer, live or freed, with bytes no
+    /// access touched. Needs CheckerOptions::unused_memory; throws UsageError without it.
+    void check_unused_memory();
     CheckerFootprint footprint() const;
 
 private:

@@ -13,12 +13,13 @@ namespace npusim {
 
 namespace {
 
-constexpr FindingKind kAllKinds[] = {FindingKind::RaceRAW,           FindingKind::RaceWAR,
-                                     FindingKind::RaceWAW,           FindingKind::UnpairedSetFlag,
-                                     FindingKind::DuplicateSetFlag,  FindingKind::UnsatisfiableWait,
-                                     FindingKind::CrossCoreOverflow, FindingKind::OutOfBounds,
-                                     FindingKind::UseAfterFree,      FindingKind::Leak,
-                                     FindingKind::UninitializedRead};
+constexpr FindingKind kAllKinds[] = {
+    FindingKind::RaceRAW,           FindingKind::RaceWAR,
+    FindingKind::RaceWAW,           FindingKind::UnpairedSetFlag,
+    FindingKind::DuplicateSetFlag,  FindingKind::UnsatisfiableWait,
+    FindingKind::CrossCoreOverflow, FindingKind::OutOfBounds,
+    FindingKind::UseAfterFree,      FindingKind::Leak,
+    FindingKind::UnusedMemory,      FindingKind::UninitializedRead};
 
 bool file_matches(std::string_view path, std::string_view wanted) {
     if (path == wanted) return true;

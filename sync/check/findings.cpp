@@ -24,6 +24,8 @@ std::string_view to_string(FindingKind kind) {
             return "use after free";
         case FindingKind::Leak:
             return "leak";
+        case FindingKind::UnusedMemory:
+            return "unused memory";
         case FindingKind::UninitializedRead:
             return "uninitialized read";
     }

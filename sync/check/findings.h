@@ -24,6 +24,7 @@ enum class FindingKind : std::uint8_t {
     OutOfBounds,   // outside the buffer it was allocated as
     UseAfterFree,  // GM buffer already freed
     Leak,          // GM buffer never freed
+    UnusedMemory,  // GM buffer bytes no access touched (CheckerOptions::unused_memory)
     // initcheck
     UninitializedRead,
 };

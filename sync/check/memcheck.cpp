@@ -27,11 +27,19 @@ void MemCheck::check_gm(const Site& site, const MemAccess& a) {
                 : std::to_string(a.address + a.bytes - buffer->address - buffer->bytes) +
                       " bytes past the end of buffer '" + buffer->name + "' (" +
                       std::to_string(buffer->bytes) + " bytes)";
+        // No buffer starts below kAlignment: an access there went through a null pointer.
+        const bool null_based = buffer == nullptr && a.address < GlobalMemory::kAlignment;
+        if (null_based) {
+            what = "at GM address " + std::to_string(a.address) +
+                   ", next to the null address (a GlobalTensor never given its buffer?)";
+        }
         m_reporter.single(FindingKind::OutOfBounds, Severity::Error, a.space, site, a.write,
                           a.address, a.bytes,
                           std::string(a.write ? "write" : "read") + " of " +
                               std::to_string(a.bytes) + " bytes " + what,
-                          "shrink the access or allocate a larger buffer");
+                          null_based ? "give the tensor its GM buffer (SetGlobalBuffer with the "
+                                       "kernel's GM_ADDR argument) before the copy"
+                                     : "shrink the access or allocate a larger buffer");
     } else if (buffer->freed) {
         m_reporter.single(FindingKind::UseAfterFree, Severity::Error, a.space, site, a.write,
                           a.address, a.bytes,
@@ -84,7 +92,63 @@ void MemCheck::report_leaks(std::vector<Finding>& out) const {
         f.sites.push_back(s);
         f.message = "GM buffer '" + buffer.name + "' (" + std::to_string(buffer.bytes) +
                     " bytes) is never freed";
-        f.fix = "free it (Simulator::free) after its last use";
+        f.fix = "free it after its last use (aclrtFree, Runtime::free or Simulator::free)";
+        out.push_back(std::move(f));
+    }
+}
+
+void MemCheck::add_used(std::uint64_t lo, std::uint64_t hi) {
+    if (lo >= hi) return;
+    auto it = m_used.upper_bound(lo);
+    if (it != m_used.begin()) {
+        const auto previous = std::prev(it);
+        if (previous->second >= lo) {            // overlaps or adjoins the range before
+            if (previous->second >= hi) return;  // already covered: the common case
+            lo = previous->first;
+            it = previous;
+        }
+    }
+    while (it != m_used.end() && it->first <= hi) {
+        hi = std::max(hi, it->second);
+        it = m_used.erase(it);
+    }
+    m_used.emplace_hint(it, lo, hi);
+}
+
+std::uint64_t MemCheck::used_bytes(std::uint64_t lo, std::uint64_t hi) const {
+    std::uint64_t used = 0;
+    auto it = m_used.upper_bound(lo);
+    if (it != m_used.begin()) --it;
+    for (; it != m_used.end() && it->first < hi; ++it) {
+        const std::uint64_t from = std::max(lo, it->first);
+        const std::uint64_t to = std::min(hi, it->second);
+        if (from < to) used += to - from;
+    }
+    return used;
+}
+
+void MemCheck::report_unused(std::vector<Finding>& out) const {
+    for (const auto& [address, buffer] : m_gm.buffers()) {
+        const std::uint64_t used = used_bytes(address, address + buffer.bytes);
+        if (used == buffer.bytes) continue;
+        const std::uint64_t unused = buffer.bytes - used;
+        Finding f;
+        f.kind = FindingKind::UnusedMemory;
+        f.severity = Severity::Warning;
+        f.space = MemSpace::GM;
+        AccessSite s;
+        s.space = MemSpace::GM;
+        s.address = address;
+        s.bytes = unused;
+        s.buffer = buffer.name;
+        f.sites.push_back(s);
+        f.message = std::to_string(unused) + " of the " + std::to_string(buffer.bytes) +
+                    " bytes of GM buffer '" + buffer.name +
+                    (used == 0 ? "' were never read or written (the whole buffer)"
+                               : "' were never read or written");
+        f.fix = used == 0 ? "remove the allocation, or use the buffer"
+                          : "allocate only the " + std::to_string(used) +
+                                " bytes the program uses (or use the rest)";
         out.push_back(std::move(f));
     }
 }

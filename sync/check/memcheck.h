@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "base/transaction.h"
@@ -26,6 +27,7 @@ public:
     void check_bounds(const BlockState& b, const Site& site, const MemAccess& a) {
         if (!m_options.memcheck) return;
         if (a.space == MemSpace::GM) {
+            note_use(a.address, a.bytes);
             if (!in_recent_buffer(a)) check_gm(site, a);
             return;
         }
@@ -40,9 +42,20 @@ public:
     /// One leak warning per GM buffer still live, appended to `out` (never deduplicated).
     void report_leaks(std::vector<Finding>& out) const;
 
+    /// GM bytes [address, address + bytes) were accessed (with CheckerOptions::unused_memory;
+    /// otherwise nothing is recorded).
+    void note_use(std::uint64_t address, std::uint64_t bytes) {
+        if (m_options.unused_memory && m_options.memcheck) add_used(address, address + bytes);
+    }
+    /// One unused-memory warning per GM buffer (live or freed: GM addresses are never reused)
+    /// with bytes note_use never covered, appended to `out`.
+    void report_unused(std::vector<Finding>& out) const;
+
 private:
     [[gnu::noinline]] void check_gm(const Site& site, const MemAccess& a);
     [[gnu::noinline]] void report_outside_local(const Site& site, const MemAccess& a);
+    void add_used(std::uint64_t lo, std::uint64_t hi);
+    std::uint64_t used_bytes(std::uint64_t lo, std::uint64_t hi) const;
 
     const GlobalMemory& m_gm;
     FindingReporter& m_reporter;
@@ -61,6 +74,7 @@ private:
     std::array<const GmBuffer*, 4> m_recent_buffers{};
     std::size_t m_next_recent = 0;  // the oldest, replaced next
     std::size_t m_gm_buffers_seen = 0;
+    std::map<std::uint64_t, std::uint64_t> m_used;  // GM [lo, hi) accessed: disjoint, merged
 };
 
 }  // namespace npusim::check

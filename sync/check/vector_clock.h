@@ -215,6 +215,32 @@ public:
         }
         m_entries.assign(all.data(), kept);
     }
+    /// Whether the clock knows at least `issued[i]` of agent `first + i` for each i < kWindow
+    /// (a block's agents, whose ids are consecutive): one search of the list, not one per
+    /// agent.
+    bool covers_run(AgentId first, const std::array<EpochCount, kWindow>& issued) const {
+        if (first == m_base) {
+            for (AgentId i = 0; i < kWindow; ++i)
+                if (m_window[i] < issued[i]) return false;
+            return true;
+        }
+        const bool overlaps_window = first - m_base < kWindow || m_base - first < kWindow;
+        const ClockEntry* e = overlaps_window ? nullptr : lower(first);
+        const ClockEntry* const end = m_entries.end();
+        for (AgentId i = 0; i < kWindow; ++i) {
+            if (issued[i] == 0) continue;
+            const AgentId id = first + i;
+            EpochCount known = 0;
+            if (overlaps_window) {
+                known = get(id);
+            } else {
+                while (e != end && e->agent < id) ++e;
+                known = e != end && e->agent == id ? e->epoch : 0;
+            }
+            if (known < issued[i]) return false;
+        }
+        return true;
+    }
     AgentId window_base() const { return m_base; }
     /// Incremented on every change: lets a consumer skip a join it has already done.
     std::uint64_t version() const { return m_version; }

@@ -6,6 +6,8 @@
 //   NPUSIM_TRACE=<file.json>                       write a Chrome trace of every run
 //   NPUSIM_REPORT=<file.json>                      write the report as JSON too (for tools)
 //   NPUSIM_AUTO_SYNC=0                             model code built with auto-sync off
+//   NPUSIM_CHECK_UNUSED_MEMORY=1                   also report GM bytes never used (as the
+//                                                  vendor sanitizer's --check-unused-memory)
 // The report (run summary, findings) goes to stderr; finish() returns a non-zero exit status
 // when a run did not complete or the checker found errors, so CI fails.
 #pragma once
@@ -65,7 +67,11 @@ public:
                 note_error(error.what());
             }
         }
-        m_checker->check_leaks();
+        // A program that stopped on an error never reached its frees: leaks would be noise.
+        if (!m_failed) {
+            m_checker->check_leaks();
+            if (m_check_unused_memory) m_checker->check_unused_memory();
+        }
         const std::vector<Finding>& findings = m_checker->findings();
         std::fprintf(stderr, "npusim: %llu run(s) on chip %s, last ended at cycle %llu\n",
                      static_cast<unsigned long long>(m_runs), m_sim->chip().name.c_str(),
@@ -105,7 +111,11 @@ private:
                                 ? load_chip_config(name)
                                 : builtin_chip_config(name);
         m_sim = std::make_unique<Simulator>(std::move(config));
-        m_checker = std::make_unique<Checker>(m_sim->global_memory());
+        const char* unused = std::getenv("NPUSIM_CHECK_UNUSED_MEMORY");
+        m_check_unused_memory = unused != nullptr && std::string(unused) == "1";
+        CheckerOptions options;
+        options.unused_memory = m_check_unused_memory;
+        m_checker = std::make_unique<Checker>(m_sim->global_memory(), options);
         m_sim->attach(*m_checker);
         const char* trace = std::getenv("NPUSIM_TRACE");
         if (trace != nullptr && *trace != '\0') {
@@ -120,6 +130,7 @@ private:
     std::uint64_t m_runs = 0;
     Cycle m_last_end = 0;
     bool m_failed = false;
+    bool m_check_unused_memory = false;
 };
 
 /// Platform queries outside a host program answer for this process's chip
