@@ -10,6 +10,7 @@
 #include <map>
 #include <source_location>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/host/runtime.h"
@@ -94,7 +95,8 @@ struct HostState {
     std::map<const std::byte*, HostBuffer> host;   // aclrtMallocHost, by start
     std::map<const void*, KernelType> kernel_types;
     std::map<const void*, ScheduleMode> schedule_modes;
-    std::string last_error;  // aclGetRecentErrMsg
+    std::string last_error;        // aclGetRecentErrMsg
+    aclError last_error_code = 0;  // aclrtGetLastError / aclrtPeekAtLastError (ACL_SUCCESS)
     /// Run when the host program returns (npusim's own clean-up, e.g. the aclnn calls'
     /// tiling buffers).
     std::vector<std::function<void(Runtime&)>> at_exit;
@@ -155,7 +157,8 @@ aclError call(F&& f) {
         f(*g_host.runtime);
     } catch (const RuntimeError& error) {
         g_host.last_error = error.what();
-        return to_acl(error.status());
+        g_host.last_error_code = to_acl(error.status());
+        return g_host.last_error_code;
     }
     return ACL_SUCCESS;
 }
@@ -236,6 +239,23 @@ inline aclError aclrtDestroyContext(aclrtContext context) {
 }
 inline aclError aclrtSetCurrentContext(aclrtContext context) {
     return context != nullptr ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+}
+
+/// The level of a last-error query: the vendor's runtime has only the thread level (one host
+/// thread here).
+typedef enum aclrtLastErrLevel {
+    ACL_RT_THREAD_LEVEL = 0,
+} aclrtLastErrLevel;
+/// The status of the last failed runtime call, which is then cleared (ACL_SUCCESS until
+/// another call fails).
+inline aclError aclrtGetLastError(aclrtLastErrLevel level) {
+    (void)level;
+    return std::exchange(npusim::acl::g_host.last_error_code, ACL_SUCCESS);
+}
+/// The same, not cleared.
+inline aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
+    (void)level;
+    return npusim::acl::g_host.last_error_code;
 }
 
 /// The message of the last failed call (it names the call site), or null.

@@ -104,7 +104,8 @@ Launcher<Params...> launcher(void (*kernel)(Params...), const char* name,
     return {kernel, name, where};
 }
 /// kernel<<<blockDim, l2ctrl, stream>>>(args...) spelled NPUSIM_KERNEL_LAUNCH(kernel,
-/// blockDim, l2ctrl, stream)(args...).
+/// blockDim, l2ctrl, stream)(args...); without the stream (`<<<blockDim, l2ctrl>>>`) the
+/// kernel goes to the default stream.
 template <class... Params>
 auto chevron(void (*kernel)(Params...), const char* name, std::uint32_t block_dim, void* l2ctrl,
              aclrtStream stream, Where where = Where::current()) {
@@ -117,12 +118,16 @@ auto chevron(void (*kernel)(Params...), const char* name, std::uint32_t block_di
         return Launcher<Params...>{kernel, bare, where}(block_dim, stream, args...);
     };
 }
+template <class... Params>
+auto chevron(void (*kernel)(Params...), const char* name, std::uint32_t block_dim, void* l2ctrl,
+             Where where = Where::current()) {
+    return chevron(kernel, name, block_dim, l2ctrl, aclrtStream{nullptr}, where);
+}
 
 }  // namespace npusim::acl
 
 #define ACLRT_LAUNCH_KERNEL(kernel) ::npusim::acl::launcher(kernel, #kernel)
-#define NPUSIM_KERNEL_LAUNCH(kernel, block_dim, l2ctrl, stream) \
-    ::npusim::acl::chevron(kernel, #kernel, block_dim, l2ctrl, stream)
+#define NPUSIM_KERNEL_LAUNCH(kernel, ...) ::npusim::acl::chevron(kernel, #kernel, __VA_ARGS__)
 
 // ---- model run instances: stream capture onto npusim's graphs ---------------------------------
 using aclmdlRI = void*;

@@ -16,6 +16,26 @@
 #ifndef __gm__
 #define __gm__
 #endif
+// The local memories' address spaces, as pointers into them are declared in the C-style
+// APIs (__ubuf__ UB, __cbuf__ L1, __ca__/__cb__/__cc__ L0A/L0B/L0C, __fbuf__ fixpipe buffer).
+#ifndef __ubuf__
+#define __ubuf__
+#endif
+#ifndef __cbuf__
+#define __cbuf__
+#endif
+#ifndef __ca__
+#define __ca__
+#endif
+#ifndef __cb__
+#define __cb__
+#endif
+#ifndef __cc__
+#define __cc__
+#endif
+#ifndef __fbuf__
+#define __fbuf__
+#endif
 #ifndef __vector__
 #define __vector__
 #endif
