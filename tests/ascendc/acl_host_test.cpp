@@ -152,6 +152,48 @@ TEST_CASE("ACL host program: two streams ordered by an event give the right data
     CHECK(outcome.ipc_elapsed != ACL_SUCCESS);
 }
 
+TEST_CASE("ACL: a launch without a stream runs on the default stream; aclrtGetLastError clears",
+          "[ascendc][acl]") {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    std::vector<float> z(kLength, 0.0F);
+    aclError failed = ACL_SUCCESS, peeked = ACL_SUCCESS, got = ACL_SUCCESS, cleared = -1;
+    int code = -1;
+    const npusim::RunResult r = npusim::acl::run_host(
+        sim,
+        [&] {
+            std::vector<float> x(kLength);
+            for (uint32_t i = 0; i < kLength; ++i) x[i] = static_cast<float>(i);
+            const size_t bytes = kLength * sizeof(float);
+            void* xDevice = nullptr;
+            void* zDevice = nullptr;
+            aclrtMalloc(&xDevice, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+            aclrtMalloc(&zDevice, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+            aclrtMemcpy(xDevice, bytes, x.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+            // kernel<<<blocks, l2ctrl>>>(...) as rewritten: no stream, the default one.
+            NPUSIM_KERNEL_LAUNCH(scale_shift, kBlocks, nullptr)(xDevice, zDevice, 3.0F, 0.5F);
+            aclrtSynchronizeDevice();
+            aclrtMemcpy(z.data(), bytes, zDevice, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+            failed = aclrtSetDevice(99);  // no such device
+            peeked = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
+            got = aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+            cleared = aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+            aclrtFree(xDevice);
+            aclrtFree(zDevice);
+            return 0;
+        },
+        &code);
+    REQUIRE(r.completed());
+    REQUIRE(code == 0);
+    for (uint32_t i = 0; i < kLength; ++i) CHECK(z[i] == static_cast<float>(i) * 3.0F + 0.5F);
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+    CHECK(failed == 107001);
+    CHECK(peeked == failed);
+    CHECK(got == failed);
+    CHECK(cleared == ACL_SUCCESS);
+}
+
 TEST_CASE("ACL calls outside a host program return ACL_ERROR_UNINITIALIZE", "[ascendc][acl]") {
     aclrtStream stream = nullptr;
     CHECK(aclInit(nullptr) == ACL_ERROR_UNINITIALIZE);

@@ -163,6 +163,12 @@ aclError call(F&& f) {
     return ACL_SUCCESS;
 }
 
+/// A failed call's status, recorded for aclrtGetLastError.
+inline aclError noted(aclError status) {
+    if (status != ACL_SUCCESS) g_host.last_error_code = status;
+    return status;
+}
+
 inline Stream stream_of(aclrtStream stream) {
     return Stream{static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(stream))};
 }
@@ -218,7 +224,7 @@ inline aclError aclFinalize() {
 /// One simulated device: id 0.
 inline aclError aclrtSetDevice(std::int32_t deviceId) {
     if (npusim::acl::g_host.runtime == nullptr) return ACL_ERROR_UNINITIALIZE;
-    return deviceId == 0 ? ACL_SUCCESS : ACL_ERROR_RT_INVALID_DEVICEID;
+    return npusim::acl::noted(deviceId == 0 ? ACL_SUCCESS : ACL_ERROR_RT_INVALID_DEVICEID);
 }
 inline aclError aclrtResetDevice(std::int32_t deviceId) {
     return aclrtSetDevice(deviceId);
