@@ -77,19 +77,30 @@ void MemCheck::report_uninitialized(ShadowMemory& shadows, std::uint32_t kernel_
     }
 }
 
+namespace {
+
+// A whole-program warning about a GM buffer (no kernel, no instruction): its site names the
+// buffer and the bytes concerned.
+Finding buffer_warning(FindingKind kind, const GmBuffer& buffer, std::uint64_t bytes) {
+    Finding f;
+    f.kind = kind;
+    f.severity = Severity::Warning;
+    f.space = MemSpace::GM;
+    AccessSite s;
+    s.space = MemSpace::GM;
+    s.address = buffer.address;
+    s.bytes = bytes;
+    s.buffer = buffer.name;
+    f.sites.push_back(s);
+    return f;
+}
+
+}  // namespace
+
 void MemCheck::report_leaks(std::vector<Finding>& out) const {
     for (const auto& [address, buffer] : m_gm.buffers()) {
         if (buffer.freed) continue;
-        Finding f;
-        f.kind = FindingKind::Leak;
-        f.severity = Severity::Warning;
-        f.space = MemSpace::GM;
-        AccessSite s;
-        s.space = MemSpace::GM;
-        s.address = address;
-        s.bytes = buffer.bytes;
-        s.buffer = buffer.name;
-        f.sites.push_back(s);
+        Finding f = buffer_warning(FindingKind::Leak, buffer, buffer.bytes);
         f.message = "GM buffer '" + buffer.name + "' (" + std::to_string(buffer.bytes) +
                     " bytes) is never freed";
         f.fix = "free it after its last use (aclrtFree, Runtime::free or Simulator::free)";
@@ -132,16 +143,7 @@ void MemCheck::report_unused(std::vector<Finding>& out) const {
         const std::uint64_t used = used_bytes(address, address + buffer.bytes);
         if (used == buffer.bytes) continue;
         const std::uint64_t unused = buffer.bytes - used;
-        Finding f;
-        f.kind = FindingKind::UnusedMemory;
-        f.severity = Severity::Warning;
-        f.space = MemSpace::GM;
-        AccessSite s;
-        s.space = MemSpace::GM;
-        s.address = address;
-        s.bytes = unused;
-        s.buffer = buffer.name;
-        f.sites.push_back(s);
+        Finding f = buffer_warning(FindingKind::UnusedMemory, buffer, unused);
         f.message = std::to_string(unused) + " of the " + std::to_string(buffer.bytes) +
                     " bytes of GM buffer '" + buffer.name +
                     (used == 0 ? "' were never read or written (the whole buffer)"
