@@ -80,6 +80,9 @@ constexpr std::array kParameters{
     ChipParameter{"/gm/access_bytes", plain(&ChipConfig::gm_access_bytes), "bytes", 1, 65'536,
                   "GM access granule: a burst that straddles one granule more than its length "
                   "needs moves that granule too"},
+    ChipParameter{"/gm/fair_share", plain(&ChipConfig::gm_fair_share), "flag", 0, 1,
+                  "1: round-robin arbitration, a transfer moves at most the HBM (L2) chip rate / "
+                  "the cores holding blocks; 0: first come, first served in issue order"},
     ChipParameter{"/l2/bytes", plain(&ChipConfig::l2_bytes), "bytes", 0, kPiB,
                   "L2 cache between the cores and HBM (0: none)"},
     ChipParameter{"/l2/line_bytes", plain(&ChipConfig::l2_line_bytes), "bytes", 32, 4096,

@@ -50,6 +50,7 @@ struct ChipConfig {
     std::uint64_t gm_bytes_per_cycle = 0;  // whole chip, shared by all transfers
     std::uint64_t gm_window_cycles = 0;    // bandwidth accounting slot
     std::uint64_t gm_access_bytes = 0;     // GM access granule: a burst moves whole granules
+    std::uint64_t gm_fair_share = 0;       // 1: HBM and L2 shared fairly among the busy cores
 
     // L2 cache between the cores and HBM (memory/l2_cache.h); l2_bytes 0: none.
     std::uint64_t l2_bytes = 0;

@@ -29,7 +29,12 @@ struct ChipResources {
           l2(config.l2_bytes, config.l2_line_bytes, config.l2_ways),
           l2_bandwidth(config.l2_bytes_per_cycle, config.gm_window_cycles),
           quantum(sync_quantum),
-          idle_limit(idle_limit_cycles) {}
+          idle_limit(idle_limit_cycles) {
+        if (config.gm_fair_share != 0) {
+            bandwidth.share_among(&busy_cores);
+            l2_bandwidth.share_among(&busy_cores);
+        }
+    }
 
     const ChipConfig& config;
     CostModel cost;

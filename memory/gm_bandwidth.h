@@ -6,6 +6,9 @@
 //   alone:      cycles = ceil(bytes / path_bytes_per_cycle)
 //   contended:  window capacity goes first come, first served (issue order); a transfer held
 //               back early catches up later, so the aggregate stays at the chip rate
+//   fair share: with share_among(&n), a transfer's average rate is also capped at
+//               chip_bytes_per_cycle / n while n > 1 (round-robin arbitration among the n
+//               cores holding blocks: cores streaming together progress together)
 #pragma once
 
 #include <cstdint>
@@ -28,10 +31,16 @@ public:
 
     std::uint64_t total_bytes() const { return m_total_bytes; }
 
+    /// Fair arbitration: while `*requesters` > 1, one transfer moves at most
+    /// chip_bytes_per_cycle / *requesters on average (nullptr: first come, first served).
+    void share_among(const std::uint32_t* requesters) { m_requesters = requesters; }
+
 private:
     std::uint64_t& used(std::uint64_t window);
 
+    std::uint64_t m_chip_rate;
     std::uint64_t m_window_cycles;
+    const std::uint32_t* m_requesters = nullptr;
     std::uint64_t m_window_capacity;
     std::deque<std::uint64_t> m_used;  // bytes reserved per window, from m_first_window on
     std::uint64_t m_first_window = 0;

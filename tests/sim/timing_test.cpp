@@ -489,4 +489,36 @@ TEST_CASE("GM bandwidth: one core copies at its path rate, 48 cores saturate the
         CHECK(rate == Approx(806.0).epsilon(0.02));
         CHECK(rate <= 806.0 * 1.001);  // window accounting: at most a rounding above
     }
+    SECTION("48 cores, fair share (a2 gm/fair_share 1): every copy moves at 806 / 48") {
+        REQUIRE(chip.gm_fair_share == 1);
+        Recorder rec;
+        Simulator sim(chip);
+        sim.attach(rec);
+        auto x = sim.allocate<float>(kElements * 48, "x");
+        REQUIRE(sim.run({.name = "stream_in", .blocks = 48},
+                        [=](Block& b) {
+                            auto ub = b.alloc<float>(MemSpace::UB, kElements);
+                            b.copy(ub, x.sub(b.block_idx() * kElements, kElements), kElements);
+                        })
+                    .completed());
+        // ceil(65536 * 48 / 806) = 3903 cycles each, none first come first served.
+        for (const Transaction& tx : rec.of(Op::Copy)) CHECK(tx.pipe_free - tx.start == 3903);
+    }
+    SECTION("48 cores, first come first served (gm/fair_share 0): issue order decides") {
+        chip.gm_fair_share = 0;
+        Recorder rec;
+        Simulator sim(chip);
+        sim.attach(rec);
+        auto x = sim.allocate<float>(kElements * 48, "x");
+        REQUIRE(sim.run({.name = "stream_in", .blocks = 48},
+                        [=](Block& b) {
+                            auto ub = b.alloc<float>(MemSpace::UB, kElements);
+                            b.copy(ub, x.sub(b.block_idx() * kElements, kElements), kElements);
+                        })
+                    .completed());
+        Cycle shortest = ~Cycle{0};
+        for (const Transaction& tx : rec.of(Op::Copy))
+            shortest = std::min(shortest, tx.pipe_free - tx.start);
+        CHECK(shortest == kBytes / 32);  // the first copies run at their path rate
+    }
 }

@@ -156,12 +156,19 @@ extern "C" __global__ __aicore__ void fidelity_copy_l1(GM_ADDR src, uint32_t til
 constexpr uint32_t kMmSide = 8192, kBaseM = 128, kBaseN = 256, kBaseK = 64;
 constexpr uint32_t kStepKa = 2, kStepKb = 2;  // base-K steps per L1 chunk
 
-extern "C" __global__ __aicore__ void fidelity_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+// blocksPerCoreN 0: the 32 base-N blocks split evenly (6, 6, 5, 5, 5, 5), core idx in row
+// idx / 6; otherwise that many per core column and the rest to the last (the basic-API
+// sample's singleCoreN 1536: 6, 6, 6, 6, 6, 2), core idx in row idx % 4 (its mIterIdx).
+extern "C" __global__ __aicore__ void fidelity_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR c,
+                                                      uint32_t blocksPerCoreN) {
     const auto idx = static_cast<uint32_t>(GetBlockIdx());
-    const uint32_t row = idx / 6, col = idx % 6;
     const uint32_t nBlocks = kMmSide / kBaseN;  // 32 over 6 columns
-    const uint32_t firstN = col * (nBlocks / 6) + std::min(col, nBlocks % 6);
-    const uint32_t countN = nBlocks / 6 + (col < nBlocks % 6 ? 1 : 0);
+    const bool even = blocksPerCoreN == 0;
+    const uint32_t row = even ? idx / 6 : idx % 4, col = even ? idx % 6 : idx / 4;
+    const uint32_t firstN =
+        even ? col * (nBlocks / 6) + std::min(col, nBlocks % 6) : col * blocksPerCoreN;
+    const uint32_t countN = even ? nBlocks / 6 + (col < nBlocks % 6 ? 1 : 0)
+                                 : std::min(blocksPerCoreN, nBlocks - std::min(nBlocks, firstN));
     const uint32_t rowsPerCore = kMmSide / 4;
     GlobalTensor<half> aGm, bGm;
     GlobalTensor<float> cGm;
@@ -321,7 +328,7 @@ npusim::fidelity::Prediction copy_ub(uint32_t tileM, uint32_t tileN, uint32_t sl
     return finish(run_checked(sim));
 }
 
-npusim::fidelity::Prediction matmul() {
+npusim::fidelity::Prediction matmul(uint32_t blocksPerCoreN) {
     npusim::Simulator sim(npusim::builtin_chip_config("a2"), data_free());
     const std::uint64_t count = std::uint64_t{kMmSide} * kMmSide;
     auto a = sim.allocate<half>(count, "a");
@@ -329,7 +336,8 @@ npusim::fidelity::Prediction matmul() {
     auto c = sim.allocate<float>(count, "c");
     using npusim::ascendc::gm_addr;
     sim.launch({.name = "matmul", .blocks = 24, .type = npusim::KernelType::AIC_ONLY},
-               npusim::ascendc::bind_kernel(fidelity_matmul, gm_addr(a), gm_addr(b), gm_addr(c)));
+               npusim::ascendc::bind_kernel(fidelity_matmul, gm_addr(a), gm_addr(b), gm_addr(c),
+                                            blocksPerCoreN));
     return finish(run_checked(sim));
 }
 
@@ -384,15 +392,16 @@ std::optional<Prediction> run_case(const std::string& id, std::string& why) {
         p = copy_ub(64, 1024, 1, 1, kCopySide - 1);  // [12288, 12287]: rows 24574 bytes apart
     } else if (id == "B13") {
         p = copy_l1(64, 256, kCopySide - 1);
-    } else if (id == "C4" || id == "B16" || id == "B17") {
-        static std::optional<Prediction> once;  // one simulation serves the three rows
-        if (!once) once = matmul();
+    } else if (id == "C4" || id == "B16") {
+        static std::optional<Prediction> once;  // one simulation serves both rows
+        if (!once) once = matmul(0);
         p = *once;
         p.compare_cube_busy = id == "C4";  // the published figure is the cube busy time
-        if (id == "B17")
-            p.note =
-                "basic-API kernel (LoadData3D) approximated by the high-level kernel's "
-                "structure";
+    } else if (id == "B17") {
+        p = matmul(6);  // singleCoreN 1536, no L2 split
+        p.note =
+            "basic-API kernel: its split (singleCoreN 1536: 6,6,6,6,6,2 base blocks); LoadData2D "
+            "and 2-step chunks for its LoadData3D and 8/4-step chunks";
     } else {
         why = "unknown case";
         return std::nullopt;

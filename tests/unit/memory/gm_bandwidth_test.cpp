@@ -78,3 +78,24 @@ TEST_CASE("gm bandwidth: forgetting past every reservation starts afresh", "[uni
     gm.forget_before(10);  // going back changes nothing
     CHECK(gm.transfer(0, 32, kPathRate) == 993);
 }
+
+TEST_CASE("gm bandwidth: fair arbitration gives each transfer chip rate / requesters", "[unit]") {
+    std::uint32_t requesters = 8;
+    GmBandwidth gm(kChipRate, kWindow);
+    gm.share_among(&requesters);
+    // 8 requesters: each moves at most 64 / 8 = 8 B/cycle, so all 8 end together at
+    // 2048 / 8 = 256 (first come, first served ends them at 64, 64, 96, ... 256).
+    std::vector<Cycle> ends;
+    for (int i = 0; i < 8; ++i) ends.push_back(gm.transfer(0, 2048, kPathRate));
+    CHECK(ends == std::vector<Cycle>(8, 256));
+    // The share holds even when the chip has room: a ninth transfer alone later.
+    CHECK(gm.transfer(1000, 2048, kPathRate) == 1256);
+    // 3 requesters: 64 / 3 B/cycle, 2048 bytes in ceil(2048 * 3 / 64) = 96 cycles.
+    requesters = 3;
+    CHECK(gm.transfer(2000, 2048, kPathRate) == 2096);
+    // Few requesters whose path rates fit the chip: the path rate, as without sharing.
+    requesters = 2;
+    CHECK(gm.transfer(3000, 2048, kPathRate) == 3064);
+    requesters = 1;
+    CHECK(gm.transfer(4000, 2048, kPathRate) == 4064);
+}
