@@ -61,6 +61,12 @@ constexpr MatmulConfig GetMDLConfig() {
 constexpr MatmulConfig CFG_NORM = GetNormalConfig();
 constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 
+/// The vendor's UB size constants for the modelled part (Atlas A2 / 910B, the vendor's kernel
+/// constants as quoted publicly): 192 KiB of UB, the top 8 KiB reserved, so kernels size their
+/// scratch (e.g. Matmul's SetLocalWorkspace) by TOTAL_VEC_LOCAL_SIZE.
+constexpr std::int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
+constexpr std::uint32_t TOTAL_UB_SIZE = 192 * 1024;
+
 }  // namespace AscendC
 
 namespace npusim::ascendc {
@@ -213,6 +219,9 @@ public:
         SetSingleShape(tailM > 0 ? tailM : m_m, tailN > 0 ? tailN : m_n, tailK > 0 ? tailK : m_k);
     }
     void SetWorkspace(GM_ADDR, int) {}
+    /// UB scratch for the vendor's format conversions on the vector core; npusim's schedule
+    /// needs none (accepted and unused, as SetWorkspace).
+    void SetLocalWorkspace(const LocalTensor<std::uint8_t>&) {}
 
     /// The next output tile into L0C; false when every tile is done. sync and async issue the
     /// same instructions (the scalar unit never waits for the cube in either).
@@ -429,13 +438,8 @@ void regist_matmul_objs(AscendC::TPipe* pipe, GM_ADDR workspace, MM& mm) {
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
     ::npusim::ascendc::regist_matmul_objs(tpipe, (GM_ADDR)(workspace), __VA_ARGS__)
 
+// The vendor's headers make the AscendC names visible in namespace matmul, so a kernel with
+// `using namespace matmul;` calls GetBlockIdx, GetSysWorkSpacePtr, ... unqualified.
 namespace matmul {
-using AscendC::CFG_MDL;
-using AscendC::CFG_NORM;
-using AscendC::CubeFormat;
-using AscendC::GetMDLConfig;
-using AscendC::GetNormalConfig;
-using AscendC::Matmul;
-using AscendC::MatmulConfig;
-using AscendC::MatmulType;
+using namespace AscendC;
 }  // namespace matmul

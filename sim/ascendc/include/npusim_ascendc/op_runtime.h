@@ -295,10 +295,13 @@ inline aclnnStatus prepare(const char* api, const char* type,
 
 template <class Kernel, class... Args>
 KernelBody bind_keyed_kernel(Kernel kernel, LaunchOptions options, std::uint64_t key,
-                             Args... args) {
-    return [kernel, options, key, args...](Block& block) {
+                             std::uint8_t* workspace, Args... args) {
+    return [kernel, options, key, workspace, args...](Block& block) {
         KernelContext ctx(block, options);
         t_current = &ctx;
+        // The op framework sets the system workspace before the kernel runs (kernels of an
+        // operator project call GetSysWorkSpacePtr without SetSysWorkspace).
+        ctx.set_sys_workspace(reinterpret_cast<std::uintptr_t>(workspace));
         launch_tiling_keys()[&ctx] = key;
         struct Clear {
             KernelContext* ctx;
@@ -319,7 +322,7 @@ KernelBody bind_op_kernel(void (*kernel)(Params...), const aclOpExecutor& ex,
         if (i < ex.args.size()) return static_cast<std::uint8_t*>(ex.args[i]);
         return i == ex.args.size() ? workspace : tiling;
     };
-    return bind_keyed_kernel(kernel, launch_options_from_environment(), ex.tiling_key,
+    return bind_keyed_kernel(kernel, launch_options_from_environment(), ex.tiling_key, workspace,
                              reinterpret_cast<Params>(arg(I))...);
 }
 
