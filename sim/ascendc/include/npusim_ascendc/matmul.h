@@ -575,3 +575,7 @@ private:
 namespace matmul {
 using namespace AscendC;
 }  // namespace matmul
+// ... and CubeFormat and GetSysWorkSpacePtr at global scope (the samples write them unqualified
+// without a using-directive).
+using AscendC::CubeFormat;
+using AscendC::GetSysWorkSpacePtr;
