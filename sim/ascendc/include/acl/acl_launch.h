@@ -106,6 +106,7 @@ struct Launcher {
                     ++i;
                 }(args),
                 ...);
+            (void)i;  // a kernel without parameters
         }
         return call([&](Runtime& rt) {
             rt.launch(stream_of(stream), spec,

@@ -129,6 +129,12 @@ inline void matmul_serve(const std::vector<void*>& engines, const Loc& loc) {
     const auto key = matmul_channel_key(block);
     const std::uint64_t expected =
         std::uint64_t{npusim::vector_cores_per_block(block.kernel_type())} * engines.size();
+    // The group's channel goes with this serve, also when an error unwinds the run (a later
+    // run of the kernel must not find its requests).
+    struct Erase {
+        std::pair<std::string, std::uint32_t> key;
+        ~Erase() { matmul_channels().erase(key); }
+    } erase{key};
     std::uint64_t quits = 0;
     while (quits < expected) {
         {
@@ -161,7 +167,6 @@ inline void matmul_serve(const std::vector<void*>& engines, const Loc& loc) {
                                       npusim::Pipe::FIX, kMatmulMessageFlag, loc);
         }
     }
-    matmul_channels().erase(key);
 }
 
 }  // namespace npusim::ascendc
