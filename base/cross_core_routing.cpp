@@ -25,6 +25,11 @@ CrossCoreRoute route_cross_core_set(KernelType type, std::uint32_t groups, CoreT
         route.round_key = (std::uint64_t{1} << 40) | group;
         route.targets = {{CoreType::Vector, 2 * group}, {CoreType::Vector, 2 * group + 1}};
         route.receiver = "an AIV of group " + group_text;
+    } else if (setter == CoreType::Cube && mode >= kCrossCoreModeToAiv) {
+        const std::uint32_t per_group = vector_cores_per_block(type);
+        route.targets = {{CoreType::Vector, per_group * group + (mode - kCrossCoreModeToAiv)}};
+        route.receiver =
+            "AIV " + std::to_string(mode - kCrossCoreModeToAiv) + " of group " + group_text;
     } else if (setter == CoreType::Cube) {
         const std::uint32_t per_group = vector_cores_per_block(type);
         for (std::uint32_t sub = 0; sub < per_group; ++sub)

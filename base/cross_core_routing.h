@@ -16,6 +16,11 @@
 
 namespace npusim {
 
+/// npusim's point-to-point set from an AIC to one AIV of its group: mode
+/// kCrossCoreModeToAiv + that AIV's sub-block index (0 or 1). The Matmul API's replies in a
+/// mixed kernel use it (a mode-2 set would reach both AIVs); CrossCoreSetFlag cannot name it.
+inline constexpr std::uint32_t kCrossCoreModeToAiv = 3;
+
 /// A block as a destination: its core type and block index.
 struct BlockKey {
     CoreType type = CoreType::Vector;

@@ -116,6 +116,23 @@ function(npusim_add_ascendc_kernel target)
       if(NOT kname IN_LIST all_kernels)
         list(APPEND all_kernels ${kname})
       endif()
+      # A parameter marked __kfc_workspace__, else one named `workspace` (the vendor's kernel
+      # launch with HAVE_WORKSPACE): the launch sets it as the system workspace.
+      string(FIND "${header}" "__kfc_workspace__" kfc_at)
+      if(kfc_at EQUAL -1 AND header MATCHES "[ \t\r\n*]workspace[ \t\r\n]*[,)]")
+        string(REGEX MATCH "[ \t\r\n*]workspace[ \t\r\n]*[,)]" named "${header}")
+        string(FIND "${header}" "${named}" kfc_at)
+      endif()
+      if(kfc_at GREATER -1 AND NOT kname IN_LIST kfc_kernels)
+        list(APPEND kfc_kernels ${kname})
+        string(FIND "${header}" "${kname}" open_at REVERSE)  # the parameters follow the name
+        math(EXPR before_length "${kfc_at} - ${open_at}")
+        string(SUBSTRING "${header}" ${open_at} ${before_length} before_kfc)
+        string(REGEX MATCHALL "," commas "${before_kfc}")
+        list(LENGTH commas kfc_index)
+        string(APPEND type_registrations
+               "static const bool npusim_kfc_${kname} = ::npusim::acl::declare_kfc_workspace(\"${kname}\", ${kfc_index});\n")
+      endif()
       if(type AND NOT type STREQUAL "KERNEL_TYPE_AIV_ONLY" AND NOT kname IN_LIST typed_kernels)
         list(APPEND typed_kernels ${kname})
         string(APPEND type_registrations

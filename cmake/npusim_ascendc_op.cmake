@@ -247,6 +247,13 @@ function(_npusim_ascendc_op_api target op host_text kernel_text gen_dir out_snak
     set(other_type "KERNEL_TYPE_AIC_ONLY")
   elseif(kernel_body MATCHES "KERNEL_TASK_TYPE_DEFAULT[ \t]*\\([ \t]*(KERNEL_TYPE_[A-Z0-9_]+)")
     set(other_type ${CMAKE_MATCH_1})
+  elseif(kernel_text MATCHES "#[ \t]*include[ \t]*[<\"]lib/matmul_intf.h"
+         AND NOT kernel_text MATCHES "#[ \t]*define[ \t]+ASCENDC_CUBE_ONLY")
+    # The vendor's compiler makes a kernel that uses the Matmul API mixed (1 AIC : 2 AIV): its
+    # AIV code drives the Matmul through messages to the AIC (ASCENDC_CUBE_ONLY: cube only).
+    set(other_type "KERNEL_TYPE_MIX_AIC_1_2")
+  elseif(kernel_text MATCHES "#[ \t]*include[ \t]*[<\"]lib/matmul_intf.h")
+    set(other_type "KERNEL_TYPE_AIC_ONLY")
   endif()
   string(REGEX MATCHALL "KERNEL_TASK_TYPE[ \t]*\\([ \t]*[0-9]+[uUlL]*[ \t]*,[ \t]*KERNEL_TYPE_[A-Z0-9_]+"
          keyed "${kernel_body}")

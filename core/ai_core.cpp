@@ -544,7 +544,10 @@ void AiCore::apply_effect(InFlight& f, std::uint32_t phase) {
         if (tx.atomic != AtomicOp::None) {  // read-combine-write, indivisible at tx.end
             m_atomic_gm.resize(dst.total_bytes());
             m_memory.read(dst, m_atomic_gm.data());
-            combine_atomic(tx, m_atomic_gm.data(), f.scratch.data());
+            // Every row of a strided copy (tx.count counts one row's elements).
+            Transaction whole = tx;
+            whole.count = dst.total_bytes() / size_of(tx.dtype);
+            combine_atomic(whole, m_atomic_gm.data(), f.scratch.data());
             m_memory.write(dst, m_atomic_gm.data());
         } else {
             m_memory.write(dst, f.scratch.data());

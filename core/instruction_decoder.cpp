@@ -1,5 +1,6 @@
 #include "core/instruction_decoder.h"
 
+#include "base/cross_core_routing.h"
 #include "base/errors.h"
 #include "base/memory_spaces.h"
 #include "base/pipe_table.h"
@@ -484,7 +485,14 @@ void InstructionDecoder::decode_cross_core_set(std::uint32_t mode, Pipe pipe, st
     if (flag_id >= kCrossCoreFlagIds) {
         rule_error(tx, name + ": flag id must be 0-" + std::to_string(kCrossCoreFlagIds - 1));
     }
-    if (mode > 2) rule_error(tx, name + ": mode must be 0, 1 or 2");
+    if (mode >= kCrossCoreModeToAiv) {
+        // npusim's AIC -> one AIV set (base/cross_core_routing.h), for the Matmul API's replies.
+        if (m_core_type != CoreType::Cube ||
+            mode - kCrossCoreModeToAiv >= vector_cores_per_block(type)) {
+            rule_error(tx, name + ": mode must be 0, 1 or 2");
+        }
+        return;
+    }
     if (!has_pipe(m_core_type, pipe)) {
         rule_error(tx, name + ": " + name_of(pipe) + " is not a pipe of an " +
                            name_of(m_core_type) + " core");

@@ -1,6 +1,7 @@
 #include "sim/host/runtime_engine.h"
 
 #include <cstring>
+#include <exception>
 
 namespace npusim {
 
@@ -36,12 +37,15 @@ void Runtime::Impl::warn(std::string message, const std::source_location& where)
 }
 
 void Runtime::Impl::check_abort() const {
-    if (chip.abort) throw HostAborted{};
+    // A host program's destructors still call the runtime while a HostAborted unwinds it
+    // (aclrtFree in an RAII wrapper): those calls return instead of throwing a second
+    // exception, which would terminate the process.
+    if (chip.abort && std::uncaught_exceptions() == 0) throw HostAborted{};
 }
 
 void Runtime::Impl::advance(Cycle cycles, bool query) {
     if (!query) idle_polls = 0;
-    if (engine.poll_at_host_call()) throw HostAborted{};
+    if (engine.poll_at_host_call() && std::uncaught_exceptions() == 0) throw HostAborted{};
     if (cycles > 0) sc_core::wait(sc_core::sc_time::from_value(cycles), chip.abort_event);
     check_abort();
 }
@@ -52,6 +56,7 @@ void Runtime::Impl::block(const std::function<bool()>& done, std::string what, H
     host_waiting = std::move(waiting);
     while (!done()) {
         check_abort();
+        if (chip.abort) break;  // unwinding already (check_abort)
         sc_core::wait(changed | chip.abort_event);
     }
     check_abort();

@@ -5,6 +5,7 @@
 #define NPUSIM_ACL_NO_MAIN
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -288,4 +289,48 @@ TEST_CASE("aclFloat16: conversions are IEEE binary16 with round to nearest, ties
     CHECK(aclFloatToFloat16(std::ldexp(1.0f, -14) - std::ldexp(1.0f, -26)) == 0x0400);
     CHECK(aclFloatToFloat16(-0.0f) == 0x8000);
     CHECK(aclFloatToFloat16(1e-30f) == 0x0000);
+}
+
+namespace {
+
+extern "C" __global__ __aicore__ void failing_kernel() {
+    (void)AscendC::GetSysWorkSpacePtr();  // no SetSysWorkspace: a KernelError
+}
+
+}  // namespace
+
+TEST_CASE(
+    "ACL host program: a destructor's runtime call while a kernel error unwinds the host "
+    "returns instead of terminating",
+    "[ascendc][acl]") {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    bool freed = false;
+    std::string error;
+    try {
+        npusim::acl::run_host(
+            sim,
+            [&] {
+                aclInit(nullptr);
+                aclrtSetDevice(0);
+                aclrtStream stream = nullptr;
+                aclrtCreateStream(&stream);
+                struct Buffer {  // an RAII wrapper, as host programs write them
+                    void* device = nullptr;
+                    bool* freed;
+                    ~Buffer() {
+                        aclrtFree(device);  // threw HostAborted again before: terminate
+                        *freed = true;
+                    }
+                } buffer{nullptr, &freed};
+                aclrtMalloc(&buffer.device, 64, ACL_MEM_MALLOC_HUGE_FIRST);
+                ACLRT_LAUNCH_KERNEL(failing_kernel)(1, stream);
+                aclrtSynchronizeStream(stream);  // the kernel's error unwinds from here
+                return 0;
+            },
+            nullptr);
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    CHECK(freed);
+    CHECK_THAT(error, Catch::Contains("GetSysWorkSpacePtr before SetSysWorkspace"));
 }

@@ -3,6 +3,10 @@
 // LeakyReLU epilogue on the AIVs; each against a CPU reference with a clean checker. Last,
 // a large GEMM through the API against the same GEMM written with basic APIs at the same
 // tiling, data-free: the API's cycles stay within 1.25x.
+// The kernels here call the Matmul on the AIC itself (the mixed one too, handing C to its AIVs
+// with a cross-core flag): the vendor's cube-only mode, ASCENDC_CUBE_ONLY. The AIV -> AIC
+// message mode is in matmul_mix_test.cpp.
+#define ASCENDC_CUBE_ONLY
 #include <algorithm>
 #include <cstdint>
 #include <vector>

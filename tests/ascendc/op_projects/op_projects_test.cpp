@@ -14,6 +14,7 @@
 
 #include "acl/acl.h"
 #include "aclnn_matmul_custom.h"
+#include "aclnn_matmul_leaky_custom.h"
 #include "aclnn_reduce_sum_custom.h"
 #include "aclnn_scale_custom.h"
 #include "aclnn_vadd_custom.h"
@@ -280,6 +281,63 @@ TEST_CASE("Op project MatmulCustom via aclnn: basic cube APIs on both cube cores
     }
     CHECK(wrong == 0);
     CHECK_THAT(run.findings, npusim::NoFindings());
+}
+
+TEST_CASE(
+    "Op project MatmulLeakyCustom via aclnn: the Matmul API from the AIVs of a mixed "
+    "kernel, C to UB + LeakyReLU (key 1), atomic IterateAll into zeroed outputs (key 2)",
+    "[ascendc][op_project][matmul]") {
+    constexpr int64_t kM = 128, kK = 64, kN = 128;
+    std::vector<float> af(kM * kK), bf(kK * kN), biasf(kN);
+    std::vector<uint16_t> ah(af.size()), bh(bf.size());
+    for (std::size_t i = 0; i < af.size(); ++i) {
+        af[i] = static_cast<float>(static_cast<int>(i % 7) - 3);
+        ah[i] = aclFloatToFloat16(af[i]);
+    }
+    for (std::size_t i = 0; i < bf.size(); ++i) {
+        bf[i] = static_cast<float>(static_cast<int>(i % 5) - 2);
+        bh[i] = aclFloatToFloat16(bf[i]);
+    }
+    for (std::size_t i = 0; i < biasf.size(); ++i) biasf[i] = static_cast<float>(i % 9) - 4.0F;
+    for (const double alpha : {0.25, 0.0}) {
+        aclnnStatus status = -1;
+        std::vector<float> c;
+        const Run run = run_program([&](aclrtStream stream) {
+            DeviceTensor<uint16_t> a(ah, ACL_FLOAT16, {kM, kK}), b(bh, ACL_FLOAT16, {kK, kN});
+            DeviceTensor<float> bias(biasf, ACL_FLOAT, {kN});
+            // Not zero: key 2 adds into it, so only the atomic clean makes it right.
+            DeviceTensor<float> out(std::vector<float>(kM * kN, 7.0F), ACL_FLOAT, {kM, kN});
+            status = call_op(
+                stream,
+                [&](uint64_t* size, aclOpExecutor** executor) {
+                    return aclnnMatmulLeakyCustomGetWorkspaceSize(
+                        a.tensor, b.tensor, bias.tensor, alpha, out.tensor, size, executor);
+                },
+                [&](void* ws, uint64_t size, aclOpExecutor* executor) {
+                    return aclnnMatmulLeakyCustom(ws, size, executor, stream);
+                });
+            c = out.read();
+            return 0;
+        });
+        INFO("alpha " << alpha);
+        REQUIRE(run.result.completed());
+        CHECK(status == ACLNN_SUCCESS);
+        REQUIRE(c.size() == static_cast<std::size_t>(kM * kN));
+        std::size_t wrong = 0;
+        for (int64_t i = 0; i < kM; ++i) {
+            for (int64_t j = 0; j < kN; ++j) {
+                float expected = biasf[j];
+                for (int64_t p = 0; p < kK; ++p) expected += af[i * kK + p] * bf[p * kN + j];
+                if (alpha != 0.0 && expected < 0.0F) expected *= static_cast<float>(alpha);
+                if (c[i * kN + j] != expected && wrong++ == 0) {
+                    UNSCOPED_INFO("c[" << i << "][" << j << "] = " << c[i * kN + j] << ", expected "
+                                       << expected);
+                }
+            }
+        }
+        CHECK(wrong == 0);
+        CHECK_THAT(run.findings, npusim::NoFindings());
+    }
 }
 
 TEST_CASE("Op project aclnn errors: status codes and messages naming the API and the reason",

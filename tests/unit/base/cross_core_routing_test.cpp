@@ -85,3 +85,18 @@ TEST_CASE("cross-core routing: mode 2 is point to point inside a group", "[unit]
     const CrossCoreRoute aiv11 = route_cross_core_set(KernelType::MIX_AIC_1_1, 4, V, 2, 2);
     CHECK(keys(aiv11.targets) == Targets{{C, 2}});
 }
+
+TEST_CASE("cross-core routing: npusim's AIC -> one AIV set reaches that AIV only", "[unit]") {
+    // The Matmul API's replies in a mixed kernel (kCrossCoreModeToAiv + sub-block).
+    const CrossCoreRoute to0 =
+        route_cross_core_set(KernelType::MIX_AIC_1_2, 3, C, 2, kCrossCoreModeToAiv);
+    const CrossCoreRoute to1 =
+        route_cross_core_set(KernelType::MIX_AIC_1_2, 3, C, 2, kCrossCoreModeToAiv + 1);
+    CHECK_FALSE(to0.round);
+    CHECK(keys(to0.targets) == Targets{{V, 4}});
+    CHECK(keys(to1.targets) == Targets{{V, 5}});
+    CHECK(to1.receiver == "AIV 1 of group 2");
+    const CrossCoreRoute mix11 =
+        route_cross_core_set(KernelType::MIX_AIC_1_1, 3, C, 1, kCrossCoreModeToAiv);
+    CHECK(keys(mix11.targets) == Targets{{V, 1}});
+}

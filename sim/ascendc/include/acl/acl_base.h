@@ -127,6 +127,17 @@ inline bool declare_kernel_type(const char* name, KernelType type) {
     declared_kernel_types_by_name()[name] = type;
     return true;
 }
+/// Kernels whose parameter `index` is marked `__kfc_workspace__` (the system workspace the
+/// launch hands the library APIs, so GetSysWorkSpacePtr needs no SetSysWorkspace), by name;
+/// registered by the same generated source.
+inline std::map<std::string, std::uint32_t, std::less<>>& declared_kfc_workspaces() {
+    static std::map<std::string, std::uint32_t, std::less<>> args;
+    return args;
+}
+inline bool declare_kfc_workspace(const char* name, std::uint32_t index) {
+    declared_kfc_workspaces()[name] = index;
+    return true;
+}
 
 inline aclError to_acl(Status status) {
     switch (status) {

@@ -90,11 +90,27 @@ struct Launcher {
         if (mode != g_host.schedule_modes.end()) spec.schedule_mode = mode->second;
         const Where at = where;
         auto* const k = kernel;
+        ascendc::LaunchOptions options = ascendc::launch_options_from_environment();
+        const auto& kfc = declared_kfc_workspaces();
+        if (const auto found = kfc.find(std::string_view(name).substr(0, name.find('<')));
+            found != kfc.end()) {
+            std::uint32_t i = 0;
+            (
+                [&](const auto& arg) {
+                    if constexpr (std::is_pointer_v<std::decay_t<decltype(arg)>>) {
+                        if (i == found->second) {
+                            options.sys_workspace =
+                                static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(arg));
+                        }
+                    }
+                    ++i;
+                }(args),
+                ...);
+            (void)i;  // a kernel without parameters
+        }
         return call([&](Runtime& rt) {
             rt.launch(stream_of(stream), spec,
-                      ascendc::bind_kernel(k, ascendc::launch_options_from_environment(),
-                                           kernel_arg<Params>(args)...),
-                      at);
+                      ascendc::bind_kernel(k, options, kernel_arg<Params>(args)...), at);
         });
     }
 };

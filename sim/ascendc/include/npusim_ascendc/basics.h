@@ -48,6 +48,11 @@
 #ifndef __schedmode__
 #define __schedmode__(mode)
 #endif
+// A kernel parameter that is the library APIs' system workspace: the launch sets it
+// (npusim_add_ascendc_kernel registers the parameter; GetSysWorkSpacePtr returns it).
+#ifndef __kfc_workspace__
+#define __kfc_workspace__
+#endif
 #ifndef __inline__
 #define __inline__ inline
 #endif

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <source_location>
 #include <string>
 #include <tuple>
@@ -52,6 +53,9 @@ struct LaunchOptions {
     /// The compiler's automatic synchronization (PipeBarrier<PIPE_V> between dependent
     /// vector instructions, S <-> V/MTE2/MTE3 flags around scalar accesses).
     bool auto_sync = NPUSIM_ASCENDC_AUTO_SYNC != 0;
+    /// The system workspace set before the kernel runs (GetSysWorkSpacePtr), as the launch
+    /// of a kernel with a `__kfc_workspace__` parameter does.
+    std::optional<std::uint64_t> sys_workspace;
 };
 
 /// LaunchOptions for programs started by the harnesses (ACL main, tikicpulib):
@@ -440,6 +444,7 @@ KernelBody bind_kernel(Kernel kernel, LaunchOptions options, Args... args) {
     return [kernel, options, args...](Block& block) {
         KernelContext ctx(block, options);
         t_current = &ctx;
+        if (options.sys_workspace) ctx.set_sys_workspace(*options.sys_workspace);
         struct Clear {
             ~Clear() { t_current = nullptr; }  // no dangling context after the block
         } clear;

@@ -40,3 +40,13 @@ struct TCubeTiling {
     std::int32_t dbL0B = 2;
     std::int32_t dbL0C = 1;
 };
+
+/// The same struct under the names the vendor's newer samples and operator projects use:
+/// AscendC::tiling::TCubeTiling (a kernel parameter of the single-source samples) and
+/// optiling::TCubeTiling (TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, ...) in op_host headers).
+namespace AscendC::tiling {
+using ::TCubeTiling;
+}  // namespace AscendC::tiling
+namespace optiling {
+using ::TCubeTiling;
+}  // namespace optiling

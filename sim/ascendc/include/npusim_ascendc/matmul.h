@@ -12,6 +12,8 @@
 // Supported: A and B in GM (ND or NZ, fp16, either transposed), C in GM (ND, fp32), bias in
 // GM (fp32); N and K tails multiples of 16 (transposed A: M tails too). Anything else is a
 // compile error or a KernelError naming the user's line (docs/ascendc.md, "Matmul API").
+// In a mixed kernel an AIV's object sends its calls to the group's AIC, which runs them on its
+// own object with this schedule; C can then also go to UB (npusim_ascendc/matmul_mix.h).
 #pragma once
 
 #include <algorithm>
@@ -21,6 +23,8 @@
 
 #include "npusim_ascendc/cube.h"
 #include "npusim_ascendc/cube_tiling.h"
+#include "npusim_ascendc/matmul_mix.h"
+#include "npusim_ascendc/matmul_operands.h"
 #include "npusim_ascendc/pipe.h"
 #include "npusim_ascendc/sync.h"
 
@@ -61,56 +65,13 @@ constexpr MatmulConfig GetMDLConfig() {
 constexpr MatmulConfig CFG_NORM = GetNormalConfig();
 constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 
+/// The vendor's UB size constants for the modelled part (Atlas A2 / 910B, the vendor's kernel
+/// constants as quoted publicly): 192 KiB of UB, the top 8 KiB reserved, so kernels size their
+/// scratch (e.g. Matmul's SetLocalWorkspace) by TOTAL_VEC_LOCAL_SIZE.
+constexpr std::int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
+constexpr std::uint32_t TOTAL_UB_SIZE = 192 * 1024;
+
 }  // namespace AscendC
-
-namespace npusim::ascendc {
-
-/// A matrix operand in GM as the Matmul object reads it.
-struct MatmulOperand {
-    std::uint64_t address = 0;
-    std::uint64_t count = 0;
-    bool transposed = false;
-    bool set = false;
-};
-
-/// The row-major tile [rows x cols] of a GM matrix (ND with row stride `stride` elements, or
-/// NZ: 16-column blocks of `padded_rows` rows each) at (row0, col0) into an L1 tile.
-template <class T>
-void load_tile_to_l1(const npusim::LocalTensor<T>& l1, const MatmulOperand& gm, bool nz,
-                     std::uint64_t stride, std::uint64_t padded_rows, std::uint64_t row0,
-                     std::uint64_t col0, std::uint64_t rows, std::uint64_t cols, const Loc& loc) {
-    constexpr std::uint64_t c0 = 32 / sizeof(T);
-    if (cols % c0 != 0) {
-        throw KernelError(EventIds::where(loc) + "Matmul: a tile row of " + std::to_string(cols) +
-                          " elements is not a multiple of " + std::to_string(c0) +
-                          " (tails must be whole 32-byte blocks in npusim yet)");
-    }
-    GlobalView<T> src;
-    src.count = gm.count;
-    if (!nz) {
-        src.address = gm.address + (row0 * stride + col0) * sizeof(T);
-        copy_blocks<T>(l1, src, rows, cols * sizeof(T), (stride - cols) * sizeof(T), 0, loc);
-        return;
-    }
-    if (col0 % c0 != 0) {
-        throw KernelError(EventIds::where(loc) + "Matmul: an NZ tile must start on a column block");
-    }
-    // NZ: column block j holds padded_rows rows of c0 elements; one DMA per block, the blocks
-    // after the first timed as further bursts of one instruction.
-    for (std::uint64_t j = 0; j < cols / c0; ++j) {
-        src.address = gm.address + ((col0 / c0 + j) * padded_rows + row0) * c0 * sizeof(T);
-        npusim::LocalTensor<T> dst = l1;
-        dst.address += j * c0 * sizeof(T);
-        if (j > 0) context(loc).block().continue_dma();
-        copy_blocks<T>(dst, src, rows, c0 * sizeof(T), 0, (cols - c0) * sizeof(T), loc);
-    }
-}
-
-inline std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
-    return (a + b - 1) / b;
-}
-
-}  // namespace npusim::ascendc
 
 namespace AscendC {
 
@@ -143,11 +104,11 @@ public:
     /// Buffers for the tiling's base tiles on `tpipe` (the block's TPipe when null).
     void Init(const TCubeTiling* tiling, TPipe* tpipe = nullptr, Loc loc = Loc::current()) {
         npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
-        if (ctx.block().core_type() != npusim::CoreType::Cube) {
+        m_client = npusim::ascendc::matmul_is_client(ctx.block());
+        if (ctx.block().core_type() != npusim::CoreType::Cube && !m_client) {
             throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
-                                      "Matmul: npusim runs the Matmul API on the cube core (AIC); "
-                                      "calling it from a vector core (the vendor's AIV -> AIC "
-                                      "messages) is not supported yet");
+                                      "Matmul: a vector-only kernel has no cube core to run the "
+                                      "Matmul on (declare the kernel mixed or AIC)");
         }
         if (tiling == nullptr) fail("Init without a TCubeTiling", loc);
         m_tiling = *tiling;
@@ -155,6 +116,12 @@ public:
         if (t.baseM <= 0 || t.baseN <= 0 || t.baseK <= 0 || t.singleCoreM <= 0 ||
             t.singleCoreN <= 0 || t.singleCoreK <= 0) {
             fail("the TCubeTiling's base and single-core shapes must be positive", loc);
+        }
+        if (m_client) {
+            // The AIC's object of the same order holds the buffers (npusim_ascendc/matmul_mix.h).
+            m_registered = true;
+            init_shapes();
+            return;
         }
         if (tpipe == nullptr) tpipe = GetTPipePtr(loc);
         if (tpipe == nullptr) fail("Init needs a TPipe", loc);
@@ -164,11 +131,35 @@ public:
         tpipe->InitBuffer(m_a2, 2, bm * bk * sizeof(half), loc);
         tpipe->InitBuffer(m_b2, 2, bk * bn * sizeof(half), loc);
         tpipe->InitBuffer(m_co1, 1, bm * bn * sizeof(float), loc);
-        m_bias_on = t.isBias != 0;
-        if (m_bias_on) {
+        if (t.isBias != 0) {
             tpipe->InitBuffer(m_bias1, 1, bn * sizeof(float), loc);
             tpipe->InitBuffer(m_bias2, 1, bn * sizeof(float), loc);
         }
+        init_shapes();
+    }
+    ~Matmul() {
+        // An AIV's object tells the AIC it is done (not while an error unwinds the kernel).
+        if (m_client && m_registered && std::uncaught_exceptions() == 0) {
+            npusim::ascendc::MatmulRequest quit;
+            quit.object = m_object;
+            quit.quit = true;
+            npusim::ascendc::matmul_send(std::move(quit), m_loc);
+        }
+    }
+
+    /// REGIST_MATMUL_OBJ: this object's order and the system workspace (mixed kernels).
+    void npusim_register(std::uint32_t object, GM_ADDR workspace, Loc loc) {
+        m_object = object;
+        m_workspace = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(workspace));
+        m_loc = loc;
+        m_client = npusim::ascendc::matmul_is_client(npusim::ascendc::context(loc).block());
+        m_registered = m_client;
+    }
+
+private:
+    void init_shapes() {
+        const TCubeTiling& t = m_tiling;
+        m_bias_on = t.isBias != 0;
         m_org_m = t.M;
         m_org_n = t.N;
         m_org_ka = t.Ka;
@@ -178,6 +169,7 @@ public:
         m_inited = true;
     }
 
+public:
     void SetTensorA(const GlobalTensor<SrcT>& gm, bool isTransposeA = false) {
         m_a = {gm.address(), gm.GetSize(), isTransposeA || A_TYPE::isTrans, true};
         reset_iteration();
@@ -213,9 +205,13 @@ public:
         SetSingleShape(tailM > 0 ? tailM : m_m, tailN > 0 ? tailN : m_n, tailK > 0 ? tailK : m_k);
     }
     void SetWorkspace(GM_ADDR, int) {}
+    /// UB scratch for the vendor's format conversions on the vector core; npusim's schedule
+    /// needs none (accepted and unused, as SetWorkspace).
+    void SetLocalWorkspace(const LocalTensor<std::uint8_t>&) {}
 
     /// The next output tile into L0C; false when every tile is done. sync and async issue the
-    /// same instructions (the scalar unit never waits for the cube in either).
+    /// same instructions (the scalar unit never waits for the cube in either). On an AIV of a
+    /// mixed kernel the tile is computed when GetTensorC asks for it.
     template <bool sync = true>
     bool Iterate(bool enPartialSum = false, Loc loc = Loc::current()) {
         check_ready(loc);
@@ -231,7 +227,11 @@ public:
             m_tile_m = m_next / tiles_n;
         }
         ++m_next;
-        compute_tile(enPartialSum, loc);
+        if (m_client) {
+            if (enPartialSum) fail("Iterate(enPartialSum) from an AIV is not supported yet", loc);
+        } else {
+            compute_tile(enPartialSum, loc);
+        }
         m_pending = true;
         return true;
     }
@@ -242,25 +242,40 @@ public:
                     bool enSequentialWrite = false, Loc loc = Loc::current()) {
         if (!m_pending) fail("GetTensorC without a tile (call Iterate first)", loc);
         m_pending = false;
-        const std::uint64_t rows = cur_m(), cols = cur_n();
-        LocalTensor<float> c = m_co1.template DeQue<float>(loc);
-        const std::uint64_t stride = enSequentialWrite ? cols : m_org_kc;
+        const std::uint64_t stride = enSequentialWrite ? cur_n() : m_org_kc;
         const std::uint64_t offset =
             enSequentialWrite ? 0 : m_tile_m * m_tiling.baseM * stride + m_tile_n * m_tiling.baseN;
-        if (enAtomic == 1) SetAtomicAdd<float>(loc);
-        npusim::ascendc::copy_blocks<float>(npusim::ascendc::view_of(gm[offset]), c.native(), rows,
-                                            cols * sizeof(float), 0,
-                                            (stride - cols) * sizeof(float), loc);
-        if (enAtomic == 1) SetAtomicNone(loc);
-        m_co1.FreeTensor(c, loc);
+        const npusim::ascendc::GlobalView<DstT> dst = npusim::ascendc::view_of(gm[offset]);
+        if (m_client) {
+            request_tile(dst.address, dst.count, stride, enAtomic, loc);
+            npusim::ascendc::matmul_wait_reply(loc);
+            return;
+        }
+        write_c(dst.address, dst.count, stride, enAtomic, loc);
     }
+    /// The current tile to UB (an AIV of a mixed kernel): packed, baseN-wide rows of the tile.
     template <bool sync = true>
-    void GetTensorC(const LocalTensor<DstT>&, std::uint8_t = 0, bool = false,
-                    Loc loc = Loc::current()) {
-        fail(
-            "GetTensorC to a LocalTensor (UB) is not supported yet: the cube core has no UB; "
-            "write C to GM and read it on the AIV",
-            loc);
+    void GetTensorC(const LocalTensor<DstT>& ub, std::uint8_t enAtomic = 0,
+                    bool enSequentialWrite = false, Loc loc = Loc::current()) {
+        if (!m_client) {
+            fail(
+                "GetTensorC to a LocalTensor (UB) needs a mixed kernel (the cube core has no "
+                "UB): call it from the AIV",
+                loc);
+        }
+        if (!m_pending) fail("GetTensorC without a tile (call Iterate first)", loc);
+        if (enAtomic != 0) fail("GetTensorC to UB with enAtomic is not supported", loc);
+        if (!enSequentialWrite) {
+            fail(
+                "GetTensorC to UB with enSequentialWrite false is not supported yet (pass true: "
+                "the tile packed at the tensor's start)",
+                loc);
+        }
+        m_pending = false;
+        const std::uint64_t rows = cur_m(), cols = cur_n();
+        to_ub(ub, rows * cols, loc, [&](std::uint64_t slot, std::uint64_t bytes) {
+            request_tile(slot, bytes / sizeof(DstT), cols, 0, loc);
+        });
     }
 
     /// Every tile of C to GM (row stride: C's original width).
@@ -270,13 +285,44 @@ public:
                     bool fakeMsg = false, Loc loc = Loc::current()) {
         (void)waitIterateAll;
         (void)fakeMsg;
+        if (m_client) {
+            check_ready(loc);
+            if (enSequentialWrite) fail("IterateAll from an AIV with enSequentialWrite", loc);
+            const npusim::ascendc::GlobalView<DstT> dst = npusim::ascendc::view_of(gm);
+            request_all(dst.address, dst.count, static_cast<std::uint64_t>(m_org_kc), enAtomic,
+                        loc);
+            if (sync) {
+                npusim::ascendc::matmul_wait_reply(loc);
+            } else {
+                m_wait_all = true;
+            }
+            return;
+        }
         while (Iterate<sync>(false, loc)) GetTensorC<sync>(gm, enAtomic, enSequentialWrite, loc);
     }
+    /// Every tile of C into UB (an AIV of a mixed kernel): the single-core C, row-major.
     template <bool sync = true>
-    void IterateAll(const LocalTensor<DstT>&, std::uint8_t = 0, Loc loc = Loc::current()) {
-        fail("IterateAll to a LocalTensor (UB) is not supported yet: the cube core has no UB", loc);
+    void IterateAll(const LocalTensor<DstT>& ub, std::uint8_t enAtomic = 0,
+                    Loc loc = Loc::current()) {
+        if (!m_client) {
+            fail(
+                "IterateAll to a LocalTensor (UB) needs a mixed kernel (the cube core has no "
+                "UB): call it from the AIV",
+                loc);
+        }
+        check_ready(loc);
+        if (enAtomic != 0) fail("IterateAll to UB with enAtomic is not supported", loc);
+        const std::uint64_t count = static_cast<std::uint64_t>(m_m) * m_n;
+        to_ub(ub, count, loc, [&](std::uint64_t slot, std::uint64_t bytes) {
+            request_all(slot, bytes / sizeof(DstT), static_cast<std::uint64_t>(m_n), 0, loc);
+        });
     }
-    void WaitIterateAll() {}
+    /// Waits for an IterateAll<false> of this AIV.
+    void WaitIterateAll(Loc loc = Loc::current()) {
+        if (!m_wait_all) return;
+        m_wait_all = false;
+        npusim::ascendc::matmul_wait_reply(loc);
+    }
 
     void End() {
         m_a.set = m_b.set = m_bias.set = false;
@@ -301,6 +347,114 @@ private:
     }
     std::uint64_t cur_n() const {
         return std::min<std::uint64_t>(m_tiling.baseN, m_n - m_tile_n * m_tiling.baseN);
+    }
+
+    // ---- the AIV -> AIC message mode (npusim_ascendc/matmul_mix.h) ----------------------
+    npusim::ascendc::MatmulState snapshot() const {
+        return {m_a, m_b, m_bias, m_m, m_n, m_k, m_org_m, m_org_n, m_org_ka, m_org_kb, m_org_kc};
+    }
+    void restore(const npusim::ascendc::MatmulState& s) {
+        m_a = s.a;
+        m_b = s.b;
+        m_bias = s.bias;
+        m_m = s.m;
+        m_n = s.n;
+        m_k = s.k;
+        m_org_m = s.org_m;
+        m_org_n = s.org_n;
+        m_org_ka = s.org_ka;
+        m_org_kb = s.org_kb;
+        m_org_kc = s.org_kc;
+        reset_iteration();
+    }
+    /// L0C -> GM (FIX): the current tile at `address`, rows `stride` elements apart.
+    void write_c(std::uint64_t address, std::uint64_t count, std::uint64_t stride,
+                 std::uint8_t atomic, const Loc& loc) {
+        const std::uint64_t rows = cur_m(), cols = cur_n();
+        LocalTensor<float> c = m_co1.template DeQue<float>(loc);
+        npusim::ascendc::GlobalView<float> dst;
+        dst.address = address;
+        dst.count = count;
+        if (atomic == 1) SetAtomicAdd<float>(loc);
+        npusim::ascendc::copy_blocks<float>(dst, c.native(), rows, cols * sizeof(float), 0,
+                                            (stride - cols) * sizeof(float), loc);
+        if (atomic == 1) SetAtomicNone(loc);
+        m_co1.FreeTensor(c, loc);
+    }
+    /// AIC: one tile of an AIV's matmul to GM.
+    void serve_tile(const npusim::ascendc::MatmulState& s, std::uint64_t tile_m,
+                    std::uint64_t tile_n, std::uint64_t address, std::uint64_t count,
+                    std::uint64_t stride, std::uint8_t atomic, const Loc& loc) {
+        restore(s);
+        check_ready(loc);
+        m_tile_m = tile_m;
+        m_tile_n = tile_n;
+        compute_tile(false, loc);
+        write_c(address, count, stride, atomic, loc);
+    }
+    /// AIC: every tile of an AIV's matmul to GM at `address` (rows `stride` elements apart).
+    void serve_all(const npusim::ascendc::MatmulState& s, std::uint64_t address,
+                   std::uint64_t count, std::uint64_t stride, std::uint8_t atomic, const Loc& loc) {
+        restore(s);
+        while (Iterate<true>(false, loc)) {
+            const std::uint64_t offset =
+                m_tile_m * m_tiling.baseM * stride + m_tile_n * m_tiling.baseN;
+            write_c(address + offset * sizeof(DstT), count - offset, stride, atomic, loc);
+            m_pending = false;
+        }
+    }
+    void send(npusim::ascendc::MatmulRequest request, const Loc& loc) {
+        // The last copy out of this AIV's workspace slot has finished before the AIC
+        // overwrites it.
+        if (m_slot_read) npusim::ascendc::matmul_order(npusim::Pipe::MTE2, npusim::Pipe::S, loc);
+        m_slot_read = false;
+        request.object = m_object;
+        npusim::ascendc::matmul_send(std::move(request), loc);
+    }
+    void request_tile(std::uint64_t address, std::uint64_t count, std::uint64_t stride,
+                      std::uint8_t atomic, const Loc& loc) {
+        npusim::ascendc::MatmulRequest r;
+        r.reply = true;
+        r.run = [s = snapshot(), tm = m_tile_m, tn = m_tile_n, address, count, stride, atomic,
+                 loc](void* engine) {
+            static_cast<Matmul*>(engine)->serve_tile(s, tm, tn, address, count, stride, atomic,
+                                                     loc);
+        };
+        send(std::move(r), loc);
+    }
+    void request_all(std::uint64_t address, std::uint64_t count, std::uint64_t stride,
+                     std::uint8_t atomic, const Loc& loc) {
+        npusim::ascendc::MatmulRequest r;
+        r.reply = true;
+        r.run = [s = snapshot(), address, count, stride, atomic, loc](void* engine) {
+            static_cast<Matmul*>(engine)->serve_all(s, address, count, stride, atomic, loc);
+        };
+        send(std::move(r), loc);
+    }
+    /// AIV: `count` elements of C through this AIV's workspace slot into `ub`; `request`
+    /// sends the request that writes the slot.
+    template <class Request>
+    void to_ub(const LocalTensor<DstT>& ub, std::uint64_t count, const Loc& loc,
+               Request&& request) {
+        const std::uint64_t bytes = count * sizeof(DstT);
+        if (ub.GetSize() < count) {
+            fail("C of " + std::to_string(count) + " elements into a LocalTensor of " +
+                     std::to_string(ub.GetSize()),
+                 loc);
+        }
+        const std::uint64_t slot = npusim::ascendc::matmul_slot(m_workspace, bytes, loc);
+        request(slot, bytes);
+        npusim::ascendc::matmul_wait_reply(loc);
+        // The UB range's earlier readers and writers (vector work, copies out) come first;
+        // the copy in comes before the vector work that follows.
+        npusim::ascendc::matmul_order(npusim::Pipe::V, npusim::Pipe::MTE2, loc);
+        npusim::ascendc::matmul_order(npusim::Pipe::MTE3, npusim::Pipe::MTE2, loc);
+        npusim::ascendc::GlobalView<DstT> src;
+        src.address = slot;
+        src.count = count;
+        npusim::ascendc::copy_elements<DstT>(npusim::ascendc::view_of(ub), src, count, loc);
+        npusim::ascendc::matmul_order(npusim::Pipe::MTE2, npusim::Pipe::V, loc);
+        m_slot_read = true;
     }
 
     void compute_tile(bool accumulate_onto_c, const Loc& loc) {
@@ -404,38 +558,24 @@ private:
     std::int64_t m_m = 0, m_n = 0, m_k = 0;
     std::int64_t m_org_m = 0, m_org_n = 0, m_org_ka = 0, m_org_kb = 0, m_org_kc = 0;
     std::uint64_t m_next = 0, m_tile_m = 0, m_tile_n = 0;
+    // An AIV's object in a mixed kernel: a client of its group's AIC.
+    bool m_client = false;
+    bool m_registered = false;
+    bool m_wait_all = false;
+    bool m_slot_read = false;
+    std::uint32_t m_object = 0;
+    std::uint64_t m_workspace = 0;
+    Loc m_loc = Loc::current();
 };
 
 }  // namespace AscendC
 
-namespace npusim::ascendc {
-
-inline void regist_matmul_objs(AscendC::TPipe*, GM_ADDR) {}
-/// REGIST_MATMUL_OBJ(pipe, workspace, mm1, tiling1, mm2, tiling2, ...): Init each object
-/// whose tiling is given (a null tiling leaves Init to the kernel).
-template <class MM, class... Rest>
-void regist_matmul_objs(AscendC::TPipe* pipe, GM_ADDR workspace, MM& mm, const TCubeTiling* tiling,
-                        Rest&&... rest) {
-    if (tiling != nullptr) mm.Init(tiling, pipe);
-    regist_matmul_objs(pipe, workspace, std::forward<Rest>(rest)...);
-}
-template <class MM>
-void regist_matmul_objs(AscendC::TPipe* pipe, GM_ADDR workspace, MM& mm) {
-    regist_matmul_objs(pipe, workspace, mm, static_cast<const TCubeTiling*>(nullptr));
-}
-
-}  // namespace npusim::ascendc
-
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
-    ::npusim::ascendc::regist_matmul_objs(tpipe, (GM_ADDR)(workspace), __VA_ARGS__)
-
+// The vendor's headers make the AscendC names visible in namespace matmul, so a kernel with
+// `using namespace matmul;` calls GetBlockIdx, GetSysWorkSpacePtr, ... unqualified.
 namespace matmul {
-using AscendC::CFG_MDL;
-using AscendC::CFG_NORM;
-using AscendC::CubeFormat;
-using AscendC::GetMDLConfig;
-using AscendC::GetNormalConfig;
-using AscendC::Matmul;
-using AscendC::MatmulConfig;
-using AscendC::MatmulType;
+using namespace AscendC;
 }  // namespace matmul
+// ... and CubeFormat and GetSysWorkSpacePtr at global scope (the samples write them unqualified
+// without a using-directive).
+using AscendC::CubeFormat;
+using AscendC::GetSysWorkSpacePtr;

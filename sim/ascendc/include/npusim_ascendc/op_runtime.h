@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "acl/acl_base.h"
+#include "acl/acl_op_host.h"
 #include "aclnn/acl_meta.h"
 #include "kernel_operator.h"
 #include "register/op_def_registry.h"
@@ -41,6 +42,8 @@ struct aclOpExecutor {
     std::uint64_t workspace = 0;
     std::uint32_t schedule_mode = 0;
     std::vector<void*> args;  // inputs (null when an optional one is absent), then outputs
+    /// Outputs zeroed before the launch (SetNeedAtomic): device address and bytes.
+    std::vector<std::pair<void*, std::uint64_t>> zeroed;
 };
 
 namespace npusim::ascendc::op {
@@ -283,7 +286,15 @@ inline aclnnStatus prepare(const char* api, const char* type,
         for (const aclTensor* tensor : inputs) {
             made->args.push_back(tensor != nullptr ? tensor->data : nullptr);
         }
-        for (const aclTensor* tensor : outputs) made->args.push_back(tensor->data);
+        for (const aclTensor* tensor : outputs) {
+            made->args.push_back(tensor->data);
+            if (!context.GetNeedAtomic()) continue;
+            std::uint64_t bytes = aclDataTypeSize(tensor->data_type);
+            for (const std::int64_t dim : tensor->storage_dims) {
+                bytes *= static_cast<std::uint64_t>(std::max<std::int64_t>(dim, 0));
+            }
+            made->zeroed.emplace_back(tensor->data, bytes);
+        }
         *workspace_size = made->workspace;
         *executor = made.release();
     } catch (const std::exception& error) {
@@ -295,10 +306,13 @@ inline aclnnStatus prepare(const char* api, const char* type,
 
 template <class Kernel, class... Args>
 KernelBody bind_keyed_kernel(Kernel kernel, LaunchOptions options, std::uint64_t key,
-                             Args... args) {
-    return [kernel, options, key, args...](Block& block) {
+                             std::uint8_t* workspace, Args... args) {
+    return [kernel, options, key, workspace, args...](Block& block) {
         KernelContext ctx(block, options);
         t_current = &ctx;
+        // The op framework sets the system workspace before the kernel runs (kernels of an
+        // operator project call GetSysWorkSpacePtr without SetSysWorkspace).
+        ctx.set_sys_workspace(reinterpret_cast<std::uintptr_t>(workspace));
         launch_tiling_keys()[&ctx] = key;
         struct Clear {
             KernelContext* ctx;
@@ -319,7 +333,7 @@ KernelBody bind_op_kernel(void (*kernel)(Params...), const aclOpExecutor& ex,
         if (i < ex.args.size()) return static_cast<std::uint8_t*>(ex.args[i]);
         return i == ex.args.size() ? workspace : tiling;
     };
-    return bind_keyed_kernel(kernel, launch_options_from_environment(), ex.tiling_key,
+    return bind_keyed_kernel(kernel, launch_options_from_environment(), ex.tiling_key, workspace,
                              reinterpret_cast<Params>(arg(I))...);
 }
 
@@ -358,6 +372,11 @@ aclnnStatus launch(const char* api, void (*kernel)(Params...), const char* name,
             acl::g_host.at_exit.emplace_back([](Runtime& r) { r.synchronize_device(); });
         }
         acl::g_host.at_exit.emplace_back([device](Runtime& r) { r.free(device); });
+        for (const auto& [data, bytes] : ex->zeroed) {
+            const DeviceBuffer output{
+                static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(data)), bytes};
+            if (bytes > 0) rt.memset_async(output, 0, bytes, s, where);
+        }
         LaunchSpec spec;
         spec.name = name;
         spec.blocks = ex->block_dim;

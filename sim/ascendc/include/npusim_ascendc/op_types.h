@@ -333,12 +333,13 @@ public:
         return ge::GRAPH_SUCCESS;
     }
     std::uint32_t GetScheduleMode() const { return m_schedule_mode; }
-    /// Atomic-add outputs need zeroed memory first; npusim leaves the outputs as the caller
-    /// passed them (the flag is recorded).
+    /// The op accumulates into its outputs with atomic adds: aclnn<Op> zeroes every output on
+    /// the stream before the launch, as the framework's atomic clean does.
     std::uint32_t SetNeedAtomic(bool atomic) {
         m_need_atomic = atomic;
         return ge::GRAPH_SUCCESS;
     }
+    bool GetNeedAtomic() const { return m_need_atomic; }
     template <class T = void>
     const T* GetCompileInfo() const {
         static_assert(sizeof(T) == 0,

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <iostream>  // the vendor's tiling headers bring it; host samples use std::cout
 
 #include "npusim_ascendc/cube_tiling.h"
 #include "npusim_ascendc/ge_data_type.h"
@@ -278,13 +279,18 @@ protected:
             t.singleCoreM = m_single_m;
             t.singleCoreN = m_single_n;
         } else {
+            // Ties: the smaller of M and N is split further (M when equal), as the vendor's
+            // tiling does for its samples (512 x 128 splits N over 2 cores, 512 x 512 splits M).
             std::int64_t best = -1;
+            std::int32_t best_split = 0;
             for (std::int32_t md = 1; md <= dim; ++md) {
                 for (std::int32_t nd = 1; md * nd <= dim; ++nd) {
                     const std::int32_t sm = align16(ceil_div(m_m, md));
                     const std::int32_t sn = align16(ceil_div(m_n, nd));
                     const std::int64_t cost = std::int64_t{sm} * sn;
-                    if (best < 0 || cost < best) {
+                    const std::int32_t split = m_m <= m_n ? md : nd;
+                    if (best < 0 || cost < best || (cost == best && split > best_split)) {
+                        best_split = split;
                         best = cost;
                         t.singleCoreM = sm;
                         t.singleCoreN = sn;

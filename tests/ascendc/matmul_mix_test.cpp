@@ -1,0 +1,223 @@
+// The Matmul API in a mixed kernel as the vendor's samples use it: the Matmul object is
+// created in AIV code (REGIST_MATMUL_OBJ with the system workspace), each AIV's calls run as
+// requests on the group's AIC (real cube instructions), C comes back to UB through the
+// workspace or goes to GM. Both AIVs of the group drive their own half of C at once. Each
+// form against a CPU reference with a clean checker; reading C from GM after an
+// IterateAll<false> without WaitIterateAll is the race the checker reports.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+#include "sim/simulator.h"
+#include "sync/check/catch_matchers.h"
+#include "sync/check/checker.h"
+
+using namespace matmul;  // as the samples do: the AscendC names are visible through it
+
+namespace {
+
+constexpr int kM = 128, kN = 64, kK = 64;  // each AIV: 64 rows of C
+constexpr int kBase = 32;
+constexpr float kSlope = 0.25F;
+TCubeTiling g_mix_tiling;
+std::uint32_t g_racy_read_line = 0;
+
+enum Mode : uint32_t {
+    kTilesToUb,         // Iterate + GetTensorC(ub) + LeakyReLU per tile (the samples' loop)
+    kTilesToGm,         // Iterate + GetTensorC(gm)
+    kAllToGm,           // IterateAll(gm)
+    kAllToUb,           // IterateAll(ub) + LeakyReLU
+    kAllToGmAsync,      // IterateAll<false>(gm), WaitIterateAll, then C from GM + LeakyReLU
+    kAllToGmAsyncRacy,  // the same without WaitIterateAll
+};
+
+using AType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using CType = MatmulType<TPosition::VECIN, CubeFormat::ND, float>;
+using BiasType = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+
+__global__ __mix__(1, 2) void mm_mix(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR out,
+                                     GM_ADDR workspace, uint32_t mode) {
+    SetSysWorkspace(workspace);
+    const TCubeTiling tiling = g_mix_tiling;
+    Matmul<AType, AType, CType, BiasType> mm;
+    TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);  // the AIC serves, returns
+    const int rows = tiling.singleCoreM;
+    const int row0 = GetBlockIdx() * rows;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> biasGm, cGm, outGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a + row0 * kK, rows * kK);
+    bGm.SetGlobalBuffer((__gm__ half*)b, kK * kN);
+    biasGm.SetGlobalBuffer((__gm__ float*)bias, kN);
+    cGm.SetGlobalBuffer((__gm__ float*)c + row0 * kN, rows * kN);
+    outGm.SetGlobalBuffer((__gm__ float*)out + row0 * kN, rows * kN);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    mm.SetBias(biasGm);
+    const int tile = tiling.baseM * tiling.baseN;
+    if (mode == kTilesToUb) {
+        TQue<TPosition::VECOUT, 1> outQueue;
+        pipe.InitBuffer(outQueue, 1, tile * sizeof(float));
+        const uint32_t roundM = rows / tiling.baseM;
+        uint32_t round = 0;
+        while (mm.template Iterate<true>()) {
+            LocalTensor<float> t = outQueue.AllocTensor<float>();
+            mm.template GetTensorC<true>(t, false, true);
+            LeakyRelu(t, t, kSlope, tile);
+            outQueue.EnQue(t);
+            t = outQueue.DeQue<float>();
+            const uint32_t at = round % roundM * tiling.baseM * kN + round / roundM * tiling.baseN;
+            DataCopyParams params{(uint16_t)tiling.baseM, (uint16_t)(tiling.baseN * 4 / 32), 0,
+                                  (uint16_t)((kN - tiling.baseN) * 4 / 32)};
+            DataCopy(outGm[at], t, params);
+            outQueue.FreeTensor(t);
+            ++round;
+        }
+    } else if (mode == kTilesToGm) {
+        while (mm.Iterate()) mm.GetTensorC(cGm);
+    } else if (mode == kAllToGm) {
+        mm.IterateAll(cGm);
+    } else if (mode == kAllToUb) {
+        TQue<TPosition::VECOUT, 1> outQueue;
+        pipe.InitBuffer(outQueue, 1, rows * kN * sizeof(float));
+        LocalTensor<float> t = outQueue.AllocTensor<float>();
+        mm.IterateAll(t);
+        LeakyRelu(t, t, kSlope, rows * kN);
+        outQueue.EnQue(t);
+        t = outQueue.DeQue<float>();
+        DataCopy(outGm, t, rows * kN);
+        outQueue.FreeTensor(t);
+    } else {
+        mm.template IterateAll<false>(cGm);
+        if (mode == kAllToGmAsync) mm.WaitIterateAll();
+        TQue<TPosition::VECIN, 1> inQueue;
+        TQue<TPosition::VECOUT, 1> outQueue;
+        pipe.InitBuffer(inQueue, 1, rows * kN * sizeof(float));
+        pipe.InitBuffer(outQueue, 1, rows * kN * sizeof(float));
+        LocalTensor<float> in = inQueue.AllocTensor<float>();
+        DataCopy(in, cGm, rows * kN);  // racy without WaitIterateAll
+        g_racy_read_line = __LINE__ - 1;
+        inQueue.EnQue(in);
+        in = inQueue.DeQue<float>();
+        LocalTensor<float> t = outQueue.AllocTensor<float>();
+        LeakyRelu(t, in, kSlope, rows * kN);
+        outQueue.EnQue(t);
+        inQueue.FreeTensor(in);
+        t = outQueue.DeQue<float>();
+        DataCopy(outGm, t, rows * kN);
+        outQueue.FreeTensor(t);
+    }
+    mm.End();
+}
+
+struct MixRun {
+    bool completed = false;
+    std::vector<float> c, out, expected_c, expected_out;
+    std::vector<npusim::Finding> findings;
+};
+
+MixRun run_mix(Mode mode) {
+    TCubeTiling& t = g_mix_tiling;
+    t = TCubeTiling{};
+    t.M = kM;
+    t.N = kN;
+    t.Ka = t.Kb = kK;
+    t.singleCoreM = kM / 2;
+    t.singleCoreN = kN;
+    t.singleCoreK = kK;
+    t.baseM = t.baseN = t.baseK = kBase;
+    t.isBias = 1;
+    t.usedCoreNum = 2;
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    std::vector<half> as(kM * kK), bs(kK * kN);
+    std::vector<float> biases(kN);
+    for (int i = 0; i < kM * kK; ++i) as[i] = half(static_cast<float>(i % 7) - 3.0F);
+    for (int i = 0; i < kK * kN; ++i) bs[i] = half(static_cast<float>(i % 5) - 2.0F);
+    for (int i = 0; i < kN; ++i) biases[i] = static_cast<float>(i % 9) - 4.0F;
+    auto a = sim.allocate<half>(as.size(), "a");
+    auto b = sim.allocate<half>(bs.size(), "b");
+    auto bias = sim.allocate<float>(kN, "bias");
+    auto c = sim.allocate<float>(kM * kN, "c");
+    auto out = sim.allocate<float>(kM * kN, "out");
+    auto workspace = sim.allocate<std::uint8_t>(npusim::ascendc::kSysWorkspaceBytes, "workspace");
+    sim.write(a, as);
+    sim.write(b, bs);
+    sim.write(bias, biases);
+    sim.write(c, std::vector<float>(kM * kN, 0.0F));
+    sim.write(out, std::vector<float>(kM * kN, 0.0F));
+    using npusim::ascendc::gm_addr;
+    MixRun run;
+    run.completed =
+        sim.run({.name = "mm_mix", .blocks = 1, .type = npusim::KernelType::MIX_AIC_1_2},
+                npusim::ascendc::bind_kernel(mm_mix, gm_addr(a), gm_addr(b), gm_addr(bias),
+                                             gm_addr(c), gm_addr(out), gm_addr(workspace),
+                                             static_cast<uint32_t>(mode)))
+            .completed();
+    run.c = sim.read(c);
+    run.out = sim.read(out);
+    run.findings = checker.findings();
+    for (int r = 0; r < kM; ++r) {
+        for (int col = 0; col < kN; ++col) {
+            float acc = biases[col];
+            for (int i = 0; i < kK; ++i) {
+                acc += static_cast<float>(as[r * kK + i]) * static_cast<float>(bs[i * kN + col]);
+            }
+            run.expected_c.push_back(acc);
+            run.expected_out.push_back(acc > 0.0F ? acc : acc * kSlope);
+        }
+    }
+    return run;
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API, mixed kernel: Iterate + GetTensorC to UB + LeakyReLU on both AIVs",
+          "[ascendc][matmul][mix]") {
+    const MixRun run = run_mix(kTilesToUb);
+    REQUIRE(run.completed);
+    CHECK(run.out == run.expected_out);
+    CHECK_THAT(run.findings, npusim::NoFindings());
+}
+
+TEST_CASE("Matmul API, mixed kernel: GetTensorC and IterateAll to GM from the AIVs",
+          "[ascendc][matmul][mix]") {
+    for (const Mode mode : {kTilesToGm, kAllToGm}) {
+        const MixRun run = run_mix(mode);
+        REQUIRE(run.completed);
+        CHECK(run.c == run.expected_c);
+        CHECK_THAT(run.findings, npusim::NoFindings());
+    }
+}
+
+TEST_CASE("Matmul API, mixed kernel: IterateAll to UB, and IterateAll<false> + WaitIterateAll",
+          "[ascendc][matmul][mix]") {
+    for (const Mode mode : {kAllToUb, kAllToGmAsync}) {
+        const MixRun run = run_mix(mode);
+        REQUIRE(run.completed);
+        CHECK(run.out == run.expected_out);
+        CHECK_THAT(run.findings, npusim::NoFindings());
+    }
+}
+
+TEST_CASE("Matmul API, mixed kernel: C read from GM before WaitIterateAll is a reported race",
+          "[ascendc][matmul][mix]") {
+    const MixRun run = run_mix(kAllToGmAsyncRacy);
+    REQUIRE(run.completed);
+    REQUIRE_FALSE(run.findings.empty());
+    const npusim::Finding& race = run.findings.front();
+    INFO(race.message);
+    CHECK(race.kind == npusim::FindingKind::RaceRAW);
+    CHECK(race.scope == npusim::RaceScope::InterCore);
+    CHECK(race.space == npusim::MemSpace::GM);
+    // the AIC's fixpipe of C against the AIV's read at the kernel's line
+    REQUIRE(race.sites.size() == 2);
+    CHECK(race.sites[0].pipe == npusim::Pipe::FIX);
+    CHECK(race.sites[1].pipe == npusim::Pipe::MTE2);
+    CHECK(race.sites[1].where.line() == g_racy_read_line);
+}
