@@ -69,6 +69,22 @@ enum class Op : std::uint8_t {
     GatherMask,      // the src elements whose pattern bit is set, packed into dst
     Sort32,          // each 32 (score, index) pairs sorted by score, descending, 8 bytes each
     MrgSort,         // up to 4 sorted (score, index) queues merged, descending
+    Fixpipe,         // L0C -> GM on FIX converting on the way: quantisation, ReLU (FixQuant)
+};
+
+/// Fixpipe's conversion out of L0C (Transaction::mode of a Fixpipe), in the order of the
+/// vendor's QuantMode_t for the A2/A3 generation; the rows of pipes/op_table.h say what each
+/// converts.
+enum class FixQuant : std::uint8_t {
+    None,
+    F322F16,
+    F322BF16,
+    DEQF16,
+    VDEQF16,
+    QF322B8,
+    VQF322B8,
+    REQ8,
+    VREQ8,
 };
 
 /// Whether GatherMask's built-in pattern `pattern` (Transaction::mode, 1-7) keeps element i of
@@ -162,6 +178,11 @@ struct Transaction {
     bool a_transposed = false;
     bool b_transposed = false;
     std::uint32_t group = 0;  // GroupReduce*: source elements per result
+    /// Fixpipe: negative results become 0 (ReLU) and the scale word of a scalar
+    /// quantisation (the vendor's deqScalar: bits 31..13 the scale, 45..37 an offset, 46
+    /// signed output).
+    bool relu = false;
+    std::uint64_t quant_word = 0;
     /// A copy to GM in atomic mode (Block::set_atomic): its write combines with GM's bytes
     /// at commit. Checkers: two atomic writes never race each other.
     AtomicOp atomic = AtomicOp::None;

@@ -45,6 +45,7 @@ constexpr std::array kDTypeTable{
     DTypeInfo{DType::U32, "uint32", 4, false, false},
     DTypeInfo{DType::I64, "int64", 8, false, true},
     DTypeInfo{DType::BF16, "bf16", 2, true, true},
+    DTypeInfo{DType::U64, "uint64", 8, false, false},
 };
 
 constexpr bool dtype_rows_in_order() {

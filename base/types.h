@@ -30,8 +30,8 @@ enum class MemSpace : std::uint8_t { GM, UB, L1, L0A, L0B, L0C };
 inline constexpr int kMemSpaces = 6;
 
 /// Element types, in the order of the table in types.cpp (dtype_info): name, size, kind.
-enum class DType : std::uint8_t { F16, F32, I32, I8, U8, I16, U16, U32, I64, BF16 };
-inline constexpr int kDTypeCount = 10;
+enum class DType : std::uint8_t { F16, F32, I32, I8, U8, I16, U16, U32, I64, BF16, U64 };
+inline constexpr int kDTypeCount = 11;
 
 struct DTypeInfo {
     DType dtype = DType::F32;
@@ -119,6 +119,10 @@ template <>
 struct DTypeOf<bfloat16> {
     static constexpr DType value = DType::BF16;
 };
+template <>
+struct DTypeOf<std::uint64_t> {
+    static constexpr DType value = DType::U64;
+};
 
 template <class T>
 concept Element = requires {
@@ -158,6 +162,8 @@ decltype(auto) visit_dtype(DType dtype, F&& f) {
             return f(std::int64_t{});
         case DType::BF16:
             return f(bfloat16{});
+        case DType::U64:
+            return f(std::uint64_t{});
     }
     return f(float{});
 }

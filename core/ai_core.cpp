@@ -556,7 +556,7 @@ void AiCore::apply_effect(InFlight& f, std::uint32_t phase) {
         return;
     }
     const OpInfo& info = op_info(tx.op);
-    if (info.unit == OpUnit::Copy) {
+    if (info.unit == OpUnit::Copy && info.compute == nullptr) {
         const std::uint64_t padding = std::uint64_t{tx.pad_left} + tx.pad_right;
         m_memory.read(tx.accesses[0], f.scratch.data() + tx.pad_left,
                       padding == 0 ? 0 : tx.accesses[0].bytes + padding);

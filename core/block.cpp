@@ -74,17 +74,33 @@ void Block::mmad(LocalTensor<float> c, LocalTensor<half> a, LocalTensor<half> b,
 void Block::mmad(const MmadCall& call, Loc loc) {
     Request r;
     r.op = Op::Mmad;
-    r.dst = local_operand(call.c);
-    r.src0 = local_operand(call.a);
-    r.src1 = local_operand(call.b);
+    r.dst = call.c.operand;
+    r.src0 = call.a.operand;
+    r.src1 = call.b.operand;
     r.m = call.m;
     r.n = call.n;
     r.k = call.k;
     r.accumulate = call.accumulate;
     r.has_bias = call.has_bias;
-    if (call.has_bias) r.bias = local_operand(call.bias);
+    if (call.has_bias) r.bias = call.bias.operand;
     r.a_transposed = call.a_transposed;
     r.b_transposed = call.b_transposed;
+    issue(r, loc);
+}
+
+void Block::fixpipe(const FixpipeCall& call, Loc loc) {
+    Request r;
+    r.op = Op::Fixpipe;
+    r.src0 = call.src.operand;
+    r.dst = call.dst.operand;
+    r.src1 = call.scales.operand;
+    r.m = call.m;
+    r.n = call.n;
+    r.dst_pitch = call.dst_pitch;
+    r.mode = static_cast<std::uint32_t>(call.quant);
+    r.relu = call.relu;
+    r.quant_word = call.quant_word;
+    r.atomic = m_atomic;  // the decoder refuses a conversion under SetAtomic
     issue(r, loc);
 }
 

@@ -407,21 +407,48 @@ public:
     /// (fp32). accumulate = false overwrites c.
     void mmad(LocalTensor<float> c, LocalTensor<half> a, LocalTensor<half> b, std::uint32_t m,
               std::uint32_t n, std::uint32_t k, bool accumulate = false, Loc loc = Loc::current());
-    /// Mmad's full form: `bias` (fp32, n elements, in L1: npusim's stand-in for the bias
-    /// table) initialises every row of c instead of zero (not with accumulate); a held as
-    /// k x m and b as n x k (row-major) when transposed.
+    /// A cube operand of any element type (the cube's tables, base/cube_types.h, say which
+    /// the decoder takes): converts from any LocalTensor or GlobalTensor.
+    struct CubeOperand {
+        Operand operand;
+        CubeOperand() = default;
+        template <Element T>
+        CubeOperand(const LocalTensor<T>& t)  // NOLINT(google-explicit-constructor)
+            : operand(local_operand(t)) {}
+        template <Element T>
+        CubeOperand(const GlobalTensor<T>& t)  // NOLINT(google-explicit-constructor)
+            : operand(global_operand(t)) {}
+    };
+    /// Mmad's full form: fp16 / bf16 / fp32 inputs with an fp32 result, or int8 inputs with
+    /// an int32 result (the decoder checks the types against the cube's table); `bias` (of
+    /// the result type, n elements, in L1: npusim's stand-in for the bias table)
+    /// initialises every row of c instead of zero (not with accumulate); a held as k x m and
+    /// b as n x k (row-major) when transposed.
     struct MmadCall {
-        LocalTensor<float> c;
-        LocalTensor<half> a;
-        LocalTensor<half> b;
+        CubeOperand c;
+        CubeOperand a;
+        CubeOperand b;
         std::uint32_t m = 0, n = 0, k = 0;
         bool accumulate = false;
         bool has_bias = false;
-        LocalTensor<float> bias;
+        CubeOperand bias;
         bool a_transposed = false;
         bool b_transposed = false;
     };
     void mmad(const MmadCall& call, Loc loc = Loc::current());
+    /// Fixpipe with a conversion (PIPE_FIX, timed as the L0C -> GM copy): m rows of n results
+    /// from L0C (row-major) to GM rows `dst_pitch` bytes apart (0: dense), converted by
+    /// `quant` (base/cube_types.h) with `quant_word` (scalar modes) or n uint64 words in L1
+    /// (`scales`, per-channel modes); `relu` makes negative results 0.
+    struct FixpipeCall {
+        CubeOperand src, dst, scales;
+        std::uint32_t m = 0, n = 0;
+        std::uint64_t dst_pitch = 0;
+        FixQuant quant = FixQuant::None;
+        bool relu = false;
+        std::uint64_t quant_word = 0;
+    };
+    void fixpipe(const FixpipeCall& call, Loc loc = Loc::current());
 
     // ---- scalar unit (PIPE_S) -----------------------------------------------------------
     template <Element T>

@@ -131,6 +131,10 @@ void InstructionDecoder::check_global(const Transaction& tx, const Operand& oper
 
 void InstructionDecoder::decode_copy(const Request& r, Transaction& tx,
                                      DecodedInstruction& out) const {
+    if (r.op == Op::Fixpipe) {
+        decode_fixpipe(r, tx, out);
+        return;
+    }
     out.route = find_copy_route(r.src0.space, r.dst.space);
     if (!out.route) {
         rule_error(
@@ -364,56 +368,6 @@ void InstructionDecoder::decode_rearrange(const Request& r, Transaction& tx,
             break;
         }
     }
-}
-
-void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,
-                                     DecodedInstruction& out) const {
-    tx.dtype = DType::F32;
-    tx.src_dtype = DType::F16;
-    tx.m = r.m;
-    tx.n = r.n;
-    tx.k = r.k;
-    tx.accumulate = r.accumulate;
-    tx.bias = r.has_bias;
-    tx.a_transposed = r.a_transposed;
-    tx.b_transposed = r.b_transposed;
-    if (m_core_type != CoreType::Cube) rule_error(tx, "Mmad needs a cube core");
-    if (r.has_bias && r.accumulate) {
-        rule_error(tx, "Mmad with a bias initialises its result: it cannot also accumulate");
-    }
-    if (r.m == 0 || r.n == 0 || r.k == 0) rule_error(tx, "Mmad with a zero dimension");
-    // The accesses below are sized for fp16 inputs and an fp32 result.
-    if (r.src0.dtype != DType::F16 || r.src1.dtype != DType::F16 || r.dst.dtype != DType::F32) {
-        rule_error(tx, "Mmad takes fp16 matrices and an fp32 result (got " +
-                           std::string(to_string(r.src0.dtype)) + ", " +
-                           std::string(to_string(r.src1.dtype)) + " -> " +
-                           std::string(to_string(r.dst.dtype)) + ")");
-    }
-    const std::uint64_t m = r.m, n = r.n, k = r.k;
-    auto check = [&](const Operand& op, MemSpace space, std::uint64_t count, const char* role) {
-        if (op.space != space) {
-            rule_error(tx, std::string(role) + " must be in " + name_of(space) + ", not " +
-                               name_of(op.space));
-        }
-        check_local(tx, op, count, role);
-    };
-    check(r.src0, MemSpace::L0A, m * k, "left matrix");
-    check(r.src1, MemSpace::L0B, k * n, "right matrix");
-    check(r.dst, MemSpace::L0C, m * n, "result matrix");
-    // Reads first, in compute order (a, b, then the accumulator); the write last but one.
-    tx.add_access(MemSpace::L0A, false, r.src0.address, m * k * 2);
-    tx.add_access(MemSpace::L0B, false, r.src1.address, k * n * 2);
-    if (r.has_bias) {
-        if (r.bias.dtype != DType::F32) {
-            rule_error(tx,
-                       "Mmad's bias is fp32 (got " + std::string(to_string(r.bias.dtype)) + ")");
-        }
-        check(r.bias, MemSpace::L1, n, "bias");
-        tx.add_access(MemSpace::L1, false, r.bias.address, n * 4);
-    }
-    out.write_access = tx.access_count;
-    tx.add_access(MemSpace::L0C, true, r.dst.address, m * n * 4);
-    if (r.accumulate) tx.add_access(MemSpace::L0C, false, r.dst.address, m * n * 4);
 }
 
 void InstructionDecoder::decode_flag(const Request& r, Transaction& tx) const {

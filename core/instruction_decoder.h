@@ -26,7 +26,7 @@ namespace npusim {
 /// What decoding adds beyond the transaction itself.
 struct DecodedInstruction {
     int write_access = -1;           // index of the access written at commit, -1 for none
-    std::optional<CopyRoute> route;  // DataCopy only
+    std::optional<CopyRoute> route;  // DataCopy and Fixpipe
 };
 
 class InstructionDecoder final {
@@ -73,7 +73,9 @@ private:
     void decode_vector(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     // Gather, GatherMask, Sort32, MrgSort (OpInfo::rearranges).
     void decode_rearrange(const Request& r, Transaction& tx, DecodedInstruction& out) const;
+    // Mmad, Fixpipe (core/instruction_decoder_cube.cpp).
     void decode_mmad(const Request& r, Transaction& tx, DecodedInstruction& out) const;
+    void decode_fixpipe(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     void decode_flag(const Request& r, Transaction& tx) const;
     void decode_barrier(const Request& r, Transaction& tx) const;
 

@@ -47,6 +47,10 @@ struct Request {
     Operand bias;  // Mmad: the bias row when has_bias (Transaction::bias)
     bool has_bias = false;
     bool a_transposed = false, b_transposed = false;  // Mmad (Transaction::a_transposed)
+    // Fixpipe: mode the FixQuant, src1 the per-channel scale words (uint64, L1), m x n the
+    // result rows read from L0C, dst_pitch the GM row pitch in bytes.
+    bool relu = false;
+    std::uint64_t quant_word = 0;
     Pipe flag_src = Pipe::S;
     Pipe flag_dst = Pipe::S;
     std::uint32_t event_id = 0;

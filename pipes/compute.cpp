@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace npusim {
 
@@ -503,24 +504,52 @@ void compute_brcb(const Transaction& tx, const std::byte* const* sources, std::b
     });
 }
 
+namespace {
+
+/// c = a x b (+ c or the bias row) for one cube type: In the inputs, Acc the result. Products
+/// and sums are exact for int8 (int32 results wrap as the hardware's int32 accumulator);
+/// fp16, bf16 and fp32 inputs are widened to fp32 and summed in fp32, in k order.
+template <class In, class Acc>
+void mmad_typed(const Transaction& tx, const std::byte* a, const std::byte* b,
+                const std::byte* c_in, std::byte* out) {
+    const std::uint64_t m = tx.m, n = tx.n, k = tx.k;
+    for (std::uint64_t row = 0; row < m; ++row) {
+        for (std::uint64_t col = 0; col < n; ++col) {
+            Acc acc = tx.accumulate ? load_at<Acc>(c_in, row * n + col)
+                      : tx.bias     ? load_at<Acc>(c_in, col)
+                                    : Acc{};
+            for (std::uint64_t i = 0; i < k; ++i) {
+                const std::uint64_t ai = tx.a_transposed ? i * m + row : row * k + i;
+                const std::uint64_t bi = tx.b_transposed ? col * k + i : i * n + col;
+                if constexpr (std::is_same_v<Acc, std::int32_t>) {
+                    const auto product = static_cast<std::uint32_t>(
+                        std::int32_t{load_at<In>(a, ai)} * std::int32_t{load_at<In>(b, bi)});
+                    acc = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc) + product);
+                } else {
+                    acc += static_cast<float>(load_at<In>(a, ai)) *
+                           static_cast<float>(load_at<In>(b, bi));
+                }
+            }
+            store_at<Acc>(out, row * n + col, acc);
+        }
+    }
+}
+
+}  // namespace
+
 void compute_mmad(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
     const std::byte* a = sources[0];
     const std::byte* b = sources[1];
     const std::byte* c_in = sources[2];  // the accumulator, or the bias row
-    const std::uint64_t m = tx.m, n = tx.n, k = tx.k;
-    for (std::uint64_t row = 0; row < m; ++row) {
-        for (std::uint64_t col = 0; col < n; ++col) {
-            float acc = tx.accumulate ? load_at<float>(c_in, row * n + col)
-                        : tx.bias     ? load_at<float>(c_in, col)
-                                      : 0.0F;
-            for (std::uint64_t i = 0; i < k; ++i) {
-                const std::uint64_t ai = tx.a_transposed ? i * m + row : row * k + i;
-                const std::uint64_t bi = tx.b_transposed ? col * k + i : i * n + col;
-                acc += static_cast<float>(load_at<half>(a, ai)) *
-                       static_cast<float>(load_at<half>(b, bi));
-            }
-            store_at<float>(out, row * n + col, acc);
-        }
+    switch (tx.src_dtype) {
+        case DType::I8:
+            return mmad_typed<std::int8_t, std::int32_t>(tx, a, b, c_in, out);
+        case DType::BF16:
+            return mmad_typed<bfloat16, float>(tx, a, b, c_in, out);
+        case DType::F32:
+            return mmad_typed<float, float>(tx, a, b, c_in, out);
+        default:
+            return mmad_typed<half, float>(tx, a, b, c_in, out);
     }
 }
 

@@ -57,6 +57,12 @@ void compute_mrg_sort(const Transaction& tx, const std::byte* const* sources, st
 /// (fp16, row-major; k x m / n x k when tx.a_transposed / b_transposed), then c_in (fp32,
 /// read only when tx.accumulate) or the bias row (fp32, n elements, when tx.bias).
 void compute_mmad(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// Fixpipe (pipes/compute_fixpipe.cpp): sources L0C (m x n, row-major) and, per channel, n
+/// uint64 scale words; out the m x n converted results, row after row.
+void compute_fixpipe(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// The scale of a quantisation word as the fixpipe uses it: bits 31..13 as a float (1 sign,
+/// 8 exponent and 10 mantissa bits; the 13 low mantissa bits are dropped).
+float fixpipe_scale(std::uint64_t word);
 /// Atomic copy-out (Transaction::atomic): gm[i] = op(gm[i], data[i]) for tx.count elements
 /// of tx.dtype, in place. Add rounds and wraps like the vector Add; Max/Min like Max/Min.
 void combine_atomic(const Transaction& tx, std::byte* gm, const std::byte* data);

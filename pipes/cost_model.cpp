@@ -54,8 +54,9 @@ BankConflicts ub_bank_conflicts(const std::uint64_t* reads, std::size_t read_cou
     return c;
 }
 
-InstructionCost CostModel::cube_op(std::uint64_t m, std::uint64_t n, std::uint64_t k) const {
-    return {ceil_div(m, 16) * ceil_div(n, 16) * ceil_div(k, 16), m_chip.cube_startup_cycles};
+InstructionCost CostModel::cube_op(std::uint64_t m, std::uint64_t n, std::uint64_t k,
+                                   std::uint64_t k0) const {
+    return {ceil_div(m, 16) * ceil_div(n, 16) * ceil_div(k, k0), m_chip.cube_startup_cycles};
 }
 
 }  // namespace npusim

@@ -72,7 +72,10 @@ public:
     /// GM bytes a burst of `bytes` at GM `address` moves: its bytes plus one access granule
     /// for each granule it straddles beyond ceil(bytes / granule).
     std::uint64_t gm_bytes_moved(std::uint64_t address, std::uint64_t bytes) const;
-    InstructionCost cube_op(std::uint64_t m, std::uint64_t n, std::uint64_t k) const;
+    /// Mmad: one cycle per 16 x 16 output fractal and k0 of depth (k0 from the cube type
+    /// table, pipes/op_table.h: 16 for fp16/bf16, 32 for int8, 8 for fp32).
+    InstructionCost cube_op(std::uint64_t m, std::uint64_t n, std::uint64_t k,
+                            std::uint64_t k0 = 16) const;
     Cycle scalar_call() const { return m_chip.scalar_cycles_per_call; }
     Cycle scalar_access(MemSpace space) const {
         return space == MemSpace::GM ? m_chip.scalar_gm_latency : m_chip.scalar_ub_latency;

@@ -126,17 +126,30 @@ constexpr std::array kOps{
            .ub_sources = 4,
            .compute = &compute_mrg_sort,
            .rearranges = true},
+    // A copy (L0C -> GM on FIX, timed as one) whose data are computed: the decoder's
+    // decode_fixpipe sizes its accesses (L0C read, GM rows written, L1 scale words read).
+    OpInfo{.op = Op::Fixpipe, .name = "Fixpipe", .unit = OpUnit::Copy, .compute = &compute_fixpipe},
 };
 
 constexpr bool rows_in_enum_order() {
     for (std::size_t i = 0; i < kOps.size(); ++i) {
         if (static_cast<std::size_t>(kOps[i].op) != i) return false;
     }
-    return static_cast<std::size_t>(Op::MrgSort) + 1 == kOps.size();
+    return static_cast<std::size_t>(Op::Fixpipe) + 1 == kOps.size();
 }
 static_assert(rows_in_enum_order(), "kOps has one row per Op, in enumerator order");
 
 }  // namespace
+
+std::string cube_types_text() {
+    std::string text;
+    for (const CubeTypeInfo& row : kCubeTypes) {
+        if (!text.empty()) text += ", ";
+        text += std::string(to_string(row.input)) + " x " + std::string(to_string(row.input)) +
+                " -> " + std::string(to_string(row.result));
+    }
+    return text;
+}
 
 const OpInfo& op_info(Op op) {
     return kOps[static_cast<std::size_t>(op)];

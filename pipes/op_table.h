@@ -6,10 +6,12 @@
 // mask_source), the UB sources, then the destination (when reads_dst); the write comes last.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "base/cube_types.h"
 #include "base/transaction.h"
 #include "pipes/compute.h"
 
@@ -42,6 +44,9 @@ struct OpInfo {
 
 /// Contract: every Op has a row (checked at compile time).
 const OpInfo& op_info(Op op);
+
+/// "fp16 x fp16 -> fp32, bf16 x bf16 -> fp32, ...": the table as text, for messages and docs.
+std::string cube_types_text();
 std::string_view to_string(Op op);
 /// "SetFlag<MTE2_V>(0)": a SetFlag or WaitFlag as kernel code writes it, for messages.
 std::string flag_instruction_name(const Transaction& tx);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/invariant.h"
+#include "pipes/op_table.h"
 
 namespace npusim {
 
@@ -42,7 +43,7 @@ void PipeUnit::start_data(PipeInstruction& instruction, Cycle start, const CostM
                      "an instruction started before it was issued or before its pipe was free");
     Cycle pipe_free = start;
     Cycle latency = 0;
-    if (tx.op == Op::Copy) {
+    if (op_info(tx.op).unit == OpUnit::Copy) {  // DataCopy, and Fixpipe timed as its copy
         const std::uint64_t bytes = tx.accesses[0].total_bytes();
         const CopyPath& path = instruction.path;
         // One DMA instruction: the issue cost, then each further burst (row) its own cost.
@@ -65,7 +66,9 @@ void PipeUnit::start_data(PipeInstruction& instruction, Cycle start, const CostM
         }
         latency = path.latency;
     } else if (tx.op == Op::Mmad) {
-        const InstructionCost c = cost.cube_op(tx.m, tx.n, tx.k);
+        const CubeTypeInfo* type = cube_type(tx.src_dtype);
+        NPUSIM_INVARIANT(type != nullptr, "PipeUnit", start, "Mmad of a type the cube lacks");
+        const InstructionCost c = cost.cube_op(tx.m, tx.n, tx.k, type->k0);
         pipe_free = start + c.occupancy;
         latency = c.latency;
     } else {

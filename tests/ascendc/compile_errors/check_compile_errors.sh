@@ -59,8 +59,12 @@ expect_error position_co2 "this TPosition (CO2, SPM, SHM, TSCM, C2PIPE2GM) is no
   'TBuf<TPosition::CO2> b; (void)b.Get<float>();'
 expect_error soft_syncall_cube "the soft SyncAll(gm, ub, n) is for vector cores only" \
   'GlobalTensor<int32_t> g; LocalTensor<int32_t> u; SyncAll<false>(g, u);'
-expect_error mmad_types "Mmad supports fp16 x fp16 -> fp32 only" \
-  'LocalTensor<float> a; Mmad(a, a, a, MmadParams{});'
+expect_error mmad_types "Mmad takes half x half, bfloat16_t x bfloat16_t or float x float" \
+  'LocalTensor<int32_t> a; Mmad(a, a, a, MmadParams{});'
+expect_error mmad_mixed_types "Mmad takes half x half" \
+  'LocalTensor<float> c; LocalTensor<half> a; LocalTensor<bfloat16_t> b; Mmad(c, a, b, MmadParams{});'
+expect_error mmad_bias_type "with a bias of the result type" \
+  'LocalTensor<int32_t> c; LocalTensor<int8_t> a; LocalTensor<float> b; Mmad(c, a, a, b, MmadParams{});'
 
 # The Matmul API's unsupported element types and C formats (lib/matmul_intf.h).
 matmul_error() {  # name, expected text, A element type, C format

@@ -248,6 +248,114 @@ TEST_CASE("decoder: Mmad needs a cube core, its spaces and non-zero dimensions",
                Contains("left matrix L0A range [0x0, 0x20000) is outside L0A (65536 bytes)"));
 }
 
+TEST_CASE("decoder: Mmad takes the cube's types and sizes its accesses by them", "[unit]") {
+    const Decoders d;
+    // int8 x int8 -> int32: 16 x 32 x 64 reads 1024 + 2048 bytes and writes 2048.
+    Request i8 = mmad(16, 32, 64);
+    i8.src0 = local(MemSpace::L0A, 0, 16 * 64, DType::I8);
+    i8.src1 = local(MemSpace::L0B, 0, 64 * 32, DType::I8);
+    i8.dst = local(MemSpace::L0C, 0, 16 * 32, DType::I32);
+    Transaction tx = identity();
+    d.aic.decode(i8, tx);
+    CHECK(tx.src_dtype == DType::I8);
+    CHECK(tx.dtype == DType::I32);
+    REQUIRE(tx.access_count == 3);
+    CHECK(tx.accesses[0].bytes == 1024);
+    CHECK(tx.accesses[1].bytes == 2048);
+    CHECK(tx.accesses[2].bytes == 2048);
+    // fp32 x fp32 -> fp32 and bf16 x bf16 -> fp32.
+    Request f32 = mmad(16, 16, 8);
+    f32.src0.dtype = f32.src1.dtype = DType::F32;
+    Transaction tf = identity();
+    d.aic.decode(f32, tf);
+    CHECK(tf.accesses[0].bytes == 16 * 8 * 4);
+    Request bf16 = mmad(16, 16, 16);
+    bf16.src0.dtype = bf16.src1.dtype = DType::BF16;
+    CHECK(error_of(d.aic, bf16).empty());
+    // Mixed inputs, a wrong result type, a type the cube lacks, a bias of another type.
+    Request mixed = mmad(16, 16, 16);
+    mixed.src1.dtype = DType::BF16;
+    CHECK_THAT(error_of(d.aic, mixed),
+               Contains("Mmad takes fp16 x fp16 -> fp32, bf16 x bf16 -> fp32, int8 x int8 -> "
+                        "int32, fp32 x fp32 -> fp32 (got fp16 x bf16 -> fp32)"));
+    Request int8_to_float = i8;
+    int8_to_float.dst.dtype = DType::F32;
+    CHECK_THAT(error_of(d.aic, int8_to_float), Contains("(got int8 x int8 -> fp32)"));
+    Request u8 = i8;
+    u8.src0.dtype = u8.src1.dtype = DType::U8;
+    CHECK_THAT(error_of(d.aic, u8), Contains("(got uint8 x uint8 -> int32)"));
+    Request float_bias = i8;
+    float_bias.has_bias = true;
+    float_bias.bias = local(MemSpace::L1, 0, 32, DType::F32);
+    CHECK_THAT(error_of(d.aic, float_bias),
+               Contains("Mmad's bias is int32 for a int32 result (got fp32)"));
+    Request int_bias = float_bias;
+    int_bias.bias.dtype = DType::I32;
+    Transaction tb = identity();
+    d.aic.decode(int_bias, tb);
+    REQUIRE(tb.access_count == 4);
+    CHECK(tb.accesses[2].bytes == 32 * 4);
+}
+
+TEST_CASE("decoder: Fixpipe's conversions, their types and accesses", "[unit]") {
+    const Decoders d;
+    Request r;
+    r.op = Op::Fixpipe;
+    r.src0 = local(MemSpace::L0C, 0, 16 * 32, DType::I32);
+    r.dst = gm(4096, 64 * 32, DType::I8);
+    r.m = 16;
+    r.n = 32;
+    r.dst_pitch = 64;
+    r.mode = static_cast<std::uint32_t>(FixQuant::REQ8);
+    Transaction tx = identity();
+    const DecodedInstruction out = d.aic.decode(r, tx);
+    CHECK(tx.pipe == Pipe::FIX);
+    CHECK(tx.dtype == DType::I8);
+    CHECK(tx.src_dtype == DType::I32);
+    REQUIRE(tx.access_count == 2);
+    CHECK(out.write_access == 1);
+    CHECK(tx.accesses[0].bytes == 16 * 32 * 4);  // L0C, fp32/int32 elements
+    CHECK(tx.accesses[1].rows == 16);            // GM rows of 32 int8, 64 bytes apart
+    CHECK(tx.accesses[1].bytes == 32);
+    CHECK(tx.accesses[1].pitch == 64);
+    // The per-channel form reads n uint64 words from L1.
+    Request vreq = r;
+    vreq.mode = static_cast<std::uint32_t>(FixQuant::VREQ8);
+    vreq.src1 = local(MemSpace::L1, 512, 32, DType::U64);
+    Transaction tv = identity();
+    d.aic.decode(vreq, tv);
+    REQUIRE(tv.access_count == 3);
+    CHECK(tv.accesses[2].space == MemSpace::L1);
+    CHECK(tv.accesses[2].bytes == 32 * 8);
+    Request no_words = vreq;
+    no_words.src1 = local(MemSpace::UB, 0, 32, DType::U64);
+    CHECK_THAT(error_of(d.aic, no_words),
+               Contains("with one uint64 scale word per column in L1 (the fixpipe buffer's "
+                        "stand-in), got uint64 in UB"));
+    // Types: REQ8 takes int32 to int8/uint8; F322F16 fp32 to fp16; NoQuant keeps the type.
+    Request wrong = r;
+    wrong.dst.dtype = DType::F16;
+    CHECK_THAT(error_of(d.aic, wrong),
+               Contains("Fixpipe REQ8 converts int32 -> int8 or uint8 (got int32 -> fp16)"));
+    Request f16 = r;
+    f16.mode = static_cast<std::uint32_t>(FixQuant::F322F16);
+    CHECK_THAT(error_of(d.aic, f16), Contains("Fixpipe F322F16 converts fp32 -> fp16"));
+    Request shift = r;
+    shift.quant_word = std::uint64_t{1} << 36;
+    CHECK_THAT(error_of(d.aic, shift), Contains("mode-control bit (36)"));
+    Request atomic = r;
+    atomic.atomic = AtomicOp::Add;
+    CHECK_THAT(error_of(d.aic, atomic), Contains("under SetAtomicadd: not supported yet"));
+    Request overlap = r;
+    overlap.dst_pitch = 16;
+    CHECK_THAT(error_of(d.aic, overlap), Contains("GM rows 16 bytes apart overlap rows of 32"));
+    CHECK_THAT(error_of(d.aiv, r), Contains("source is in L0C, which an aiv core does not have"));
+    Request to_l1 = r;
+    to_l1.dst = local(MemSpace::L1, 0, 512, DType::I8);
+    CHECK_THAT(error_of(d.aic, to_l1),
+               Contains("Fixpipe with a conversion goes from L0C to GM, not from L0C to L1"));
+}
+
 TEST_CASE("decoder: a flag pipe must exist on the core type", "[unit]") {
     const Decoders d;
     CHECK_THAT(error_of(d.aiv, flag(Op::SetFlag, Pipe::MTE2, Pipe::M, 0)),
@@ -569,5 +677,5 @@ TEST_CASE("decoder: operand element types must match what the op computes", "[un
     mmad.src1 = {MemSpace::L0B, 0, 256, DType::F16};
     mmad.dst = {MemSpace::L0C, 0, 256, DType::F32};
     Transaction cube_tx;
-    CHECK_THROWS_WITH(cube.decode(mmad, cube_tx), Catch::Contains("Mmad takes fp16 matrices"));
+    CHECK_THROWS_WITH(cube.decode(mmad, cube_tx), Catch::Contains("(got fp32 x fp16 -> fp32)"));
 }

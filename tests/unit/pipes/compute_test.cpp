@@ -4,6 +4,7 @@
 // then the types uint8 .. bf16, every Cast round mode, Compare / Select, groups and Axpy.
 #include "pipes/compute.h"
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -203,6 +204,7 @@ TEST_CASE("compute: Mmad multiplies fp16 matrices into fp32", "[unit]") {
     const auto b = halves({7, 8, 9, 10, 11, 12});
     Transaction tx;
     tx.op = Op::Mmad;
+    tx.src_dtype = DType::F16;  // the cube's fp16 x fp16 -> fp32 row
     tx.m = 2;
     tx.n = 2;
     tx.k = 3;
@@ -229,6 +231,7 @@ TEST_CASE("compute: Mmad with a bias row and with transposed operands", "[unit]"
     // a = [[1, 2, 3], [4, 5, 6]], b = [[7, 8], [9, 10], [11, 12]]: a x b = [[58, 64], [139, 154]].
     Transaction tx;
     tx.op = Op::Mmad;
+    tx.src_dtype = DType::F16;  // the cube's fp16 x fp16 -> fp32 row
     tx.m = 2;
     tx.n = 2;
     tx.k = 3;
@@ -258,6 +261,7 @@ TEST_CASE("compute: Mmad accumulates products in fp32, not fp16", "[unit]") {
     const auto b = halves({1, 1, 1});
     Transaction tx;
     tx.op = Op::Mmad;
+    tx.src_dtype = DType::F16;  // the cube's fp16 x fp16 -> fp32 row
     tx.m = 1;
     tx.n = 1;
     tx.k = 3;
@@ -266,6 +270,140 @@ TEST_CASE("compute: Mmad accumulates products in fp32, not fp16", "[unit]") {
     const std::byte* sources[3] = {x.data(), y.data(), nullptr};
     compute_mmad(tx, sources, out.data());
     CHECK(from_bytes<float>(out, 1) == std::vector<float>{2050.0F});
+}
+
+TEST_CASE("compute: Mmad of int8 into int32, bf16 and fp32 into fp32", "[unit]") {
+    // a = [[1, 2, 3], [4, 5, 6]], b = [[7, 8], [9, 10], [11, 12]]: a x b = [[58, 64], [139, 154]].
+    Transaction tx;
+    tx.op = Op::Mmad;
+    tx.m = 2;
+    tx.n = 2;
+    tx.k = 3;
+    std::vector<std::byte> out(4 * sizeof(float));
+    // int8: products and sums exact in int32, the bias row an int32 row; -128 x -128 x 3.
+    tx.src_dtype = DType::I8;
+    tx.dtype = DType::I32;
+    const auto xi = to_bytes(std::vector<std::int8_t>{1, 2, 3, 4, 5, 6});
+    const auto yi = to_bytes(std::vector<std::int8_t>{7, 8, 9, 10, 11, 12});
+    const std::byte* ints[3] = {xi.data(), yi.data(), nullptr};
+    compute_mmad(tx, ints, out.data());
+    CHECK(from_bytes<std::int32_t>(out, 4) == std::vector<std::int32_t>{58, 64, 139, 154});
+    tx.bias = true;
+    const auto int_bias = to_bytes(std::vector<std::int32_t>{-1000, 7});
+    const std::byte* ints_bias[3] = {xi.data(), yi.data(), int_bias.data()};
+    compute_mmad(tx, ints_bias, out.data());
+    CHECK(from_bytes<std::int32_t>(out, 4) == std::vector<std::int32_t>{-942, 71, -861, 161});
+    tx.bias = false;
+    tx.m = tx.n = 1;
+    const auto lows = to_bytes(std::vector<std::int8_t>{-128, -128, -128});
+    const std::byte* lowest[3] = {lows.data(), lows.data(), nullptr};
+    compute_mmad(tx, lowest, out.data());
+    CHECK(from_bytes<std::int32_t>(out, 1) == std::vector<std::int32_t>{49152});
+    // bf16 inputs widen exactly to fp32.
+    tx.m = tx.n = 2;
+    tx.src_dtype = DType::BF16;
+    tx.dtype = DType::F32;
+    const auto xb = to_bytes(std::vector<bfloat16>{1, 2, 3, 4, 5, 6});
+    const auto yb = to_bytes(std::vector<bfloat16>{7, 8, 9, 10, 11, 12});
+    const std::byte* bfs[3] = {xb.data(), yb.data(), nullptr};
+    compute_mmad(tx, bfs, out.data());
+    CHECK(from_bytes<float>(out, 4) == std::vector<float>{58, 64, 139, 154});
+    // fp32 inputs are multiplied as fp32 (not rounded to fp16 or HF32 first): 1 + 2^-20
+    // squared keeps its 2^-19 term.
+    tx.src_dtype = DType::F32;
+    tx.m = tx.n = tx.k = 1;
+    const float fine = 1.0F + std::ldexp(1.0F, -20);
+    const auto xf = to_bytes(std::vector<float>{fine});
+    const std::byte* floats[3] = {xf.data(), xf.data(), nullptr};
+    compute_mmad(tx, floats, out.data());
+    CHECK(from_bytes<float>(out, 1) == std::vector<float>{fine * fine});
+    CHECK(fine * fine > 1.0F + std::ldexp(1.0F, -20));
+}
+
+namespace {
+
+/// A quantisation word: `scale` (its low 13 mantissa bits dropped), offset, signed output.
+std::uint64_t quant_word(float scale, std::uint32_t offset = 0, bool is_signed = true) {
+    return std::uint64_t{std::bit_cast<std::uint32_t>(scale)} | (std::uint64_t{offset} << 37) |
+           (std::uint64_t{is_signed} << 46);
+}
+
+std::vector<std::byte> run_fixpipe(FixQuant mode, DType src, DType dst, bool relu,
+                                   std::uint64_t word, const std::vector<std::byte>& l0c,
+                                   std::uint32_t m, std::uint32_t n,
+                                   const std::vector<std::byte>& words = {}) {
+    Transaction tx;
+    tx.op = Op::Fixpipe;
+    tx.mode = static_cast<std::uint32_t>(mode);
+    tx.src_dtype = src;
+    tx.dtype = dst;
+    tx.relu = relu;
+    tx.quant_word = word;
+    tx.m = m;
+    tx.n = n;
+    std::vector<std::byte> out(std::size_t{m} * n * size_of(dst));
+    const std::byte* sources[2] = {l0c.data(), words.empty() ? nullptr : words.data()};
+    op_info(Op::Fixpipe).compute(tx, sources, out.data());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("compute: Fixpipe's conversions, ReLU and scales", "[unit]") {
+    const auto floats = to_bytes(std::vector<float>{1.0F, -2.5F, 3.0009765625F, 100000.0F});
+    // NoQuant with ReLU, fp32 and int32.
+    CHECK(from_bytes<float>(
+              run_fixpipe(FixQuant::None, DType::F32, DType::F32, true, 0, floats, 2, 2), 4) ==
+          std::vector<float>{1.0F, 0.0F, 3.0009765625F, 100000.0F});
+    const auto ints = to_bytes(std::vector<std::int32_t>{7, -7, 300, -300});
+    CHECK(from_bytes<std::int32_t>(
+              run_fixpipe(FixQuant::None, DType::I32, DType::I32, true, 0, ints, 1, 4), 4) ==
+          std::vector<std::int32_t>{7, 0, 300, 0});
+    // F322F16: round to nearest even (3.0009765625 is halfway between two halves), inf
+    // beyond the half range as a plain cast; F322BF16 likewise.
+    const auto h = from_bytes<half>(
+        run_fixpipe(FixQuant::F322F16, DType::F32, DType::F16, false, 0, floats, 2, 2), 4);
+    CHECK(static_cast<float>(h[1]) == -2.5F);
+    CHECK(h[2] == half(3.0009765625F));
+    CHECK(static_cast<float>(h[2]) == 3.0F);
+    const auto b = from_bytes<bfloat16>(
+        run_fixpipe(FixQuant::F322BF16, DType::F32, DType::BF16, true, 0, floats, 2, 2), 4);
+    CHECK(static_cast<float>(b[1]) == 0.0F);
+    CHECK(b[3] == bfloat16(100000.0F));
+    // DEQF16: int32 x the scale (bits 31..13 of the word) into half, saturated to +-65504.
+    const auto deq = from_bytes<half>(
+        run_fixpipe(FixQuant::DEQF16, DType::I32, DType::F16, false, quant_word(0.5F), ints, 1, 4),
+        4);
+    CHECK(static_cast<float>(deq[0]) == 3.5F);
+    CHECK(static_cast<float>(deq[3]) == -150.0F);
+    const auto big = to_bytes(std::vector<std::int32_t>{1 << 20, -(1 << 20)});
+    const auto sat = from_bytes<half>(
+        run_fixpipe(FixQuant::DEQF16, DType::I32, DType::F16, true, quant_word(1.0F), big, 1, 2),
+        2);
+    CHECK(static_cast<float>(sat[0]) == 65504.0F);
+    CHECK(static_cast<float>(sat[1]) == 0.0F);  // ReLU: the negative side's scale is 0
+    // The scale keeps 10 mantissa bits: 1 + 2^-12 is used as 1.
+    CHECK(fixpipe_scale(quant_word(1.0F + std::ldexp(1.0F, -12))) == 1.0F);
+    CHECK(fixpipe_scale(quant_word(1.0F + std::ldexp(1.0F, -10))) == 1.0F + std::ldexp(1.0F, -10));
+    // REQ8: scaled, rounded to nearest even into [-256, 255], plus the offset, saturated to
+    // int8 (sign bit set) or uint8. 7 * 0.5 = 3.5 -> 4; -7 * 0.5 = -3.5 -> -4.
+    const auto s8 = from_bytes<std::int8_t>(
+        run_fixpipe(FixQuant::REQ8, DType::I32, DType::I8, false, quant_word(0.5F), ints, 1, 4), 4);
+    CHECK(s8 == std::vector<std::int8_t>{4, -4, 127, -128});
+    const auto u8 =
+        from_bytes<std::uint8_t>(run_fixpipe(FixQuant::REQ8, DType::I32, DType::U8, false,
+                                             quant_word(0.5F, 10, false), ints, 1, 4),
+                                 4);
+    CHECK(u8 == std::vector<std::uint8_t>{14, 6, 160, 0});
+    // VREQ8 / VQF322B8_PRE: one word per column.
+    const auto words = to_bytes(std::vector<std::uint64_t>{quant_word(1.0F), quant_word(2.0F),
+                                                           quant_word(0.25F), quant_word(-1.0F)});
+    CHECK(from_bytes<std::int8_t>(
+              run_fixpipe(FixQuant::VREQ8, DType::I32, DType::I8, true, 0, ints, 1, 4, words), 4) ==
+          std::vector<std::int8_t>{7, 0, 75, 0});
+    CHECK(from_bytes<std::int8_t>(
+              run_fixpipe(FixQuant::VQF322B8, DType::F32, DType::I8, false, 0, floats, 1, 4, words),
+              4) == std::vector<std::int8_t>{1, -5, 1, -128});
 }
 
 // ---- element types beyond fp16/fp32/int32/int8, round modes, bit masks, groups ----------

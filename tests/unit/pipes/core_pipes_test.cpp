@@ -137,6 +137,7 @@ TEST_CASE("core pipes: data instructions are timed by the cost model", "[unit]")
 
     PipeInstruction& mmad = p.make(Pipe::M, Op::Mmad, 0);
     mmad.tx.m = mmad.tx.n = mmad.tx.k = 32;
+    mmad.tx.src_dtype = DType::F16;
     p.enqueue(mmad);
     CHECK(p.data_tx(mmad.tx.serial).pipe_free == 8);  // 2 * 2 * 2 fractals
     CHECK(p.data_tx(mmad.tx.serial).end == 24);

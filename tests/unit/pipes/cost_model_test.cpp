@@ -7,6 +7,7 @@
 #include "base/copy_routes.h"
 #include "memory/gm_bandwidth.h"
 #include "memory/l2_cache.h"
+#include "pipes/op_table.h"
 #include "pipes/pipe_unit.h"
 #include "unit_support.h"
 
@@ -92,6 +93,11 @@ TEST_CASE("cost model: a cube op is one cycle per 16x16x16 fractal after the sta
     CHECK(cost.cube_op(17, 16, 16).occupancy == 2);
     CHECK(cost.cube_op(32, 48, 64).occupancy == 2 * 3 * 4);
     CHECK(cost.cube_op(32, 48, 64).latency == 16);
+    // The depth per cycle of each cube type (pipes/op_table.h): int8 32, fp32 8.
+    CHECK(cost.cube_op(32, 48, 64, cube_type(DType::I8)->k0).occupancy == 2 * 3 * 2);
+    CHECK(cost.cube_op(32, 48, 64, cube_type(DType::F32)->k0).occupancy == 2 * 3 * 8);
+    CHECK(cost.cube_op(32, 48, 64, cube_type(DType::BF16)->k0).occupancy == 2 * 3 * 4);
+    CHECK(cube_type(DType::U8) == nullptr);
 }
 
 TEST_CASE("cost model: scalar calls and scalar memory accesses", "[unit]") {

@@ -10,7 +10,7 @@
 using namespace npusim;
 
 namespace {
-constexpr int kOpCount = static_cast<int>(Op::MrgSort) + 1;
+constexpr int kOpCount = static_cast<int>(Op::Fixpipe) + 1;
 
 struct Expected {
     Op op;
@@ -68,6 +68,7 @@ constexpr Expected kExpected[] = {
     {Op::GatherMask, OpUnit::Vector, 1},
     {Op::Sort32, OpUnit::Vector, 2},
     {Op::MrgSort, OpUnit::Vector, 4},
+    {Op::Fixpipe, OpUnit::Copy, 0},
 };
 static_assert(std::size(kExpected) == kOpCount);
 }  // namespace
@@ -81,7 +82,9 @@ TEST_CASE("op table: every op has its row with the right unit and UB sources", "
         CHECK(int{info.ub_sources} == expected.ub_sources);
         CHECK(info.single_output == (expected.op == Op::ReduceSum || expected.op == Op::ReduceMax ||
                                      expected.op == Op::ReduceMin));
-        const bool computes = info.unit == OpUnit::Vector || info.unit == OpUnit::Cube;
+        // Fixpipe: a copy whose data are computed (its conversions).
+        const bool computes =
+            info.unit == OpUnit::Vector || info.unit == OpUnit::Cube || expected.op == Op::Fixpipe;
         CHECK((info.compute != nullptr) == computes);
         CHECK(info.reads_dst == (expected.op == Op::Axpy));
         CHECK(info.bit_output == (expected.op == Op::Compare || expected.op == Op::CompareScalar));

@@ -2,17 +2,19 @@
 // PIPE_FIX).
 //
 // Layout difference: npusim keeps matrices row-major (ND) in every memory; hardware keeps
-// fractal (NZ / ZZ / ZN) layouts in L1 and L0. LoadData is therefore a plain contiguous copy
-// of 512-byte fractals, Mmad multiplies row-major a[m x k] by b[k x n], and Fixpipe copies
-// m x n fp32 results to GM. Kernels that reorder data through the fractal layouts get other
-// data than on hardware. The automatic synchronization inserts nothing on the cube side.
-// The bias table (C2) is kept in L1: DataCopy(C2, C1) is an L1 -> L1 copy on MTE1, and
-// Mmad's bias form reads the bias row (fp32) from there.
+// fractal (NZ / ZZ / ZN) layouts in L1 and L0. LoadData is therefore a copy of whole
+// 512-byte fractals (strided by srcStride / dstGap), Mmad multiplies row-major a[m x k] by
+// b[k x n] (the cube's types, base/cube_types.h), and Fixpipe copies m x n results to GM,
+// converting them on the way (quantisation, ReLU). Kernels that reorder data through the
+// fractal layouts get other data than on hardware. The automatic synchronization inserts
+// nothing on the cube side. The bias table (C2) is kept in L1: DataCopy(C2, C1) is an
+// L1 -> L1 copy on MTE1, and Mmad's bias form reads the bias row from there.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "base/cube_types.h"
 #include "npusim_ascendc/data_copy.h"
 
 namespace AscendC {
@@ -42,7 +44,30 @@ struct MmadParams {
     bool cmatrixInitVal = true;  // true: c = a x b; false: c += a x b
 };
 
-enum class QuantMode_t : std::uint8_t { NoQuant, F322F16, F322BF16, DEQF16, VDEQF16, REQ8, VREQ8 };
+/// Fixpipe's conversions on A2/A3, in the vendor's order (npusim::FixQuant has the same).
+enum class QuantMode_t : std::uint8_t {
+    NoQuant,
+    F322F16,
+    F322BF16,
+    DEQF16,
+    VDEQF16,
+    QF322B8_PRE,
+    VQF322B8_PRE,
+    REQ8,
+    VREQ8,
+};
+static_assert(static_cast<int>(QuantMode_t::VREQ8) == static_cast<int>(npusim::FixQuant::VREQ8) &&
+              static_cast<int>(QuantMode_t::QF322B8_PRE) ==
+                  static_cast<int>(npusim::FixQuant::QF322B8));
+
+/// Fixpipe's output layout (its template argument): ROW_MAJOR (NZ -> ND, the default) or NZ.
+enum class CO2Layout : std::uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+struct FixpipeConfig {
+    CO2Layout format = CO2Layout::ROW_MAJOR;
+    bool isToUB = false;
+};
+inline constexpr FixpipeConfig CFG_NZ{CO2Layout::NZ, false};
+inline constexpr FixpipeConfig CFG_ROW_MAJOR{CO2Layout::ROW_MAJOR, false};
 
 template <class T = void>
 struct FixpipeParamsV220 {
@@ -59,35 +84,63 @@ struct FixpipeParamsV220 {
     std::uint8_t unitFlag = 0;
 };
 
-/// LoadData(l0, l1, params): repeatTimes fractals of 512 bytes from fractal startIndex.
-/// Supported: srcStride 1 (or a single repeat), dstGap 0, no transpose.
+/// LoadData(l0, l1, params): repeatTimes fractals of 512 bytes, the first at fractal
+/// startIndex of src, each next one srcStride fractals further; in dst one after the other
+/// with dstGap fractals between (vendor API reference, "LoadData", 2D). Dense loads are one
+/// contiguous copy, strided ones one strided copy on MTE1; repeatTimes 0 does nothing.
+/// Not supported yet: ifTranspose, srcStride 0 with several repeats, addrMode 1.
 template <class T>
 void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& params,
               Loc loc = Loc::current()) {
-    if ((params.srcStride != 1 && params.repeatTimes > 1) || params.dstGap != 0 ||
-        params.ifTranspose) {
+    if (params.repeatTimes == 0) return;
+    if ((params.srcStride == 0 && params.repeatTimes > 1) || params.ifTranspose ||
+        params.addrMode != 0) {
         throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
-                                  "LoadData: strided, gapped or transposed loads are not "
-                                  "supported yet");
+                                  "LoadData: transposed loads, srcStride 0 over several repeats "
+                                  "and addrMode 1 are not supported yet");
     }
-    constexpr std::uint64_t kFractal = 512 / sizeof(T);
-    npusim::ascendc::copy_elements<T>(dst.native(),
-                                      src[std::uint64_t{params.startIndex} * kFractal].native(),
-                                      std::uint64_t{params.repeatTimes} * kFractal, loc);
+    constexpr std::uint64_t kFractalBytes = 512;
+    constexpr std::uint64_t kFractal = kFractalBytes / sizeof(T);
+    const auto first = src[std::uint64_t{params.startIndex} * kFractal].native();
+    const std::uint64_t repeats = params.repeatTimes;
+    if ((params.srcStride == 1 || repeats == 1) && params.dstGap == 0) {
+        npusim::ascendc::copy_elements<T>(dst.native(), first, repeats * kFractal, loc);
+        return;
+    }
+    npusim::ascendc::copy_rows<T>(dst.native(), first, repeats, kFractalBytes,
+                                  std::uint64_t{params.srcStride} * kFractalBytes,
+                                  (1 + std::uint64_t{params.dstGap}) * kFractalBytes, loc);
 }
 
 }  // namespace AscendC
 
 namespace npusim::ascendc {
 
+/// Whether the cube takes A x B -> C (and a bias of type Bias): a row of its type table
+/// (pipes/op_table.h).
+template <class C, class A, class B, class Bias>
+constexpr bool cube_takes() {
+    if constexpr (Element<A> && Element<B> && Element<C> && Element<Bias>) {
+        constexpr const CubeTypeInfo* row = cube_type(dtype_of<A>);
+        return row != nullptr && dtype_of<B> == row->input && dtype_of<C> == row->result &&
+               dtype_of<Bias> == row->result;
+    } else {
+        return false;
+    }
+}
+
 /// The native Mmad of an Ascend C Mmad call: a bias row (in C2, kept in L1) initialises the
 /// result; otherwise cmatrixInitVal false (or the deprecated isBias) accumulates onto it.
-template <class C, class A, class B>
+/// The types (fp16/bf16/fp32 x same -> fp32, int8 x int8 -> int32, the bias of the result
+/// type) are checked by the core against the cube's type table: a KernelError naming the line.
+template <class C, class A, class B, class Bias>
 void issue_mmad(const AscendC::LocalTensor<C>& dst, const AscendC::LocalTensor<A>& fm,
-                const AscendC::LocalTensor<B>& filter, const AscendC::LocalTensor<float>* bias,
+                const AscendC::LocalTensor<B>& filter, const AscendC::LocalTensor<Bias>* bias,
                 const AscendC::MmadParams& params, const Loc& loc) {
-    static_assert(std::is_same_v<C, float> && std::is_same_v<A, half> && std::is_same_v<B, half>,
-                  "npusim Ascend C: Mmad supports fp16 x fp16 -> fp32 only yet");
+    static_assert(cube_takes<C, A, B, Bias>(),
+                  "npusim Ascend C: Mmad takes half x half, bfloat16_t x bfloat16_t or float x "
+                  "float -> float, or int8_t x int8_t -> int32_t, with a bias of the result "
+                  "type (the A2 cube's types)");
     if (params.fmOffset != 0 || params.enSsparse || params.enWinogradA || params.enWinogradB) {
         throw KernelError(EventIds::where(loc) +
                           "Mmad: offsets, sparsity and Winograd are not supported yet");
@@ -102,7 +155,7 @@ void issue_mmad(const AscendC::LocalTensor<C>& dst, const AscendC::LocalTensor<A
     std::vector<Touch> touches;
     if (bias != nullptr) {
         touches.push_back(Touch{MemSpace::L1, bias->native().address,
-                                std::uint64_t{params.n} * sizeof(float), false});
+                                std::uint64_t{params.n} * sizeof(Bias), false});
     }
     ctx.before_pipe_work(Pipe::M, touches, loc);
     Block::MmadCall call;
@@ -118,42 +171,104 @@ void issue_mmad(const AscendC::LocalTensor<C>& dst, const AscendC::LocalTensor<A
     ctx.block().mmad(call, loc);
 }
 
+/// The native Fixpipe of an Ascend C Fixpipe call. Without a conversion (NoQuant, no ReLU)
+/// it is the L0C -> GM copy it always was (one strided DMA); with one, one Fixpipe
+/// instruction the core checks against the conversion table (base/cube_types.h).
+template <class D, class S, class W, class P>
+void issue_fixpipe(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
+                   const AscendC::LocalTensor<W>* scales,
+                   const AscendC::FixpipeParamsV220<P>& params,
+                   const AscendC::FixpipeConfig& config, const Loc& loc) {
+    if (params.mSize == 0 || params.nSize == 0 || params.ndNum == 0) return;  // a NOP
+    if (config.format != AscendC::CO2Layout::ROW_MAJOR || config.isToUB || params.ndNum > 1) {
+        throw KernelError(EventIds::where(loc) +
+                          "Fixpipe: NZ or column-major output, output to UB and several ND "
+                          "matrices (ndNum > 1) are not supported yet");
+    }
+    const auto quant = static_cast<FixQuant>(params.quantPre);
+    const std::uint64_t row_bytes = std::uint64_t{params.nSize} * sizeof(D);
+    if constexpr (std::is_same_v<D, S>) {
+        if (quant == FixQuant::None && !params.reluEn) {
+            const std::uint64_t gap =
+                params.dstStride > params.nSize ? (params.dstStride - params.nSize) * sizeof(D) : 0;
+            copy_blocks<S>(view_of(dst), src.native(), params.mSize, row_bytes, 0, gap, loc);
+            return;
+        }
+    }
+    if (fix_quant_info(quant).per_channel && scales == nullptr) {
+        throw KernelError(EventIds::where(loc) + "Fixpipe: quantPre " +
+                          std::string(fix_quant_info(quant).name) +
+                          " scales each column by a word of the cbufWorkspace tensor: call "
+                          "Fixpipe(dst, src, cbufWorkspace, params)");
+    }
+    const std::uint64_t pitch =
+        params.dstStride == 0 ? row_bytes : std::uint64_t{params.dstStride} * sizeof(D);
+    KernelContext& ctx = context(loc);
+    Resume resume(ctx);
+    std::vector<Touch> touches;
+    touches.push_back(Touch{MemSpace::L0C, src.native().address,
+                            std::uint64_t{params.mSize} * params.nSize * sizeof(S), false});
+    for (std::uint64_t row = 0; row < params.mSize; ++row) {
+        touches.push_back(Touch{MemSpace::GM, view_of(dst).address + row * pitch, row_bytes, true});
+    }
+    Block::FixpipeCall call;
+    call.src = src.native();
+    call.dst = dst.native();
+    if (scales != nullptr && fix_quant_info(quant).per_channel) {
+        touches.push_back(Touch{scales->native().space, scales->native().address,
+                                std::uint64_t{params.nSize} * 8, false});
+        call.scales = scales->native();
+    }
+    ctx.before_pipe_work(Pipe::FIX, touches, loc);
+    call.m = params.mSize;
+    call.n = params.nSize;
+    call.dst_pitch = pitch;
+    call.quant = quant;
+    call.relu = params.reluEn;
+    call.quant_word = params.deqScalar;
+    ctx.block().fixpipe(call, loc);
+}
+
 }  // namespace npusim::ascendc
 
 namespace AscendC {
 
-/// Mmad(c, a, b, params): c[m x n] (+)= a[m x k] x b[k x n], fp16 in, fp32 out.
+/// Mmad(c, a, b, params): c[m x n] (+)= a[m x k] x b[k x n]: half, bfloat16_t or float in
+/// with a float result, int8_t in with an int32_t result.
 template <class C, class A, class B>
 void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter,
           const MmadParams& params, Loc loc = Loc::current()) {
-    npusim::ascendc::issue_mmad(dst, fm, filter, nullptr, params, loc);
+    npusim::ascendc::issue_mmad<C, A, B, C>(dst, fm, filter, nullptr, params, loc);
 }
 
-/// Mmad(c, a, b, bias, params): c[m x n] = a[m x k] x b[k x n] + bias (fp32, n elements, in
-/// C2: one bias row added to every row of the product).
+/// Mmad(c, a, b, bias, params): c[m x n] = a[m x k] x b[k x n] + bias (of the result type, n
+/// elements, in C2: one bias row added to every row of the product).
 template <class C, class A, class B, class Bias>
 void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter,
           const LocalTensor<Bias>& bias, const MmadParams& params, Loc loc = Loc::current()) {
-    static_assert(std::is_same_v<Bias, float>, "npusim Ascend C: Mmad's bias is fp32 only yet");
     npusim::ascendc::issue_mmad(dst, fm, filter, &bias, params, loc);
 }
 
-/// Fixpipe(gm, l0c, params): mSize x nSize fp32 results to GM, rows dstStride elements apart.
-template <class D, class S, class Config = void>
+/// Fixpipe(gm, l0c, params): mSize x nSize results from L0C to GM rows dstStride elements
+/// apart (NZ -> ND), converted by quantPre with deqScalar (vendor API reference, "Fixpipe":
+/// F322F16 / F322BF16 round to nearest even, DEQF16 int32 -> half and QF322B8_PRE / REQ8 ->
+/// int8 or uint8 scaled by deqScalar, V* modes by one uint64 word per column from the
+/// cbufWorkspace tensor in L1), reluEn: negative results become 0 (docs/ascendc.md).
+template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR, class P = void>
 void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
-             const FixpipeParamsV220<Config>& params, Loc loc = Loc::current()) {
-    static_assert(std::is_same_v<D, float> && std::is_same_v<S, float>,
-                  "npusim Ascend C: Fixpipe supports fp32 -> fp32 (no quantization) only yet");
-    if (params.reluEn || params.quantPre != QuantMode_t::NoQuant || params.ndNum > 1) {
-        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
-                                  "Fixpipe: ReLU, quantization and several ND matrices are not "
-                                  "supported yet");
-    }
-    const std::uint64_t row_bytes = std::uint64_t{params.nSize} * sizeof(float);
-    const std::uint64_t gap =
-        params.dstStride > params.nSize ? (params.dstStride - params.nSize) * sizeof(float) : 0;
-    npusim::ascendc::copy_blocks<float>(npusim::ascendc::view_of(dst), src.native(), params.mSize,
-                                        row_bytes, 0, gap, loc);
+             const FixpipeParamsV220<P>& params, Loc loc = Loc::current()) {
+    npusim::ascendc::issue_fixpipe<D, S, std::uint64_t>(dst, src, nullptr, params, config, loc);
+}
+/// Fixpipe(gm, l0c, cbufWorkspace, params): the per-column (V*) quantisation modes, one uint64
+/// word per column in L1 (TPosition C1).
+template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR, class W = std::uint64_t,
+          class P = void>
+void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
+             const LocalTensor<W>& cbufWorkspace, const FixpipeParamsV220<P>& params,
+             Loc loc = Loc::current()) {
+    static_assert(std::is_same_v<W, std::uint64_t>,
+                  "npusim Ascend C: Fixpipe's cbufWorkspace is a LocalTensor<uint64_t>");
+    npusim::ascendc::issue_fixpipe<D, S, W>(dst, src, &cbufWorkspace, params, config, loc);
 }
 
 template <class... Args>

@@ -1,0 +1,145 @@
+// The cube's instructions: Mmad (its types from the cube's table, base/cube_types.h) and
+// Fixpipe with its conversions (L0C -> GM on FIX).
+#include <string>
+
+#include "base/copy_routes.h"
+#include "base/cube_types.h"
+#include "base/errors.h"
+#include "core/instruction_decoder.h"
+#include "pipes/op_table.h"
+
+namespace npusim {
+
+namespace {
+
+std::string name_of(MemSpace space) {
+    return std::string(to_string(space));
+}
+std::string name_of(DType dtype) {
+    return std::string(to_string(dtype));
+}
+
+}  // namespace
+
+void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,
+                                     DecodedInstruction& out) const {
+    const CubeTypeInfo* type = cube_type(r.src0.dtype);
+    tx.dtype = type != nullptr ? type->result : DType::F32;
+    tx.src_dtype = r.src0.dtype;
+    tx.m = r.m;
+    tx.n = r.n;
+    tx.k = r.k;
+    tx.accumulate = r.accumulate;
+    tx.bias = r.has_bias;
+    tx.a_transposed = r.a_transposed;
+    tx.b_transposed = r.b_transposed;
+    if (m_core_type != CoreType::Cube) rule_error(tx, "Mmad needs a cube core");
+    if (r.has_bias && r.accumulate) {
+        rule_error(tx, "Mmad with a bias initialises its result: it cannot also accumulate");
+    }
+    if (r.m == 0 || r.n == 0 || r.k == 0) rule_error(tx, "Mmad with a zero dimension");
+    // The cube's type table (pipes/op_table.h) sizes the accesses below.
+    if (type == nullptr || r.src1.dtype != r.src0.dtype || r.dst.dtype != type->result) {
+        rule_error(tx, "Mmad takes " + cube_types_text() + " (got " +
+                           std::string(to_string(r.src0.dtype)) + " x " +
+                           std::string(to_string(r.src1.dtype)) + " -> " +
+                           std::string(to_string(r.dst.dtype)) + ")");
+    }
+    const std::uint64_t m = r.m, n = r.n, k = r.k;
+    const std::uint64_t in_size = size_of(type->input);
+    const std::uint64_t out_size = size_of(type->result);
+    auto check = [&](const Operand& op, MemSpace space, std::uint64_t count, const char* role) {
+        if (op.space != space) {
+            rule_error(tx, std::string(role) + " must be in " + name_of(space) + ", not " +
+                               name_of(op.space));
+        }
+        check_local(tx, op, count, role);
+    };
+    check(r.src0, MemSpace::L0A, m * k, "left matrix");
+    check(r.src1, MemSpace::L0B, k * n, "right matrix");
+    check(r.dst, MemSpace::L0C, m * n, "result matrix");
+    // Reads first, in compute order (a, b, then the accumulator); the write last but one.
+    tx.add_access(MemSpace::L0A, false, r.src0.address, m * k * in_size);
+    tx.add_access(MemSpace::L0B, false, r.src1.address, k * n * in_size);
+    if (r.has_bias) {
+        if (r.bias.dtype != type->result) {
+            rule_error(tx, "Mmad's bias is " + std::string(to_string(type->result)) + " for a " +
+                               std::string(to_string(type->result)) + " result (got " +
+                               std::string(to_string(r.bias.dtype)) + ")");
+        }
+        check(r.bias, MemSpace::L1, n, "bias");
+        tx.add_access(MemSpace::L1, false, r.bias.address, n * out_size);
+    }
+    out.write_access = tx.access_count;
+    tx.add_access(MemSpace::L0C, true, r.dst.address, m * n * out_size);
+    if (r.accumulate) tx.add_access(MemSpace::L0C, false, r.dst.address, m * n * out_size);
+}
+
+void InstructionDecoder::decode_fixpipe(const Request& r, Transaction& tx,
+                                        DecodedInstruction& out) const {
+    const auto mode = static_cast<FixQuant>(r.mode);
+    const FixQuantInfo& info = fix_quant_info(mode);
+    tx.src_dtype = r.src0.dtype;
+    tx.dtype = r.dst.dtype;
+    tx.m = r.m;
+    tx.n = r.n;
+    tx.count = std::uint64_t{r.m} * r.n;
+    tx.mode = r.mode;
+    tx.relu = r.relu;
+    tx.quant_word = r.quant_word;
+    out.route = find_copy_route(r.src0.space, r.dst.space);
+    if (r.src0.space != MemSpace::L0C || r.dst.space != MemSpace::GM || !out.route) {
+        rule_error(tx, "Fixpipe with a conversion goes from L0C to GM, not from " +
+                           name_of(r.src0.space) + " to " + name_of(r.dst.space));
+    }
+    if (r.m == 0 || r.n == 0) rule_error(tx, "Fixpipe with a zero dimension");
+    const std::string what = "Fixpipe " + std::string(info.name) + " converts ";
+    const bool plain = mode == FixQuant::None;
+    if (plain ? r.src0.dtype != r.dst.dtype ||
+                    (r.src0.dtype != DType::F32 && r.src0.dtype != DType::I32)
+              : r.src0.dtype != info.source ||
+                    (r.dst.dtype != info.result && r.dst.dtype != info.result_alt)) {
+        const std::string to = info.result == info.result_alt
+                                   ? name_of(info.result)
+                                   : name_of(info.result) + " or " + name_of(info.result_alt);
+        rule_error(
+            tx,
+            what + (plain ? "fp32 -> fp32 or int32 -> int32" : name_of(info.source) + " -> " + to) +
+                " (got " + name_of(r.src0.dtype) + " -> " + name_of(r.dst.dtype) + ")");
+    }
+    // The mode-control bit (36) asks for a shift of int32 inputs before the scale; the
+    // vendor's documentation and its reference script disagree on the shift's encoding.
+    const auto mode_bit = [](std::uint64_t word) { return ((word >> 36) & 1U) != 0; };
+    if (info.scaled && !info.per_channel && mode_bit(r.quant_word)) {
+        rule_error(tx, what + "with the mode-control bit (36) of deqScalar set: not supported yet");
+    }
+    if (r.atomic != AtomicOp::None) {
+        rule_error(tx, "Fixpipe with a conversion (quantisation or ReLU) under SetAtomic" +
+                           std::string(to_string(r.atomic)) + ": not supported yet");
+    }
+    const std::uint64_t in_size = size_of(r.src0.dtype), out_size = size_of(r.dst.dtype);
+    const std::uint64_t row_bytes = std::uint64_t{r.n} * out_size;
+    const std::uint64_t pitch = r.dst_pitch == 0 ? row_bytes : r.dst_pitch;
+    if (pitch < row_bytes) {
+        rule_error(tx, "Fixpipe: GM rows " + std::to_string(pitch) +
+                           " bytes apart overlap rows of " + std::to_string(row_bytes) + " bytes");
+    }
+    check_local(tx, r.src0, tx.count, "source", 32);
+    const std::uint64_t span = ((r.m - 1) * pitch + row_bytes + out_size - 1) / out_size;
+    check_global(tx, r.dst, span, "destination");
+    tx.add_access(MemSpace::L0C, false, r.src0.address, tx.count * in_size);
+    out.write_access = tx.access_count;
+    tx.add_access(MemSpace::GM, true, r.dst.address, row_bytes, r.m, pitch);
+    if (info.per_channel) {
+        if (r.src1.space != MemSpace::L1 || r.src1.dtype != DType::U64) {
+            rule_error(tx, what +
+                               "with one uint64 scale word per column in L1 (the fixpipe "
+                               "buffer's stand-in), got " +
+                               name_of(r.src1.dtype) + " in " + name_of(r.src1.space));
+        }
+        check_local(tx, r.src1, r.n, "scale words");
+        tx.add_access(MemSpace::L1, false, r.src1.address, std::uint64_t{r.n} * 8);
+    }
+}
+
+}  // namespace npusim

@@ -1,0 +1,101 @@
+// Compute of Fixpipe's conversions on the way out of L0C (semantics: docs/ascendc.md, "Fixpipe",
+// from the vendor's Ascend C API reference: "Fixpipe", "quantisation on the way", "ReLU on the
+// way" and the reference scripts of its fixpipe_l0c2gm example).
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "pipes/compute.h"
+#include "pipes/op_table.h"
+
+namespace npusim {
+
+namespace {
+
+template <class T>
+T load_at(const std::byte* base, std::uint64_t i) {
+    T value;
+    std::memcpy(&value, base + i * sizeof(T), sizeof(T));
+    return value;
+}
+
+template <class T>
+void store_at(std::byte* base, std::uint64_t i, T value) {
+    std::memcpy(base + i * sizeof(T), &value, sizeof(T));
+}
+
+constexpr float kHalfMax = 65504.0F;
+
+/// The quantisation word's offset (bits 45..37, 0..511) and output sign (bit 46).
+std::int32_t word_offset(std::uint64_t word) {
+    return static_cast<std::int32_t>((word >> 37) & 0x1ffU);
+}
+bool word_signed(std::uint64_t word) {
+    return ((word >> 46) & 1U) != 0;
+}
+
+/// (V)QF322B8_PRE and (V)REQ8: the scaled value rounded (to nearest even) into [-256, 255],
+/// plus the offset, saturated to int8 or uint8 by the word's sign bit; the byte's bits.
+std::uint8_t to_b8(float scaled, std::uint64_t word) {
+    const float clamped = std::clamp(scaled, -256.0F, 255.0F);
+    const auto rounded = static_cast<std::int32_t>(std::nearbyint(clamped));
+    const std::int32_t shifted = rounded + word_offset(word);
+    if (word_signed(word)) {
+        return static_cast<std::uint8_t>(static_cast<std::int8_t>(std::clamp(shifted, -128, 127)));
+    }
+    return static_cast<std::uint8_t>(std::clamp(shifted, 0, 255));
+}
+
+}  // namespace
+
+float fixpipe_scale(std::uint64_t word) {
+    return std::bit_cast<float>(static_cast<std::uint32_t>(word & 0xffffe000U));
+}
+
+void compute_fixpipe(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
+    const FixQuantInfo& info = fix_quant_info(static_cast<FixQuant>(tx.mode));
+    const std::byte* src = sources[0];
+    const std::byte* words = info.per_channel ? sources[1] : nullptr;
+    const std::uint64_t m = tx.m, n = tx.n;
+    const bool from_int = tx.src_dtype == DType::I32;
+    for (std::uint64_t row = 0; row < m; ++row) {
+        for (std::uint64_t col = 0; col < n; ++col) {
+            const std::uint64_t i = row * n + col;
+            if (info.mode == FixQuant::None) {
+                if (from_int) {
+                    const auto v = load_at<std::int32_t>(src, i);
+                    store_at<std::int32_t>(out, i, tx.relu ? std::max(v, 0) : v);
+                } else {
+                    const auto v = load_at<float>(src, i);
+                    store_at<float>(out, i, tx.relu && v < 0.0F ? 0.0F : v);
+                }
+                continue;
+            }
+            const float v = from_int ? static_cast<float>(load_at<std::int32_t>(src, i))
+                                     : load_at<float>(src, i);
+            if (!info.scaled) {  // F322F16 / F322BF16: a cast that rounds to nearest even
+                const float r = tx.relu && v < 0.0F ? 0.0F : v;
+                if (tx.dtype == DType::F16) {
+                    store_at<half>(out, i, half(r));
+                } else {
+                    store_at<bfloat16>(out, i, bfloat16(r));
+                }
+                continue;
+            }
+            // Scaled: M1 for values >= 0, M2 (0 with ReLU, else M1) for negative ones.
+            const std::uint64_t word =
+                words != nullptr ? load_at<std::uint64_t>(words, col) : tx.quant_word;
+            const float m1 = fixpipe_scale(word);
+            const float scaled = v >= 0.0F ? v * m1 : (tx.relu ? 0.0F : v * m1);
+            if (tx.dtype == DType::F16) {
+                store_at<half>(out, i, half(std::clamp(scaled, -kHalfMax, kHalfMax)));
+            } else {
+                store_at<std::uint8_t>(out, i, to_b8(scaled, word));
+            }
+        }
+    }
+}
+
+}  // namespace npusim
