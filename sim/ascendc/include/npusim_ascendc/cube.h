@@ -114,6 +114,10 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
 
 }  // namespace AscendC
 
+// The vendor's compiler declares QuantMode_t at global scope: kernels name it unqualified
+// (FixpipeParamsV220{..., QuantMode_t::F322F16, ...}).
+using AscendC::QuantMode_t;
+
 namespace npusim::ascendc {
 
 /// Whether the cube takes A x B -> C (and a bias of type Bias): a row of its type table
