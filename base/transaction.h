@@ -69,6 +69,9 @@ enum class Op : std::uint8_t {
     GatherMask,      // the src elements whose pattern bit is set, packed into dst
     Sort32,          // each 32 (score, index) pairs sorted by score, descending, 8 bytes each
     MrgSort,         // up to 4 sorted (score, index) queues merged, descending
+    ShiftLeft,       // integer types: src << scalar (signed types keep the sign bit)
+    ShiftRight,      // integer types: src >> scalar (logical unsigned, arithmetic signed)
+    CreateVecIndex,  // dst[i] = scalar + i
 };
 
 /// Whether GatherMask's built-in pattern `pattern` (Transaction::mode, 1-7) keeps element i of

@@ -126,13 +126,19 @@ constexpr std::array kOps{
            .ub_sources = 4,
            .compute = &compute_mrg_sort,
            .rearranges = true},
+    OpInfo{Op::ShiftLeft, "ShiftLeft", OpUnit::Vector, 1, false,
+           &compute_elementwise<Op::ShiftLeft>},
+    OpInfo{Op::ShiftRight, "ShiftRight", OpUnit::Vector, 1, false,
+           &compute_elementwise<Op::ShiftRight>},
+    OpInfo{Op::CreateVecIndex, "CreateVecIndex", OpUnit::Vector, 0, false,
+           &compute_elementwise<Op::CreateVecIndex>},
 };
 
 constexpr bool rows_in_enum_order() {
     for (std::size_t i = 0; i < kOps.size(); ++i) {
         if (static_cast<std::size_t>(kOps[i].op) != i) return false;
     }
-    return static_cast<std::size_t>(Op::MrgSort) + 1 == kOps.size();
+    return static_cast<std::size_t>(Op::CreateVecIndex) + 1 == kOps.size();
 }
 static_assert(rows_in_enum_order(), "kOps has one row per Op, in enumerator order");
 

@@ -1,6 +1,8 @@
 // ASSERT in a kernel: one that holds changes nothing; one that fails stops the run with a
 // KernelError naming the kernel's line and the expression, on the block where it failed.
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -87,4 +89,83 @@ TEST_CASE("Ascend C host-style APIs: misuse is a KernelError naming the kernel's
                             Catch::Contains("a LocalTensor at this TPosition"));
     message = misuse_message(2);
     CHECK_THAT(message, Catch::Contains(at + std::to_string(g_error_line) + ":"));
+}
+
+namespace {
+
+int g_ascendc_assert_line = 0;
+int g_shift_line = 0;
+int64_t g_cycles[3] = {};
+
+// ascendc_assert with a printf-style message (the vendor's asc-devkit assert sample's form),
+// and without one; `which` 2 shifts by more than the element width.
+extern "C" __global__ __aicore__ void ascendc_assert_kernel(uint32_t limit, uint32_t which) {
+    if (which == 0) {
+        g_ascendc_assert_line = __LINE__ + 1;
+        ascendc_assert(GetBlockIdx() < limit, "BlockIdx %u is out of range %u.\n", GetBlockIdx(),
+                       limit);
+    } else if (which == 1) {
+        g_ascendc_assert_line = __LINE__ + 1;
+        ascendc_assert(GetBlockIdx() < limit);
+    } else {
+        LocalMemAllocator<Hardware::UB> ub;
+        LocalTensor<uint16_t> t = ub.Alloc<uint16_t>(128);
+        g_shift_line = __LINE__ + 1;
+        ShiftRight(t, t, uint16_t(17), 128);
+    }
+}
+
+std::string ascendc_assert_message(uint32_t limit, uint32_t which) {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    try {
+        sim.run({.name = "ascendc_assert_kernel", .blocks = 4},
+                npusim::ascendc::bind_kernel(ascendc_assert_kernel, limit, which));
+    } catch (const npusim::KernelError& error) {
+        return error.what();
+    }
+    return "no error";
+}
+
+// GetSystemCycle around a vector op: the block's scalar time, before and after.
+extern "C" __global__ __aicore__ void system_cycle_kernel() {
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<float> t = ub.Alloc<float>(1024);
+    g_cycles[0] = GetSystemCycle();
+    Duplicate(t, 1.0F, 1024);
+    PipeBarrier<PIPE_ALL>();
+    g_cycles[1] = GetSystemCycle();
+    g_cycles[2] = GetSystemCycle();
+}
+
+}  // namespace
+
+TEST_CASE("Ascend C ascendc_assert: stops the run with the line and the formatted message",
+          "[ascendc]") {
+    CHECK(ascendc_assert_message(4, 0) == "no error");
+    const std::string with_message = ascendc_assert_message(2, 0);
+    CHECK_THAT(with_message,
+               Catch::Contains("assert_test.cpp:" + std::to_string(g_ascendc_assert_line) + ":") &&
+                   Catch::Contains("ascendc_assert(GetBlockIdx() < limit) failed") &&
+                   Catch::Contains("block 2: BlockIdx 2 is out of range 2."));
+    const std::string plain = ascendc_assert_message(3, 1);
+    CHECK_THAT(plain, Catch::Contains("assert_test.cpp:" + std::to_string(g_ascendc_assert_line)) &&
+                          Catch::EndsWith("failed in aiv block 3"));
+    const std::string shift = ascendc_assert_message(4, 2);
+    CHECK_THAT(shift, Catch::Contains("assert_test.cpp:" + std::to_string(g_shift_line) + ":") &&
+                          Catch::Contains("ShiftRight: the shift 17 is outside [0, 16]"));
+}
+
+TEST_CASE("Ascend C GetSystemCycle: the block's simulated scalar time, deterministic",
+          "[ascendc]") {
+    int64_t first[3] = {};
+    for (int run = 0; run < 2; ++run) {
+        npusim::Simulator sim(npusim::builtin_chip_config("small"));
+        sim.run({.name = "system_cycle_kernel", .blocks = 1},
+                npusim::ascendc::bind_kernel(system_cycle_kernel));
+        if (run == 0) std::copy(std::begin(g_cycles), std::end(g_cycles), std::begin(first));
+    }
+    CHECK(g_cycles[0] == first[0]);
+    CHECK(g_cycles[1] == first[1]);
+    CHECK(g_cycles[1] > g_cycles[0] + 4);   // the Duplicate of 16 repeats ran in between
+    CHECK(g_cycles[2] == g_cycles[1] + 1);  // reading the counter is one scalar cycle
 }

@@ -10,7 +10,7 @@
 using namespace npusim;
 
 namespace {
-constexpr int kOpCount = static_cast<int>(Op::MrgSort) + 1;
+constexpr int kOpCount = static_cast<int>(Op::CreateVecIndex) + 1;
 
 struct Expected {
     Op op;
@@ -68,6 +68,9 @@ constexpr Expected kExpected[] = {
     {Op::GatherMask, OpUnit::Vector, 1},
     {Op::Sort32, OpUnit::Vector, 2},
     {Op::MrgSort, OpUnit::Vector, 4},
+    {Op::ShiftLeft, OpUnit::Vector, 1},
+    {Op::ShiftRight, OpUnit::Vector, 1},
+    {Op::CreateVecIndex, OpUnit::Vector, 0},
 };
 static_assert(std::size(kExpected) == kOpCount);
 }  // namespace
