@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -168,4 +169,49 @@ TEST_CASE("Ascend C GetSystemCycle: the block's simulated scalar time, determini
     CHECK(g_cycles[1] == first[1]);
     CHECK(g_cycles[1] > g_cycles[0] + 4);   // the Duplicate of 16 repeats ran in between
     CHECK(g_cycles[2] == g_cycles[1] + 1);  // reading the counter is one scalar cycle
+}
+
+namespace {
+
+// 20 halves per row padded to 32 (rightPadding 12) without isPad: before SetPadValue the
+// padding is not written (it keeps the 7s a Duplicate put there), after it the register's 1.
+extern "C" __global__ __aicore__ void pad_value_kernel(GM_ADDR x, GM_ADDR out) {
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<half> a = ub.Alloc<half>(64);
+    GlobalTensor<half> xGm, oGm;
+    xGm.SetGlobalBuffer((__gm__ half*)x, 20);
+    oGm.SetGlobalBuffer((__gm__ half*)out, 64);
+    Duplicate(a, half(7), 64);
+    SetFlag<HardEvent::V_MTE2>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);
+    DataCopyExtParams copy{1, 20 * sizeof(half), 0, 0, 0};
+    DataCopyPadExtParams<half> pad{false, 0, 12, half(0)};
+    DataCopyPad(a, xGm, copy, pad);
+    SetPadValue(half(1));
+    DataCopyPad(a[32], xGm, copy, pad);
+    SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    DataCopy(oGm, a, 64);
+}
+
+}  // namespace
+
+TEST_CASE("Ascend C SetPadValue: DataCopyPad without isPad pads with the register's value",
+          "[ascendc]") {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    auto x = sim.allocate<half>(20, "x");
+    auto out = sim.allocate<half>(64, "out");
+    std::vector<half> values(20);
+    for (int i = 0; i < 20; ++i) values[i] = half(float(i + 2));
+    sim.write(x, values);
+    using npusim::ascendc::gm_addr;
+    sim.launch({.name = "pad_value"},
+               npusim::ascendc::bind_kernel(pad_value_kernel, gm_addr(x), gm_addr(out)));
+    REQUIRE(sim.run().completed());
+    const std::vector<half> o = sim.read(out);
+    for (int i = 0; i < 32; ++i) {
+        CAPTURE(i);
+        CHECK(float(o[i]) == (i < 20 ? float(i + 2) : 7.0F));
+        CHECK(float(o[32 + i]) == (i < 20 ? float(i + 2) : 1.0F));
+    }
 }

@@ -43,8 +43,6 @@ expect_error reduce_repeat_type "ReduceRepeat / ReduceDataBlock take half or flo
   'LocalTensor<int32_t> a; ReduceRepeat<ReduceType::SUM, int32_t>(a, a, 64, 1, 1, 1, 8);'
 expect_error shift_left_tensor "ShiftLeft with a tensor of shift counts is an Ascend 950 API" \
   'LocalTensor<uint16_t> a; LocalTensor<int16_t> s; ShiftLeft(a, a, s, 16);'
-expect_error set_pad_value "SetPadValue (DataCopyPad with padding) is not supported yet" \
-  'SetPadValue((uint8_t)0);'
 expect_error allocator_bias "LocalMemAllocator supports Hardware::UB, L1, L0A, L0B and L0C" \
   'LocalMemAllocator<Hardware::BIAS> a; (void)a.Alloc<float, 64>();'
 expect_error dump_tensor "DumpTensor is not supported yet" \

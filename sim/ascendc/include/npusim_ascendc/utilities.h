@@ -1,4 +1,5 @@
-// Kernel utilities: GetSystemCycle, ascendc_assert(expr[, fmt, args...]), DivCeil / AlignUp.
+// Kernel utilities: GetSystemCycle, ascendc_assert(expr[, fmt, args...]), DivCeil / AlignUp,
+// Conditional.
 //
 // GetSystemCycle returns the calling block's scalar-unit time in simulated cycles (hardware: the
 // system counter), so kernels that time a section read deterministic numbers; the read costs
@@ -63,6 +64,16 @@ inline std::int64_t GetSystemCycle(Loc loc = Loc::current()) {
     ctx.block().scalar_work(1, loc);
     return now;
 }
+
+/// Conditional<b, T, F>::type: T when b holds, else F (as std::conditional).
+template <bool condition, class T, class F>
+struct Conditional {
+    using type = T;
+};
+template <class T, class F>
+struct Conditional<false, T, F> {
+    using type = F;
+};
 
 constexpr std::uint32_t DivCeil(std::uint32_t a, std::uint32_t b) {
     return (a + b - 1) / b;
