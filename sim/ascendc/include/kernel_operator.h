@@ -33,3 +33,5 @@
 
 /// The vendor declares GetTPipePtr() at global scope too (samples call it unqualified).
 using AscendC::GetTPipePtr;
+// The vendor's compiler declares QuantMode_t at global scope: samples write it unqualified.
+using AscendC::QuantMode_t;
