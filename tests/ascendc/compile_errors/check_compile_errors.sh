@@ -35,8 +35,8 @@ expect_error compare_bits_type "Compare writes its bits to a LocalTensor<uint8_t
   'LocalTensor<float> a; Compare(a, a, a, CMPMODE::LT, 8);'
 expect_error sort32_type "Sort32 sorts half or float scores" \
   'LocalTensor<int32_t> a; LocalTensor<uint32_t> i; Sort32(a, a, i, 1);'
-expect_error gatherb "Gatherb is not supported yet" \
-  'LocalTensor<uint16_t> a; LocalTensor<uint32_t> o; Gatherb<uint16_t>(a, a, o, 1, GatherRepeatParams{});'
+expect_error gatherb_type "Gatherb takes uint16_t or uint32_t elements" \
+  'LocalTensor<float> a; LocalTensor<uint32_t> o; Gatherb(a, a, o, 1, GatherRepeatParams{});'
 expect_error get_cmp_mask "GetCmpMask (the compare register) is not supported yet" \
   'LocalTensor<uint8_t> a; GetCmpMask(a);'
 expect_error reduce_repeat_type "ReduceRepeat / ReduceDataBlock take half or float" \
