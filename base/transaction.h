@@ -72,6 +72,8 @@ enum class Op : std::uint8_t {
     ShiftLeft,       // integer types: src << scalar (signed types keep the sign bit)
     ShiftRight,      // integer types: src >> scalar (logical unsigned, arithmetic signed)
     CreateVecIndex,  // dst[i] = scalar + i
+    AddRelu,
+    SubRelu,  // relu(src0 + src1) / relu(src0 - src1), one instruction
 };
 
 /// Whether GatherMask's built-in pattern `pattern` (Transaction::mode, 1-7) keeps element i of

@@ -281,6 +281,17 @@ public:
                      Loc loc = Loc::current()) {
         with_scalar(Op::Not, d, a, 0.0, n, loc);
     }
+    /// d = relu(a + b) / relu(a - b) (AddRelu / SubRelu: one instruction).
+    template <Element T>
+    void add_relu(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n,
+                  Loc loc = Loc::current()) {
+        binary(Op::AddRelu, d, a, b, n, loc);
+    }
+    template <Element T>
+    void sub_relu(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n,
+                  Loc loc = Loc::current()) {
+        binary(Op::SubRelu, d, a, b, n, loc);
+    }
     /// d[i] = a[i] << bits (ShiftLeft; signed types keep the sign bit) / a[i] >> bits
     /// (ShiftRight; arithmetic for signed types). bits in [0, width of T].
     template <IntegerElement T>

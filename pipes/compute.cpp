@@ -130,6 +130,14 @@ T combine(T a, T b, double scalar) {
                 return static_cast<T>(~a);
             case Op::Axpy:
                 return wrap_int<T>(ux * us + uy);
+            case Op::AddRelu: {
+                const T sum = wrap_int<T>(ux + uy);
+                return sum > T{0} ? sum : T{0};
+            }
+            case Op::SubRelu: {
+                const T diff = wrap_int<T>(ux - uy);
+                return diff > T{0} ? diff : T{0};
+            }
             case Op::ShiftLeft:
                 return shift_left<T>(a, s);
             case Op::ShiftRight:
@@ -183,6 +191,10 @@ T combine(T a, T b, double scalar) {
                 return T(s);
             case Op::Axpy:
                 return T(x * s + y);
+            case Op::AddRelu:
+                return T(x + y > A{0} ? x + y : A{0});
+            case Op::SubRelu:
+                return T(x - y > A{0} ? x - y : A{0});
             default:
                 return a;
         }
@@ -455,6 +467,10 @@ template void compute_elementwise<Op::ShiftLeft>(const Transaction&, const std::
                                                  std::byte*);
 template void compute_elementwise<Op::ShiftRight>(const Transaction&, const std::byte* const*,
                                                   std::byte*);
+template void compute_elementwise<Op::AddRelu>(const Transaction&, const std::byte* const*,
+                                               std::byte*);
+template void compute_elementwise<Op::SubRelu>(const Transaction&, const std::byte* const*,
+                                               std::byte*);
 template void compute_elementwise<Op::CreateVecIndex>(const Transaction&, const std::byte* const*,
                                                       std::byte*);
 

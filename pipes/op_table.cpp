@@ -132,13 +132,15 @@ constexpr std::array kOps{
            &compute_elementwise<Op::ShiftRight>},
     OpInfo{Op::CreateVecIndex, "CreateVecIndex", OpUnit::Vector, 0, false,
            &compute_elementwise<Op::CreateVecIndex>},
+    OpInfo{Op::AddRelu, "AddRelu", OpUnit::Vector, 2, false, &compute_elementwise<Op::AddRelu>},
+    OpInfo{Op::SubRelu, "SubRelu", OpUnit::Vector, 2, false, &compute_elementwise<Op::SubRelu>},
 };
 
 constexpr bool rows_in_enum_order() {
     for (std::size_t i = 0; i < kOps.size(); ++i) {
         if (static_cast<std::size_t>(kOps[i].op) != i) return false;
     }
-    return static_cast<std::size_t>(Op::CreateVecIndex) + 1 == kOps.size();
+    return static_cast<std::size_t>(Op::SubRelu) + 1 == kOps.size();
 }
 static_assert(rows_in_enum_order(), "kOps has one row per Op, in enumerator order");
 

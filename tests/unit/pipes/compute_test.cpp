@@ -197,6 +197,17 @@ TEST_CASE("compute: ShiftLeft / ShiftRight, logical for unsigned, arithmetic for
           std::vector<std::int32_t>{-8});
 }
 
+TEST_CASE("compute: AddRelu / SubRelu clamp the sum / difference at zero", "[unit]") {
+    CHECK(run_op(Op::AddRelu, std::vector<float>{1.5F, -3.0F}, {1.0F, 2.0F}) ==
+          std::vector<float>{2.5F, 0.0F});
+    CHECK(run_op(Op::SubRelu, std::vector<float>{1.5F, -3.0F}, {1.0F, 2.0F}) ==
+          std::vector<float>{0.5F, 0.0F});
+    CHECK(floats(run_op(Op::AddRelu, halves({65504.0F, -1.0F}), halves({65504.0F, 0.5F}))) ==
+          std::vector<float>{INFINITY, 0.0F});
+    CHECK(run_op(Op::AddRelu, std::vector<std::int16_t>{32767, -5}, {1, 9}) ==
+          std::vector<std::int16_t>{0, 4});  // the sum wraps first, as Add does
+}
+
 TEST_CASE("compute: CreateVecIndex writes firstValue + i without reading", "[unit]") {
     CHECK(run_op(Op::CreateVecIndex, std::vector<std::int16_t>{}, {}, -2.0, 5) ==
           std::vector<std::int16_t>{-2, -1, 0, 1, 2});

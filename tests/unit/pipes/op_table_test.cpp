@@ -10,7 +10,7 @@
 using namespace npusim;
 
 namespace {
-constexpr int kOpCount = static_cast<int>(Op::CreateVecIndex) + 1;
+constexpr int kOpCount = static_cast<int>(Op::SubRelu) + 1;
 
 struct Expected {
     Op op;
@@ -71,6 +71,8 @@ constexpr Expected kExpected[] = {
     {Op::ShiftLeft, OpUnit::Vector, 1},
     {Op::ShiftRight, OpUnit::Vector, 1},
     {Op::CreateVecIndex, OpUnit::Vector, 0},
+    {Op::AddRelu, OpUnit::Vector, 2},
+    {Op::SubRelu, OpUnit::Vector, 2},
 };
 static_assert(std::size(kExpected) == kOpCount);
 }  // namespace
