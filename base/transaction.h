@@ -70,6 +70,11 @@ enum class Op : std::uint8_t {
     Sort32,          // each 32 (score, index) pairs sorted by score, descending, 8 bytes each
     MrgSort,         // up to 4 sorted (score, index) queues merged, descending
     Fixpipe,         // L0C -> GM on FIX converting on the way: quantisation, ReLU (FixQuant)
+    ShiftLeft,       // integer types: src << scalar (signed types keep the sign bit)
+    ShiftRight,      // integer types: src >> scalar (logical unsigned, arithmetic signed)
+    CreateVecIndex,  // dst[i] = scalar + i
+    AddRelu,
+    SubRelu,  // relu(src0 + src1) / relu(src0 - src1), one instruction
 };
 
 /// Fixpipe's conversion out of L0C (Transaction::mode of a Fixpipe), in the order of the

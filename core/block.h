@@ -281,6 +281,39 @@ public:
                      Loc loc = Loc::current()) {
         with_scalar(Op::Not, d, a, 0.0, n, loc);
     }
+    /// d = relu(a + b) / relu(a - b) (AddRelu / SubRelu: one instruction).
+    template <Element T>
+    void add_relu(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n,
+                  Loc loc = Loc::current()) {
+        binary(Op::AddRelu, d, a, b, n, loc);
+    }
+    template <Element T>
+    void sub_relu(LocalTensor<T> d, LocalTensor<T> a, LocalTensor<T> b, std::uint64_t n,
+                  Loc loc = Loc::current()) {
+        binary(Op::SubRelu, d, a, b, n, loc);
+    }
+    /// d[i] = a[i] << bits (ShiftLeft; signed types keep the sign bit) / a[i] >> bits
+    /// (ShiftRight; arithmetic for signed types). bits in [0, width of T].
+    template <IntegerElement T>
+    void shift_left(LocalTensor<T> d, LocalTensor<T> a, std::int64_t bits, std::uint64_t n,
+                    Loc loc = Loc::current()) {
+        with_scalar(Op::ShiftLeft, d, a, static_cast<double>(bits), n, loc);
+    }
+    template <IntegerElement T>
+    void shift_right(LocalTensor<T> d, LocalTensor<T> a, std::int64_t bits, std::uint64_t n,
+                     Loc loc = Loc::current()) {
+        with_scalar(Op::ShiftRight, d, a, static_cast<double>(bits), n, loc);
+    }
+    /// d[i] = first + i (CreateVecIndex).
+    template <Element T>
+    void create_vec_index(LocalTensor<T> d, T first, std::uint64_t n, Loc loc = Loc::current()) {
+        Request r;
+        r.op = Op::CreateVecIndex;
+        r.dst = local_operand(d);
+        r.count = n;
+        r.scalar = as_double(first);
+        issue(r, loc);
+    }
     /// d = a * alpha + d (reads d).
     template <Element T>
     void axpy(LocalTensor<T> d, LocalTensor<T> a, T alpha, std::uint64_t n,

@@ -63,6 +63,32 @@ T from_double(double value) {
     }
 }
 
+// ShiftLeft / ShiftRight by `bits` (0 to T's width; the Ascend C layer checks the range):
+// unsigned types shift logically; signed types shift arithmetically (a left shift keeps the
+// sign bit and drops the bit below it, a right shift copies the sign bit in).
+template <class T>
+T shift_left(T a, std::int64_t bits) {
+    using U = std::make_unsigned_t<T>;
+    constexpr int width = static_cast<int>(sizeof(T) * 8);
+    const auto ua = static_cast<U>(a);
+    const U shifted = bits <= 0 ? ua : bits >= width ? U{0} : static_cast<U>(ua << bits);
+    if constexpr (std::is_signed_v<T>) {
+        const U sign = static_cast<U>(U{1} << (width - 1));
+        return static_cast<T>(static_cast<U>((shifted & static_cast<U>(~sign)) | (ua & sign)));
+    } else {
+        return static_cast<T>(shifted);
+    }
+}
+template <class T>
+T shift_right(T a, std::int64_t bits) {
+    constexpr int width = static_cast<int>(sizeof(T) * 8);
+    if constexpr (std::is_signed_v<T>) {
+        return bits <= 0 ? a : static_cast<T>(a >> (bits >= width ? width - 1 : bits));
+    } else {
+        return bits <= 0 ? a : bits >= width ? T{0} : static_cast<T>(a >> bits);
+    }
+}
+
 template <Op op, class T>
 T combine(T a, T b, double scalar) {
     if constexpr (std::is_integral_v<T>) {
@@ -105,6 +131,18 @@ T combine(T a, T b, double scalar) {
                 return static_cast<T>(~a);
             case Op::Axpy:
                 return wrap_int<T>(ux * us + uy);
+            case Op::AddRelu: {
+                const T sum = wrap_int<T>(ux + uy);
+                return sum > T{0} ? sum : T{0};
+            }
+            case Op::SubRelu: {
+                const T diff = wrap_int<T>(ux - uy);
+                return diff > T{0} ? diff : T{0};
+            }
+            case Op::ShiftLeft:
+                return shift_left<T>(a, s);
+            case Op::ShiftRight:
+                return shift_right<T>(a, s);
             default:
                 return a;
         }
@@ -154,6 +192,10 @@ T combine(T a, T b, double scalar) {
                 return T(s);
             case Op::Axpy:
                 return T(x * s + y);
+            case Op::AddRelu:
+                return T(x + y > A{0} ? x + y : A{0});
+            case Op::SubRelu:
+                return T(x - y > A{0} ? x - y : A{0});
             default:
                 return a;
         }
@@ -164,6 +206,17 @@ template <Op op, class T>
 void elementwise(const Transaction& tx, const std::byte* src0, const std::byte* src1,
                  std::byte* out) {
     for (std::uint64_t i = 0; i < tx.count; ++i) {
+        if constexpr (op == Op::CreateVecIndex) {
+            // firstValue + i in the arithmetic type (integers wrap), as numpy's arange.
+            if constexpr (std::is_integral_v<T>) {
+                const auto first = static_cast<std::uint64_t>(static_cast<std::int64_t>(tx.scalar));
+                store_at<T>(out, i, wrap_int<T>(first + i));
+            } else {
+                using A = typename Arith<T>::type;
+                store_at<T>(out, i, T(static_cast<A>(tx.scalar) + static_cast<A>(i)));
+            }
+            continue;
+        }
         const T a = src0 != nullptr ? load_at<T>(src0, i) : T{};
         const T b = src1 != nullptr ? load_at<T>(src1, i) : T{};
         store_at<T>(out, i, combine<op, T>(a, b, tx.scalar));
@@ -411,6 +464,16 @@ template void compute_elementwise<Op::Or>(const Transaction&, const std::byte* c
 template void compute_elementwise<Op::Not>(const Transaction&, const std::byte* const*, std::byte*);
 template void compute_elementwise<Op::Axpy>(const Transaction&, const std::byte* const*,
                                             std::byte*);
+template void compute_elementwise<Op::ShiftLeft>(const Transaction&, const std::byte* const*,
+                                                 std::byte*);
+template void compute_elementwise<Op::ShiftRight>(const Transaction&, const std::byte* const*,
+                                                  std::byte*);
+template void compute_elementwise<Op::AddRelu>(const Transaction&, const std::byte* const*,
+                                               std::byte*);
+template void compute_elementwise<Op::SubRelu>(const Transaction&, const std::byte* const*,
+                                               std::byte*);
+template void compute_elementwise<Op::CreateVecIndex>(const Transaction&, const std::byte* const*,
+                                                      std::byte*);
 
 void compute_reduce_sum(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
     visit_dtype(tx.dtype,

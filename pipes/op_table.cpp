@@ -129,13 +129,21 @@ constexpr std::array kOps{
     // A copy (L0C -> GM on FIX, timed as one) whose data are computed: the decoder's
     // decode_fixpipe sizes its accesses (L0C read, GM rows written, L1 scale words read).
     OpInfo{.op = Op::Fixpipe, .name = "Fixpipe", .unit = OpUnit::Copy, .compute = &compute_fixpipe},
+    OpInfo{Op::ShiftLeft, "ShiftLeft", OpUnit::Vector, 1, false,
+           &compute_elementwise<Op::ShiftLeft>},
+    OpInfo{Op::ShiftRight, "ShiftRight", OpUnit::Vector, 1, false,
+           &compute_elementwise<Op::ShiftRight>},
+    OpInfo{Op::CreateVecIndex, "CreateVecIndex", OpUnit::Vector, 0, false,
+           &compute_elementwise<Op::CreateVecIndex>},
+    OpInfo{Op::AddRelu, "AddRelu", OpUnit::Vector, 2, false, &compute_elementwise<Op::AddRelu>},
+    OpInfo{Op::SubRelu, "SubRelu", OpUnit::Vector, 2, false, &compute_elementwise<Op::SubRelu>},
 };
 
 constexpr bool rows_in_enum_order() {
     for (std::size_t i = 0; i < kOps.size(); ++i) {
         if (static_cast<std::size_t>(kOps[i].op) != i) return false;
     }
-    return static_cast<std::size_t>(Op::Fixpipe) + 1 == kOps.size();
+    return static_cast<std::size_t>(Op::SubRelu) + 1 == kOps.size();
 }
 static_assert(rows_in_enum_order(), "kOps has one row per Op, in enumerator order");
 

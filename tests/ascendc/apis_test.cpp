@@ -2,6 +2,7 @@
 // bitwise ops, Axpy, the per-repeat reductions and the mask registers: each against reference
 // values computed here with plain loops, the checker clean, and the automatic
 // synchronization (on and off) around the new instructions.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -634,6 +635,60 @@ TEST_CASE("Brcb broadcasts each element into a 32-byte block, dense and strided"
     for (uint32_t blk = 0; blk < 32; ++blk) {                      // strided: every other
         const float want = blk % 2 == 0 ? xs[blk / 2] : -1.0F;
         for (uint32_t k = 0; k < 8; ++k) CHECK(rs[256 + blk * 8 + k] == want);
+    }
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+}
+
+namespace {
+
+// out[0..n) = relu(a + b), out[n..2n) = relu(a - b) (mask/repeat form over 2 repeats).
+extern "C" __global__ __aicore__ void add_sub_relu(GM_ADDR a, GM_ADDR b, GM_ADDR out) {
+    constexpr uint32_t n = 128;
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<float> x = ub.Alloc<float>(n);
+    LocalTensor<float> y = ub.Alloc<float>(n);
+    LocalTensor<float> z = ub.Alloc<float>(2 * n);
+    GlobalTensor<float> aGm, bGm, oGm;
+    aGm.SetGlobalBuffer((__gm__ float*)a, n);
+    bGm.SetGlobalBuffer((__gm__ float*)b, n);
+    oGm.SetGlobalBuffer((__gm__ float*)out, 2 * n);
+    DataCopy(x, aGm, n);
+    DataCopy(y, bGm, n);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    AddRelu(z, x, y, n);
+    SubRelu(z[n], x, y, uint64_t(64), 2, BinaryRepeatParams{});
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(oGm, z, 2 * n);
+}
+
+}  // namespace
+
+TEST_CASE("AddRelu and SubRelu: one instruction each, relu of the sum / difference",
+          "[ascendc][apis]") {
+    constexpr uint32_t n = 128;
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto a = sim.allocate<float>(n, "a");
+    auto b = sim.allocate<float>(n, "b");
+    auto out = sim.allocate<float>(2 * n, "out");
+    std::vector<float> as(n), bs(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        as[i] = float(int(i % 11) - 5);
+        bs[i] = float(int(i % 7) - 3);
+    }
+    sim.write(a, as);
+    sim.write(b, bs);
+    using npusim::ascendc::gm_addr;
+    sim.launch({.name = "add_sub_relu"},
+               npusim::ascendc::bind_kernel(add_sub_relu, gm_addr(a), gm_addr(b), gm_addr(out)));
+    REQUIRE(sim.run().completed());
+    const auto o = sim.read(out);
+    for (uint32_t i = 0; i < n; ++i) {
+        CHECK(o[i] == std::max(as[i] + bs[i], 0.0F));
+        CHECK(o[n + i] == std::max(as[i] - bs[i], 0.0F));
     }
     CHECK_THAT(checker.findings(), npusim::NoFindings());
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -208,4 +209,76 @@ TEST_CASE("GatherMask (built-in and tensor patterns) and Gather against referenc
     // Gather: base 4 bytes plus each offset.
     for (uint32_t i = 0; i < 64; ++i) CHECK(rs[128 + i] == xs[offsets[i] / 4 + 1]);
     CHECK_THAT(checker.findings(), npusim::NoFindings());
+}
+
+namespace {
+
+unsigned g_gatherb_line = 0;
+
+// Gatherb over 2 repeats: block k of dst (dstBlkStride 1, dstRepStride 8) = block 15 - k of src;
+// the offsets come from GM (MTE2 -> V, and the scalar unit reads them behind MTE2 -> S).
+extern "C" __global__ __aicore__ void gatherb_kernel(GM_ADDR x, GM_ADDR offsets, GM_ADDR out,
+                                                     uint32_t bad) {
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<uint16_t> src = ub.Alloc<uint16_t>(256);
+    LocalTensor<uint32_t> off = ub.Alloc<uint32_t>(16);
+    LocalTensor<uint16_t> dst = ub.Alloc<uint16_t>(256);
+    GlobalTensor<uint16_t> xGm, oGm;
+    GlobalTensor<uint32_t> fGm;
+    xGm.SetGlobalBuffer((__gm__ uint16_t*)x, 256);
+    fGm.SetGlobalBuffer((__gm__ uint32_t*)offsets, 16);
+    oGm.SetGlobalBuffer((__gm__ uint16_t*)out, 256);
+    DataCopy(src, xGm, 256);
+    DataCopy(off, fGm, 16);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    if (bad != 0) off.SetValue(3, 40);
+    g_gatherb_line = __LINE__ + 1;
+    Gatherb(dst, src, off, 2, GatherRepeatParams{1, 8});
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(oGm, dst, 256);
+}
+
+}  // namespace
+
+TEST_CASE("Ascend C Gatherb: 32-byte blocks by byte offsets, checked clean; bad offsets stop",
+          "[ascendc]") {
+    for (uint32_t bad = 0; bad < 2; ++bad) {
+        npusim::Simulator sim(npusim::builtin_chip_config("small"));
+        npusim::Checker checker(sim.global_memory());
+        sim.attach(checker);
+        std::vector<uint16_t> x(256);
+        std::iota(x.begin(), x.end(), uint16_t(100));
+        std::vector<uint32_t> offsets(16);
+        for (uint32_t k = 0; k < 16; ++k) offsets[k] = (15 - k) * 32;
+        auto xb = sim.allocate<uint16_t>(256, "x");
+        auto fb = sim.allocate<uint32_t>(16, "offsets");
+        auto ob = sim.allocate<uint16_t>(256, "out");
+        sim.write(xb, x);
+        sim.write(fb, offsets);
+        using npusim::ascendc::gm_addr;
+        sim.launch({.name = "gatherb"},
+                   npusim::ascendc::bind_kernel(gatherb_kernel, gm_addr(xb), gm_addr(fb),
+                                                gm_addr(ob), bad));
+        if (bad != 0) {
+            std::string message;
+            try {
+                sim.run();
+            } catch (const npusim::KernelError& error) {
+                message = error.what();
+            }
+            CHECK_THAT(
+                message,
+                Catch::Contains("gather_sort_test.cpp:" + std::to_string(g_gatherb_line) + ":") &&
+                    Catch::Contains("Gatherb: offset 40 of block 3"));
+            continue;
+        }
+        REQUIRE(sim.run().completed());
+        const std::vector<uint16_t> o = sim.read(ob);
+        for (uint32_t k = 0; k < 16; ++k) {
+            for (uint32_t e = 0; e < 16; ++e) CHECK(o[k * 16 + e] == x[(15 - k) * 16 + e]);
+        }
+        CHECK(checker.findings().empty());
+    }
 }

@@ -26,7 +26,9 @@
 #include "npusim_ascendc/tensors.h"
 #include "npusim_ascendc/tiling.h"
 #include "npusim_ascendc/unsupported.h"
+#include "npusim_ascendc/utilities.h"
 #include "npusim_ascendc/vector.h"
+#include "npusim_ascendc/vector_bits.h"
 #include "npusim_ascendc/workspace.h"
 
 /// The vendor declares GetTPipePtr() at global scope too (samples call it unqualified).

@@ -35,14 +35,14 @@ expect_error compare_bits_type "Compare writes its bits to a LocalTensor<uint8_t
   'LocalTensor<float> a; Compare(a, a, a, CMPMODE::LT, 8);'
 expect_error sort32_type "Sort32 sorts half or float scores" \
   'LocalTensor<int32_t> a; LocalTensor<uint32_t> i; Sort32(a, a, i, 1);'
-expect_error gatherb "Gatherb is not supported yet" \
-  'LocalTensor<uint16_t> a; LocalTensor<uint32_t> o; Gatherb<uint16_t>(a, a, o, 1, GatherRepeatParams{});'
+expect_error gatherb_type "Gatherb takes uint16_t or uint32_t elements" \
+  'LocalTensor<float> a; LocalTensor<uint32_t> o; Gatherb(a, a, o, 1, GatherRepeatParams{});'
 expect_error get_cmp_mask "GetCmpMask (the compare register) is not supported yet" \
   'LocalTensor<uint8_t> a; GetCmpMask(a);'
-expect_error reduce_repeat "ReduceRepeat is not supported yet" \
-  'LocalTensor<float> a; ReduceRepeat<ReduceType::SUM, float>(a, a, 1, 64);'
-expect_error set_pad_value "SetPadValue (DataCopyPad with padding) is not supported yet" \
-  'SetPadValue((uint8_t)0);'
+expect_error reduce_repeat_type "ReduceRepeat / ReduceDataBlock take half or float" \
+  'LocalTensor<int32_t> a; ReduceRepeat<ReduceType::SUM, int32_t>(a, a, 64, 1, 1, 1, 8);'
+expect_error shift_left_tensor "ShiftLeft with a tensor of shift counts is an Ascend 950 API" \
+  'LocalTensor<uint16_t> a; LocalTensor<int16_t> s; ShiftLeft(a, a, s, 16);'
 expect_error allocator_bias "LocalMemAllocator supports Hardware::UB, L1, L0A, L0B and L0C" \
   'LocalMemAllocator<Hardware::BIAS> a; (void)a.Alloc<float, 64>();'
 expect_error dump_tensor "DumpTensor is not supported yet" \

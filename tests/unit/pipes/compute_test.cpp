@@ -162,6 +162,64 @@ TEST_CASE("compute: Fill writes the scalar to every element without reading", "[
           std::vector<int>{5, 5, 5, 5});
 }
 
+// Vendor API reference (logic operations): unsigned types shift logically, signed types
+// arithmetically; 0b1010101010101010 as int16 << 1 is 0b1101010101010100, << 3
+// 0b1101010101010000, >> 1 0b1101010101010101, >> 3 0b1111010101010101.
+TEST_CASE("compute: ShiftLeft / ShiftRight, logical for unsigned, arithmetic for signed",
+          "[unit]") {
+    using u16 = std::uint16_t;
+    using i16 = std::int16_t;
+    const auto pattern = static_cast<i16>(0b1010101010101010);
+    auto bits16 = [](const std::vector<i16>& v) {
+        std::vector<u16> out;
+        for (i16 x : v) out.push_back(static_cast<u16>(x));
+        return out;
+    };
+    CHECK(run_op(Op::ShiftLeft, std::vector<u16>{0b1010101010101010, 1}, {}, 1.0) ==
+          std::vector<u16>{0b0101010101010100, 2});
+    CHECK(run_op(Op::ShiftRight, std::vector<u16>{0b1010101010101010, 1}, {}, 1.0) ==
+          std::vector<u16>{0b0101010101010101, 0});
+    CHECK(bits16(run_op(Op::ShiftLeft, std::vector<i16>{pattern, pattern}, {}, 1.0)) ==
+          std::vector<u16>{0b1101010101010100, 0b1101010101010100});
+    CHECK(bits16(run_op(Op::ShiftLeft, std::vector<i16>{pattern}, {}, 3.0)) ==
+          std::vector<u16>{0b1101010101010000});
+    CHECK(bits16(run_op(Op::ShiftRight, std::vector<i16>{pattern}, {}, 1.0)) ==
+          std::vector<u16>{0b1101010101010101});
+    CHECK(bits16(run_op(Op::ShiftRight, std::vector<i16>{pattern}, {}, 3.0)) ==
+          std::vector<u16>{0b1111010101010101});
+    // A shift by the whole width: unsigned to 0; signed right to the sign, left to the sign bit.
+    CHECK(run_op(Op::ShiftLeft, std::vector<std::uint32_t>{0xFFFFFFFFU}, {}, 32.0) ==
+          std::vector<std::uint32_t>{0});
+    CHECK(run_op(Op::ShiftRight, std::vector<std::int32_t>{-5, 5}, {}, 32.0) ==
+          std::vector<std::int32_t>{-1, 0});
+    CHECK(run_op(Op::ShiftLeft, std::vector<std::int32_t>{-5, 5}, {}, 32.0) ==
+          std::vector<std::int32_t>{kI32Min, 0});
+    CHECK(run_op(Op::ShiftRight, std::vector<std::int32_t>{-8}, {}, 0.0) ==
+          std::vector<std::int32_t>{-8});
+}
+
+TEST_CASE("compute: AddRelu / SubRelu clamp the sum / difference at zero", "[unit]") {
+    CHECK(run_op(Op::AddRelu, std::vector<float>{1.5F, -3.0F}, {1.0F, 2.0F}) ==
+          std::vector<float>{2.5F, 0.0F});
+    CHECK(run_op(Op::SubRelu, std::vector<float>{1.5F, -3.0F}, {1.0F, 2.0F}) ==
+          std::vector<float>{0.5F, 0.0F});
+    CHECK(floats(run_op(Op::AddRelu, halves({65504.0F, -1.0F}), halves({65504.0F, 0.5F}))) ==
+          std::vector<float>{INFINITY, 0.0F});
+    CHECK(run_op(Op::AddRelu, std::vector<std::int16_t>{32767, -5}, {1, 9}) ==
+          std::vector<std::int16_t>{0, 4});  // the sum wraps first, as Add does
+}
+
+TEST_CASE("compute: CreateVecIndex writes firstValue + i without reading", "[unit]") {
+    CHECK(run_op(Op::CreateVecIndex, std::vector<std::int16_t>{}, {}, -2.0, 5) ==
+          std::vector<std::int16_t>{-2, -1, 0, 1, 2});
+    CHECK(run_op(Op::CreateVecIndex, std::vector<float>{}, {}, 0.5, 3) ==
+          std::vector<float>{0.5F, 1.5F, 2.5F});
+    CHECK(floats(run_op(Op::CreateVecIndex, std::vector<half>{}, {}, 2047.0, 3)) ==
+          std::vector<float>{2047.0F, 2048.0F, 2048.0F});  // 2049 rounds to even in half
+    CHECK(run_op(Op::CreateVecIndex, std::vector<std::int16_t>{}, {}, 32767.0, 2) ==
+          std::vector<std::int16_t>{32767, -32768});
+}
+
 TEST_CASE("compute: ReduceSum writes one element", "[unit]") {
     CHECK(run_op(Op::ReduceSum, std::vector<float>{1.5F, 2.5F, -1.0F}) == std::vector<float>{3.0F});
     // fp16 accumulates in fp32: 2048 + 1 + 1 would stay 2048 in half arithmetic.

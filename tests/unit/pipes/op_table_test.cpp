@@ -10,7 +10,7 @@
 using namespace npusim;
 
 namespace {
-constexpr int kOpCount = static_cast<int>(Op::Fixpipe) + 1;
+constexpr int kOpCount = static_cast<int>(Op::SubRelu) + 1;
 
 struct Expected {
     Op op;
@@ -69,6 +69,11 @@ constexpr Expected kExpected[] = {
     {Op::Sort32, OpUnit::Vector, 2},
     {Op::MrgSort, OpUnit::Vector, 4},
     {Op::Fixpipe, OpUnit::Copy, 0},
+    {Op::ShiftLeft, OpUnit::Vector, 1},
+    {Op::ShiftRight, OpUnit::Vector, 1},
+    {Op::CreateVecIndex, OpUnit::Vector, 0},
+    {Op::AddRelu, OpUnit::Vector, 2},
+    {Op::SubRelu, OpUnit::Vector, 2},
 };
 static_assert(std::size(kExpected) == kOpCount);
 }  // namespace

@@ -337,6 +337,14 @@ public:
         m_sys_workspace = address;
         m_has_sys_workspace = true;
     }
+    /// SetPadValue's register: the padding DataCopyPad writes when isPad is false (bytes 0:
+    /// never set, the padding is not written).
+    struct PadRegister {
+        std::uint64_t bits = 0;
+        std::size_t bytes = 0;
+    };
+    const PadRegister& pad_register() const { return m_pad_register; }
+    void set_pad_register(PadRegister value) { m_pad_register = value; }
 
     // Synchronization as every layer path issues it: the native call, the event-id
     // bookkeeping and the happens-before model in one place.
@@ -405,6 +413,7 @@ private:
     SyncKnowledge m_knowledge;
     std::uint64_t m_sys_workspace = 0;
     bool m_has_sys_workspace = false;
+    PadRegister m_pad_register;
     void* m_pipe = nullptr;
 };
 

@@ -253,6 +253,21 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
     }
 }
 
+/// SetPadValue(value): the value DataCopyPad (GM -> UB) writes into its left / right padding
+/// when isPad is false (the vendor's pad register; until it is set such padding is not
+/// written). One scalar cycle.
+template <class T, TPosition pos = TPosition::MAX>
+void SetPadValue(T paddingValue, Loc loc = Loc::current()) {
+    static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::MAX,
+                  "npusim Ascend C: SetPadValue's position is VECIN, VECOUT or MAX");
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    npusim::ascendc::Resume resume(ctx);
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &paddingValue, sizeof(T));
+    ctx.set_pad_register({bits, sizeof(T)});
+    ctx.block().scalar_work(1, loc);
+}
+
 namespace detail {
 template <class T>
 std::uint64_t pad_bits(T value) {
@@ -278,14 +293,25 @@ npusim::PadRow pad_row(const PadParams& pad, const Loc& loc) {
     } else {
         row.pad_value = pad_bits<T>(pad.paddingValue);
     }
+    if (!pad.isPad) {  // the value SetPadValue put in the pad register, if any
+        const auto& reg = npusim::ascendc::context(loc).pad_register();
+        if (reg.bytes != 0 && reg.bytes != sizeof(T)) {
+            throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
+                                      "DataCopyPad: SetPadValue set a " +
+                                      std::to_string(reg.bytes) + "-byte value for " +
+                                      std::to_string(sizeof(T)) + "-byte elements");
+        }
+        row.fill = reg.bytes != 0;
+        row.pad_value = reg.bits;
+    }
     return row;
 }
 }  // namespace detail
 
 /// GM -> local with blockLen in bytes (any length): each row lands 32-byte aligned in the
 /// local memory as leftPadding elements, the row, rightPadding elements (the padding holds
-/// paddingValue when isPad, else it is not written), rounded up to 32 bytes; dstStride
-/// 32-byte blocks follow each row. The GM side's srcStride is in bytes.
+/// paddingValue when isPad, else the value SetPadValue set, else it is not written), rounded up to
+/// 32 bytes; dstStride 32-byte blocks follow each row. The GM side's srcStride is in bytes.
 template <class T, class Params, class PadParams>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Params& params,
                  const PadParams& pad, Loc loc = Loc::current()) {

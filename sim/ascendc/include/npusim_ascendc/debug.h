@@ -5,9 +5,22 @@
 #pragma once
 
 #include <cstdio>
+#include <type_traits>
 #include <utility>
 
 #include "npusim_ascendc/context.h"
+
+namespace npusim::ascendc {
+/// A printf argument as C varargs take it: half and bfloat16 values as double.
+template <class A>
+auto printf_arg(A value) {
+    if constexpr (std::is_same_v<A, npusim::half> || std::is_same_v<A, npusim::bfloat16>) {
+        return static_cast<double>(static_cast<float>(value));
+    } else {
+        return value;
+    }
+}
+}  // namespace npusim::ascendc
 
 namespace AscendC {
 
@@ -16,7 +29,7 @@ void printf(const char* format, Args... args) {
     if constexpr (sizeof...(Args) == 0) {
         std::fputs(format, stdout);
     } else {
-        std::printf(format, args...);
+        std::printf(format, npusim::ascendc::printf_arg(args)...);
     }
 }
 template <class... Args>

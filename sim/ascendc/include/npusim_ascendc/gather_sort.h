@@ -313,15 +313,58 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgS
 
 // ---- not supported yet: declared so that a sample using them in another scenario compiles; a
 // use is a compile error naming the API -------------------------------------------------------
-/// Gatherb's repeat strides (Gatherb is not supported yet).
+/// Gatherb's destination strides in 32-byte blocks.
 struct GatherRepeatParams {
     std::uint8_t dstBlkStride = 1;
     std::uint8_t dstRepStride = 8;
 };
-template <class T = void, class... Args>
-void Gatherb(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<T, Args...>,
-                  "npusim Ascend C: Gatherb is not supported yet (docs/ascendc.md, API status)");
+/// Gatherb(dst, src, offset, repeatTime, GatherRepeatParams): repeat r's block j of dst (at
+/// r x dstRepStride + j x dstBlkStride blocks; dstBlkStride 0 counts as 1) = the 32-byte block
+/// at byte offset offset[r x 8 + j] from src (uint16_t / uint32_t on A2/A3). The offsets must
+/// be 32-byte multiples (a KernelError naming the line otherwise); the block may lie anywhere
+/// in UB, which the core checks. A timed approximation: the scalar unit reads the offsets
+/// first, and each run of blocks contiguous on both sides is one PIPE_V copy (hardware: one
+/// instruction), so the checker sees each block's exact bytes.
+template <class T>
+void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+             const LocalTensor<std::uint32_t>& offset, std::uint8_t repeatTime,
+             const GatherRepeatParams& repeatParams, Loc loc = Loc::current()) {
+    static_assert(std::is_same_v<T, std::uint16_t> || std::is_same_v<T, std::uint32_t>,
+                  "npusim Ascend C: Gatherb takes uint16_t or uint32_t elements (Atlas A2/A3)");
+    constexpr std::uint64_t per_block = 32 / sizeof(T);
+    const std::uint64_t blk_stride = repeatParams.dstBlkStride == 0 ? 1 : repeatParams.dstBlkStride;
+    std::uint64_t run_src = 0, run_dst = 0, run_blocks = 0;  // in blocks / bytes
+    auto issue = [&] {
+        if (run_blocks == 0) return;
+        const std::uint64_t n = run_blocks * per_block;
+        const npusim::LocalTensor<T> in = src.native().sub(run_src / sizeof(T), n);
+        const npusim::LocalTensor<T> out = dst.native().sub(run_dst * per_block, n);
+        npusim::ascendc::vector_instruction(out, n, {npusim::ascendc::read_of(in, n)}, loc,
+                                            [&](npusim::Block& b) { b.copy(out, in, n, loc); });
+    };
+    for (std::uint64_t r = 0; r < repeatTime; ++r) {
+        for (std::uint64_t j = 0; j < 8; ++j) {
+            const std::uint64_t at =
+                npusim::ascendc::scalar_get<std::uint32_t>(offset.native(), r * 8 + j, loc);
+            if (at % 32 != 0) {
+                throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
+                                          "Gatherb: offset " + std::to_string(at) + " of block " +
+                                          std::to_string(r * 8 + j) +
+                                          " is not a multiple of 32 bytes");
+            }
+            const std::uint64_t block = r * repeatParams.dstRepStride + j * blk_stride;
+            if (run_blocks != 0 && block == run_dst + run_blocks &&
+                at == run_src + run_blocks * 32) {
+                ++run_blocks;
+                continue;
+            }
+            issue();
+            run_src = at;
+            run_dst = block;
+            run_blocks = 1;
+        }
+    }
+    issue();
 }
 template <class T = void, class... Args>
 void GetMrgSortResult(Args&&...) {

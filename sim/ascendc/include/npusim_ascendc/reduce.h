@@ -197,20 +197,59 @@ NPUSIM_ASCENDC_GROUPED(BlockReduceMin, npusim::Op::GroupReduceMin, 32 / sizeof(T
 NPUSIM_ASCENDC_GROUPED(PairReduceSum, npusim::Op::GroupReduceSum, 2)
 #undef NPUSIM_ASCENDC_GROUPED
 
-// ---- not supported yet: the newer reduction interfaces, declared so that a sample using them
-// in another scenario compiles; a use is a compile error naming the API ----------------------
-enum class ReduceType : std::uint8_t { SUM, MAX, MIN };
-template <ReduceType kind, class T = void, class U = void, bool isSetMask = true, class... Args>
-void ReduceRepeat(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<T, U, Args...>,
-                  "npusim Ascend C: ReduceRepeat is not supported yet (docs/ascendc.md, API "
-                  "status); WholeReduceSum/Max/Min are");
+/// ReduceRepeat<SUM / MAX / MIN, T, U>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+/// srcRepStride[, order]) and ReduceDataBlock<...>(dst, src, mask, repeatTime, dstRepStride,
+/// srcBlkStride, srcRepStride): the newer spellings of WholeReduceSum / Max / Min (one result
+/// per repeat; MAX / MIN with a ReduceOrder) and BlockReduceSum / Max / Min (one per 32-byte
+/// block). On Atlas A2/A3 T and U are one type, half or float (vendor API reference).
+enum class ReduceType : std::uint8_t { SUM = 0, MAX, MIN };
+
+namespace detail {
+template <class T, class U>
+constexpr void check_reduce_types() {
+    static_assert(std::is_same_v<T, U>,
+                  "npusim Ascend C: ReduceRepeat / ReduceDataBlock take one element type for dst "
+                  "and src on Atlas A2/A3");
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                  "npusim Ascend C: ReduceRepeat / ReduceDataBlock take half or float on Atlas "
+                  "A2/A3");
 }
-template <ReduceType kind, class T = void, class U = void, bool isSetMask = true, class... Args>
-void ReduceDataBlock(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<T, U, Args...>,
-                  "npusim Ascend C: ReduceDataBlock is not supported yet (docs/ascendc.md, API "
-                  "status); BlockReduceSum/Max/Min are");
+}  // namespace detail
+
+template <ReduceType reduceType, class T, class U, bool isSetMask = true, class Mask>
+void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Mask& mask,
+                  std::int32_t repeatTime, std::int32_t dstRepStride, std::int32_t srcBlkStride,
+                  std::int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,
+                  Loc loc = Loc::current()) {
+    detail::check_reduce_types<T, U>();
+    if constexpr (reduceType == ReduceType::SUM) {
+        (void)order;
+        WholeReduceSum<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+                                     srcRepStride, loc);
+    } else if constexpr (reduceType == ReduceType::MAX) {
+        WholeReduceMax<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+                                     srcRepStride, order, loc);
+    } else {
+        WholeReduceMin<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+                                     srcRepStride, order, loc);
+    }
+}
+
+template <ReduceType reduceType, class T, class U, bool isSetMask = true, class Mask>
+void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Mask& mask,
+                     std::int32_t repeatTime, std::int32_t dstRepStride, std::int32_t srcBlkStride,
+                     std::int32_t srcRepStride, Loc loc = Loc::current()) {
+    detail::check_reduce_types<T, U>();
+    if constexpr (reduceType == ReduceType::SUM) {
+        BlockReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride,
+                                     srcRepStride, loc);
+    } else if constexpr (reduceType == ReduceType::MAX) {
+        BlockReduceMax<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride,
+                                     srcRepStride, loc);
+    } else {
+        BlockReduceMin<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride,
+                                     srcRepStride, loc);
+    }
 }
 
 }  // namespace AscendC

@@ -50,11 +50,4 @@ namespace AscendC {
 /// 4-bit integers are not modelled: declared (incomplete) so that a sample using them in
 /// another scenario compiles; a tensor of them does not.
 struct int4b_t;
-/// SetPadValue (DataCopyPad's padding value) is not supported yet, as padding is not.
-template <class T = void, class... Args>
-void SetPadValue(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<T, Args...>,
-                  "npusim Ascend C: SetPadValue (DataCopyPad with padding) is not supported yet "
-                  "(docs/ascendc.md)");
-}
 }  // namespace AscendC

@@ -112,6 +112,8 @@ NPUSIM_ASCENDC_BINARY(Max, max)
 NPUSIM_ASCENDC_BINARY(Min, min)
 NPUSIM_ASCENDC_BINARY(And, bitwise_and)
 NPUSIM_ASCENDC_BINARY(Or, bitwise_or)
+NPUSIM_ASCENDC_BINARY(AddRelu, add_relu)
+NPUSIM_ASCENDC_BINARY(SubRelu, sub_relu)
 #undef NPUSIM_ASCENDC_BINARY
 
 #define NPUSIM_ASCENDC_WITH_SCALAR(Name, method)                                                  \

@@ -40,6 +40,10 @@ extern "C" __global__ __aicore__ void masked_max(GM_ADDR x, GM_ADDR y, GM_ADDR z
 extern "C" __global__ __aicore__ void topk_sort(GM_ADDR scores, GM_ADDR top, uint32_t racy);
 extern "C" __global__ __aicore__ void gather_pick(GM_ADDR x, GM_ADDR out, GM_ADDR count,
                                                   uint32_t racy);
+extern "C" __global__ __aicore__ void shift_index(GM_ADDR x, GM_ADDR out, GM_ADDR bits,
+                                                  uint32_t racy);
+extern "C" __global__ __aicore__ void reduce_repeat(GM_ADDR x, GM_ADDR sum, GM_ADDR cycles,
+                                                    uint32_t racy);
 extern "C" __global__ __mix__(1, 2) void mix_relu_select(GM_ADDR a, GM_ADDR b, GM_ADDR work,
                                                          GM_ADDR out, uint32_t racy);
 
@@ -552,6 +556,56 @@ void run_sort() {
     }
 }
 
+void run_bits() {
+    {
+        constexpr uint32_t n = 128;
+        std::vector<uint16_t> x(n);
+        for (uint32_t i = 0; i < n; ++i) x[i] = static_cast<uint16_t>(i * 977U + 3U);
+        Buffer xb = make_buffer(x), ob = make_buffer(std::vector<int32_t>(n)),
+               bb = make_buffer(std::vector<uint16_t>(n));
+#ifdef ASCENDC_CPU_DEBUG
+        ICPU_RUN_KF(shift_index, 1, xb.device, ob.device, bb.device, racy("shift_index"));
+#else
+        // clang-format off
+        shift_index<<<1, nullptr, g_stream>>>(xb.device, ob.device, bb.device, racy("shift_index"));
+        // clang-format on
+#endif
+        const auto o = read_back<int32_t>(ob);
+        const auto b = read_back<uint16_t>(bb);
+        read_back<uint16_t>(xb);
+        bool ok = true;
+        for (uint32_t i = 0; i < n; ++i) {
+            const int32_t index = static_cast<int32_t>(i) - 5;
+            ok = ok && o[i] == index * 8 / 2;  // << 3 then arithmetic >> 1 (no overflow here)
+            ok = ok && b[i] == static_cast<uint16_t>(static_cast<uint16_t>(x[i] << 4) >> 6);
+        }
+        report("shift_index", ok);
+    }
+    {
+        constexpr uint32_t n = 1000;
+        std::vector<float> x(n);
+        float sum = 0.0F;
+        for (uint32_t i = 0; i < n; ++i) {
+            x[i] = static_cast<float>(i % 17) * 0.25F - 2.0F;
+            sum += x[i];
+        }
+        Buffer xb = make_buffer(x), sb = make_buffer(std::vector<float>(8)),
+               cb = make_buffer(std::vector<int32_t>(8));
+#ifdef ASCENDC_CPU_DEBUG
+        ICPU_RUN_KF(reduce_repeat, 1, xb.device, sb.device, cb.device, racy("reduce_repeat"));
+#else
+        // clang-format off
+        reduce_repeat<<<1, nullptr, g_stream>>>(xb.device, sb.device, cb.device, racy("reduce_repeat"));
+        // clang-format on
+#endif
+        const auto s = read_back<float>(sb);
+        const auto c = read_back<int32_t>(cb);
+        read_back<float>(xb);
+        // Quarter steps: every partial sum is exact in float. The span is the scalar unit's.
+        report("reduce_repeat", s[0] == sum && c[0] > 0 && c[7] == c[0]);
+    }
+}
+
 }  // namespace
 
 int32_t main() {
@@ -569,6 +623,7 @@ int32_t main() {
     run_atomics();
     run_mix();
     run_sort();
+    run_bits();
 #ifndef ASCENDC_CPU_DEBUG
     aclrtDestroyStream(g_stream);
     aclrtResetDevice(0);

@@ -1,5 +1,5 @@
-// The newer header of the kernel-side printf (AscendC::printf / PRINTF): the same functions
-// kernel_operator.h declares (npusim_ascendc/debug.h).
+// The vendor's header of this name (included by public samples): npusim declares its APIs in
+// kernel_operator.h.
 #pragma once
 
 #include "kernel_operator.h"

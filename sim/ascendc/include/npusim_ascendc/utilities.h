@@ -1,0 +1,85 @@
+// Kernel utilities: GetSystemCycle, ascendc_assert(expr[, fmt, args...]), DivCeil / AlignUp,
+// Conditional.
+//
+// GetSystemCycle returns the calling block's scalar-unit time in simulated cycles (hardware: the
+// system counter), so kernels that time a section read deterministic numbers; the read costs
+// one scalar cycle. ascendc_assert behaves as ASSERT: when the expression does not hold, the
+// run stops with a KernelError naming the line, the expression, the block and the message
+// formatted printf-style (hardware: the kernel traps and the runtime prints the message).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "npusim_ascendc/context.h"
+
+namespace npusim::ascendc {
+
+template <class... Args>
+void kernel_assert_message(bool holds, const char* expression, const Loc& loc,
+                           const char* format = nullptr, Args... args) {
+    if (holds) return;
+    const Block& block = context(loc).block();
+    std::string message = EventIds::where(loc) + "ascendc_assert(" + expression + ") failed in " +
+                          std::string(to_string(block.core_type())) + " block " +
+                          std::to_string(block.block_idx());
+    if (format != nullptr) {
+        std::string text;
+        if constexpr (sizeof...(Args) == 0) {
+            text = format;
+        } else {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#pragma GCC diagnostic ignored "-Wformat-security"
+            const int size = std::snprintf(nullptr, 0, format, args...);
+            std::vector<char> buffer(static_cast<std::size_t>(size > 0 ? size : 0) + 1);
+            std::snprintf(buffer.data(), buffer.size(), format, args...);
+#pragma GCC diagnostic pop
+            text = buffer.data();
+        }
+        while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+        message += ": " + text;
+    }
+    throw KernelError(message);
+}
+
+}  // namespace npusim::ascendc
+
+#undef ascendc_assert
+#define ascendc_assert(expr, ...)                                                             \
+    ::npusim::ascendc::kernel_assert_message(static_cast<bool>(expr), #expr,                  \
+                                             ::std::source_location::current() __VA_OPT__(, ) \
+                                                 __VA_ARGS__)
+
+namespace AscendC {
+
+/// The calling block's scalar-unit time in simulated cycles (deterministic); one scalar cycle.
+inline std::int64_t GetSystemCycle(Loc loc = Loc::current()) {
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    npusim::ascendc::Resume resume(ctx);
+    const auto now = static_cast<std::int64_t>(ctx.block().now());
+    ctx.block().scalar_work(1, loc);
+    return now;
+}
+
+/// Conditional<b, T, F>::type: T when b holds, else F (as std::conditional).
+template <bool condition, class T, class F>
+struct Conditional {
+    using type = T;
+};
+template <class T, class F>
+struct Conditional<false, T, F> {
+    using type = F;
+};
+
+constexpr std::uint32_t DivCeil(std::uint32_t a, std::uint32_t b) {
+    return (a + b - 1) / b;
+}
+constexpr std::uint32_t AlignUp(std::uint32_t a, std::uint32_t b) {
+    return DivCeil(a, b) * b;
+}
+
+}  // namespace AscendC

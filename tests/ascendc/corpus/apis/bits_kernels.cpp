@@ -1,0 +1,86 @@
+// Bit shifts, index vectors and the newer reduction spellings: a hash of positions by
+// CreateVecIndex + ShiftLeft / ShiftRight (count and mask/repeat forms), and a two-level sum by
+// ReduceDataBlock + ReduceRepeat in counter mode timed with GetSystemCycle, in the static-tensor
+// style with explicit flags. `racy` != 0 drops the synchronization marked RACY(<kernel>).
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+// out[i] = ((i + 5) << 3) >> 1 as int32 (arithmetic) and, for the 128 uint16 elements,
+// ((x[i] << 4) >> 6) logical; the int32 right shift is the mask/repeat form over 2 repeats.
+extern "C" __global__ __aicore__ void shift_index(GM_ADDR x, GM_ADDR out, GM_ADDR bits,
+                                                  uint32_t racy) {
+    constexpr uint32_t n = 128;
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<int32_t> index = ub.Alloc<int32_t>(n);
+    LocalTensor<int32_t> shifted = ub.Alloc<int32_t>(n);
+    LocalTensor<uint16_t> in = ub.Alloc<uint16_t>(n);
+    LocalTensor<uint16_t> work = ub.Alloc<uint16_t>(n);
+    GlobalTensor<uint16_t> xGm, bGm;
+    GlobalTensor<int32_t> oGm;
+    xGm.SetGlobalBuffer((__gm__ uint16_t*)x, n);
+    oGm.SetGlobalBuffer((__gm__ int32_t*)out, n);
+    bGm.SetGlobalBuffer((__gm__ uint16_t*)bits, n);
+    DataCopy(in, xGm, n);
+    CreateVecIndex(index, int32_t(-5), n);
+    PipeBarrier<PIPE_V>();
+    ShiftLeft(shifted, index, int32_t(3), n);
+    PipeBarrier<PIPE_V>();
+    ShiftRight(shifted, shifted, int32_t(1), uint64_t(64), 2, {1, 1, 8, 8});
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID1);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID1);
+    DataCopy(oGm, shifted, n);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    ShiftLeft(work, in, uint16_t(4), n);
+    PipeBarrier<PIPE_V>();
+    // RACY(shift_index) RAW first
+    ShiftRight(work, work, uint16_t(6), n);
+    if (racy == 0) {
+        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    }
+    DataCopy(bGm, work, n);  // RACY(shift_index) RAW second
+}
+
+// sum[0] = the sum of 1000 floats: ReduceDataBlock<SUM> per 32-byte block (125 partial sums),
+// then ReduceRepeat<SUM> per repeat (2) and once more; cycles[0] = the GetSystemCycle span.
+extern "C" __global__ __aicore__ void reduce_repeat(GM_ADDR x, GM_ADDR sum, GM_ADDR cycles,
+                                                    uint32_t racy) {
+    constexpr uint32_t n = 1000;
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<float> in = ub.Alloc<float>(n);
+    LocalTensor<float> blocks = ub.Alloc<float>(128);
+    LocalTensor<float> repeats = ub.Alloc<float>(8);
+    LocalTensor<int32_t> span = ub.Alloc<int32_t>(8);
+    GlobalTensor<float> xGm, sGm;
+    GlobalTensor<int32_t> cGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, n);
+    sGm.SetGlobalBuffer((__gm__ float*)sum, 8);
+    cGm.SetGlobalBuffer((__gm__ int32_t*)cycles, 8);
+    DataCopy(in, xGm, n);  // RACY(reduce_repeat) RAW first
+    if (racy == 0) {
+        SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    }
+    const int64_t start = GetSystemCycle();
+    Duplicate(repeats, 0.0F, 8);
+    SetMaskCount();
+    SetVectorMask<float, MaskMode::COUNTER>(0, n);
+    // RACY(reduce_repeat) RAW second
+    ReduceDataBlock<ReduceType::SUM, float, float, false>(blocks, in, MASK_PLACEHOLDER, 1, 1, 1, 8);
+    PipeBarrier<PIPE_V>();
+    SetVectorMask<float, MaskMode::COUNTER>(0, DivCeil(n, 8));
+    ReduceRepeat<ReduceType::SUM, float, float, false>(repeats, blocks, MASK_PLACEHOLDER, 1, 1, 1,
+                                                       8);
+    PipeBarrier<PIPE_V>();
+    SetMaskNorm();
+    ResetMask();
+    ReduceRepeat<ReduceType::SUM, float>(repeats, repeats, 2, 1, 1, 1, 8);
+    const int64_t stop = GetSystemCycle();
+    Duplicate(span, static_cast<int32_t>(stop - start), 8);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(sGm, repeats, 8);
+    DataCopy(cGm, span, 8);
+}
