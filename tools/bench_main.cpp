@@ -587,13 +587,14 @@ int main(int argc, char** argv) {
         run_alternating(
             {{"g1024_0", "g1024_0_racy_reduction"}, {"g1024_1", "g1024_1_racy_reduction_checked"}},
             quick, rounds, out);
-        out["h1_tile8_1block"] = run_isolated("h1", quick, 0);
-        out["h48_tile8_48blocks"] = run_isolated("h48", quick, 0);
-        out["i1_single_stream"] = run_isolated("i1", quick, 0);
-        out["i4_four_streams"] = run_isolated("i4", quick, 0);
+        // Rates compared as ratios: alternated too (single short runs swing with the machine).
+        run_alternating({{"h1", "h1_tile8_1block"}, {"h48", "h48_tile8_48blocks"}}, quick, rounds,
+                        out);
+        run_alternating({{"i1", "i1_single_stream"}, {"i4", "i4_four_streams"}}, quick, rounds,
+                        out);
         run_exploration_cases(quick, 3, out);
-        out["k1_study_1_worker"] = run_isolated("k1", quick, 0);
-        out["k2_study_2_workers"] = run_isolated("k2", quick, 0);
+        run_alternating({{"k1", "k1_study_1_worker"}, {"k2", "k2_study_2_workers"}}, quick, rounds,
+                        out);
         run_alternating(
             {{"l10k_0", "l10k_0_long_program"}, {"l10k_1", "l10k_1_long_program_checked"}}, quick,
             rounds, out);
