@@ -125,9 +125,14 @@ namespace npusim::ascendc {
 template <class C, class A, class B, class Bias>
 constexpr bool cube_takes() {
     if constexpr (Element<A> && Element<B> && Element<C> && Element<Bias>) {
-        constexpr const CubeTypeInfo* row = cube_type(dtype_of<A>);
-        return row != nullptr && dtype_of<B> == row->input && dtype_of<C> == row->result &&
-               dtype_of<Bias> == row->result;
+        // Rows by value: a pointer compared with null is not a constant expression under
+        // UBSan's null checks (the sanitized build), so cube_type() is not used here.
+        for (const CubeTypeInfo& row : kCubeTypes) {
+            if (row.input == dtype_of<A>)
+                return dtype_of<B> == row.input && dtype_of<C> == row.result &&
+                       dtype_of<Bias> == row.result;
+        }
+        return false;
     } else {
         return false;
     }
