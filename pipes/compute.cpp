@@ -6,62 +6,13 @@
 #include <limits>
 #include <type_traits>
 
+#include "pipes/element_access.h"
+
 namespace npusim {
 
 namespace {
 
-template <class T>
-T load_at(const std::byte* base, std::uint64_t i) {
-    T value;
-    std::memcpy(&value, base + i * sizeof(T), sizeof(T));
-    return value;
-}
-
-template <class T>
-void store_at(std::byte* base, std::uint64_t i, T value) {
-    std::memcpy(base + i * sizeof(T), &value, sizeof(T));
-}
-
-// The arithmetic type each element type computes in.
-template <class T>
-struct Arith {
-    using type = T;
-};
-template <>
-struct Arith<half> {
-    using type = float;
-};
-template <>
-struct Arith<bfloat16> {
-    using type = float;
-};
-
-// Two's complement wrap: integer arithmetic runs in uint64_t (no signed-overflow UB) and
-// keeps the low bits of T.
-template <class T>
-T wrap_int(std::uint64_t value) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(value));
-}
-
-template <class T>
-T from_double(double value) {
-    if constexpr (std::is_integral_v<T>) {
-        if (std::isnan(value)) return 0;
-        const double rounded = std::nearbyint(value);
-        if (rounded <= static_cast<double>(std::numeric_limits<T>::min())) {
-            return std::numeric_limits<T>::min();
-        }
-        if (rounded >= static_cast<double>(std::numeric_limits<T>::max())) {
-            return std::numeric_limits<T>::max();
-        }
-        return static_cast<T>(rounded);
-    } else if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
-        return T(static_cast<float>(value));
-    } else {
-        return static_cast<T>(value);
-    }
-}
+using namespace compute_detail;
 
 // ShiftLeft / ShiftRight by `bits` (0 to T's width; the Ascend C layer checks the range):
 // unsigned types shift logically; signed types shift arithmetically (a left shift keeps the
@@ -268,119 +219,6 @@ void reduce_extreme(const Transaction& tx, const std::byte* src, std::byte* out)
     store_at<Bits>(out, 1 - value_slot, static_cast<Bits>(at));
 }
 
-double round_to_integer(double value, RoundMode mode) {
-    switch (mode) {
-        case RoundMode::Floor:
-            return std::floor(value);
-        case RoundMode::Ceil:
-            return std::ceil(value);
-        case RoundMode::Round:
-            return std::round(value);  // half away from zero
-        case RoundMode::Trunc:
-            return std::trunc(value);
-        case RoundMode::None:
-        case RoundMode::Rint:
-        case RoundMode::Odd:
-            break;
-    }
-    return std::nearbyint(value);
-}
-
-// The next representable value of a float type after `value`, up (+1) or down (-1).
-template <class T>
-T next_float(T value, int direction) {
-    if constexpr (std::is_same_v<T, float>) {
-        return std::nextafter(value, direction > 0 ? std::numeric_limits<float>::infinity()
-                                                   : -std::numeric_limits<float>::infinity());
-    } else {
-        T next = value;
-        const bool negative = (value.bits & 0x8000u) != 0;
-        if ((value.bits & 0x7fffu) == 0) {
-            next.bits = direction > 0 ? 0x0001u : 0x8001u;  // the smallest subnormal
-        } else if (negative == (direction < 0)) {
-            next.bits = static_cast<std::uint16_t>(value.bits + 1u);  // away from zero
-        } else {
-            next.bits = static_cast<std::uint16_t>(value.bits - 1u);
-        }
-        return next;
-    }
-}
-
-template <class T>
-std::uint32_t low_bit(T value) {
-    if constexpr (std::is_same_v<T, float>) {
-        std::uint32_t bits = 0;
-        std::memcpy(&bits, &value, sizeof bits);
-        return bits & 1u;
-    } else {
-        return value.bits & 1u;
-    }
-}
-
-// `value` in float type T under `mode`: the two representable neighbours of an inexact value
-// are found from the round-to-nearest-even result, then the mode picks one.
-template <class T>
-T round_to_float(double value, RoundMode mode) {
-    const T nearest = from_double<T>(value);
-    const double at = as_double(nearest);
-    if (mode == RoundMode::None || mode == RoundMode::Rint || std::isnan(value) ||
-        std::isinf(value) || at == value) {
-        return nearest;
-    }
-    const T lower = at < value ? nearest : next_float(nearest, -1);
-    const T upper = at < value ? next_float(nearest, +1) : nearest;
-    switch (mode) {
-        case RoundMode::Floor:
-            return lower;
-        case RoundMode::Ceil:
-            return upper;
-        case RoundMode::Trunc:
-            return value > 0 ? lower : upper;
-        case RoundMode::Round: {
-            const double below = value - as_double(lower);
-            const double above = as_double(upper) - value;
-            if (below != above) return below < above ? lower : upper;
-            return value > 0 ? upper : lower;
-        }
-        case RoundMode::Odd:
-            return low_bit(lower) != 0 ? lower : upper;
-        case RoundMode::None:
-        case RoundMode::Rint:
-            break;
-    }
-    return nearest;
-}
-
-template <class To, class From>
-To convert(From from, RoundMode mode) {
-    if constexpr (std::is_integral_v<To> && std::is_integral_v<From>) {
-        // Integer to integer saturates (int64 sources do not go through double).
-        constexpr auto lo = static_cast<std::int64_t>(std::numeric_limits<To>::min());
-        constexpr auto hi = static_cast<std::uint64_t>(std::numeric_limits<To>::max());
-        if constexpr (std::is_signed_v<From>) {
-            const auto v = static_cast<std::int64_t>(from);
-            if (v < lo) return std::numeric_limits<To>::min();
-            if (v >= 0 && static_cast<std::uint64_t>(v) > hi) return std::numeric_limits<To>::max();
-            return static_cast<To>(v);
-        } else {
-            const auto v = static_cast<std::uint64_t>(from);
-            return v > hi ? std::numeric_limits<To>::max() : static_cast<To>(v);
-        }
-    } else if constexpr (std::is_integral_v<To>) {
-        return from_double<To>(round_to_integer(as_double(from), mode));
-    } else {
-        return round_to_float<To>(as_double(from), mode);
-    }
-}
-
-template <class To, class From>
-void cast(const Transaction& tx, const std::byte* src, std::byte* out) {
-    const auto mode = static_cast<RoundMode>(tx.mode);
-    for (std::uint64_t i = 0; i < tx.count; ++i) {
-        store_at<To>(out, i, convert<To, From>(load_at<From>(src, i), mode));
-    }
-}
-
 template <class A>
 bool compare(A x, A y, CmpMode mode) {
     switch (mode) {
@@ -489,13 +327,6 @@ void compute_reduce_max(const Transaction& tx, const std::byte* const* sources, 
 void compute_reduce_min(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
     visit_dtype(tx.dtype, [&](auto element) {
         reduce_extreme<decltype(element), false>(tx, sources[0], out);
-    });
-}
-
-void compute_cast(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
-    visit_dtype(tx.dtype, [&](auto to) {
-        visit_dtype(tx.src_dtype,
-                    [&](auto from) { cast<decltype(to), decltype(from)>(tx, sources[0], out); });
     });
 }
 

@@ -8,23 +8,15 @@
 #include <cstring>
 
 #include "pipes/compute.h"
+#include "pipes/element_access.h"
 #include "pipes/op_table.h"
 
 namespace npusim {
 
 namespace {
 
-template <class T>
-T load_at(const std::byte* base, std::uint64_t i) {
-    T value;
-    std::memcpy(&value, base + i * sizeof(T), sizeof(T));
-    return value;
-}
-
-template <class T>
-void store_at(std::byte* base, std::uint64_t i, T value) {
-    std::memcpy(base + i * sizeof(T), &value, sizeof(T));
-}
+using compute_detail::load_at;
+using compute_detail::store_at;
 
 constexpr float kHalfMax = 65504.0F;
 

@@ -7,17 +7,14 @@
 #include <vector>
 
 #include "pipes/compute.h"
+#include "pipes/element_access.h"
 
 namespace npusim {
 
 namespace {
 
-template <class T>
-T load_at(const std::byte* base, std::uint64_t i) {
-    T value;
-    std::memcpy(&value, base + i * sizeof(T), sizeof(T));
-    return value;
-}
+using compute_detail::load_at;
+using compute_detail::store_at;
 
 // A (score, index) structure as Sort32 writes it: 8 bytes, the score in the low bytes (a
 // half score leaves 2 bytes reserved, written as zero), the index in the high 4 bytes.
