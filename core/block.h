@@ -23,6 +23,7 @@
 #include "base/tensor.h"
 #include "base/transaction.h"
 #include "base/types.h"
+#include "core/cube_call.h"
 #include "core/request.h"
 
 namespace npusim {
@@ -93,12 +94,6 @@ public:
     /// The next copy's GM read does not allocate in L2 (the vendor's cache hint
     /// CACHE_MODE_DISABLE, for data read once). Applies to the next copy only.
     void bypass_l2() { m_l2_bypass = true; }
-    /// The next copy is a DataCopyPad row between GM and a local memory: its length need
-    /// not be a multiple of 32 bytes (the local side's address still must be aligned). With
-    /// `left_bytes` / `right_bytes` (GM -> local only) the destination row is the padding,
-    /// then the data, then the padding, the padding filled with `pad_value` (the element's
-    /// bit pattern, repeated) when `fill`, left unwritten otherwise (its bytes stay
-    /// undefined). Applies to the next copy only.
     /// The next copy is one strided DMA instruction: `rows` rows of its count, the rows'
     /// starts `src_pitch` / `dst_pitch` bytes apart (DataCopyParams, DataCopyExtParams,
     /// Nd2NzParams). Costs the issue once and the burst cost per further row
@@ -106,6 +101,12 @@ public:
     void dma_rows(std::uint32_t rows, std::uint64_t src_pitch, std::uint64_t dst_pitch) {
         m_rows = Rows{rows, src_pitch, dst_pitch};
     }
+    /// The next copy is a DataCopyPad row between GM and a local memory: its length need
+    /// not be a multiple of 32 bytes (the local side's address still must be aligned). With
+    /// `left_bytes` / `right_bytes` (GM -> local only) the destination row is the padding,
+    /// then the data, then the padding, the padding filled with `pad_value` (the element's
+    /// bit pattern, repeated) when `fill`, left unwritten otherwise (its bytes stay
+    /// undefined). Applies to the next copy only.
     void pad_dma(std::uint32_t left_bytes = 0, std::uint32_t right_bytes = 0, bool fill = false,
                  std::uint64_t pad_value = 0) {
         m_pad = PadRow{true, left_bytes, right_bytes, fill, pad_value};
@@ -440,47 +441,11 @@ public:
     /// (fp32). accumulate = false overwrites c.
     void mmad(LocalTensor<float> c, LocalTensor<half> a, LocalTensor<half> b, std::uint32_t m,
               std::uint32_t n, std::uint32_t k, bool accumulate = false, Loc loc = Loc::current());
-    /// A cube operand of any element type (the cube's tables, base/cube_types.h, say which
-    /// the decoder takes): converts from any LocalTensor or GlobalTensor.
-    struct CubeOperand {
-        Operand operand;
-        CubeOperand() = default;
-        template <Element T>
-        CubeOperand(const LocalTensor<T>& t)  // NOLINT(google-explicit-constructor)
-            : operand(local_operand(t)) {}
-        template <Element T>
-        CubeOperand(const GlobalTensor<T>& t)  // NOLINT(google-explicit-constructor)
-            : operand(global_operand(t)) {}
-    };
-    /// Mmad's full form: fp16 / bf16 / fp32 inputs with an fp32 result, or int8 inputs with
-    /// an int32 result (the decoder checks the types against the cube's table); `bias` (of
-    /// the result type, n elements, in L1: npusim's stand-in for the bias table)
-    /// initialises every row of c instead of zero (not with accumulate); a held as k x m and
-    /// b as n x k (row-major) when transposed.
-    struct MmadCall {
-        CubeOperand c;
-        CubeOperand a;
-        CubeOperand b;
-        std::uint32_t m = 0, n = 0, k = 0;
-        bool accumulate = false;
-        bool has_bias = false;
-        CubeOperand bias;
-        bool a_transposed = false;
-        bool b_transposed = false;
-    };
+    /// The cube calls' argument structs (core/cube_call.h), by their old names too.
+    using CubeOperand = npusim::CubeOperand;
+    using MmadCall = npusim::MmadCall;
+    using FixpipeCall = npusim::FixpipeCall;
     void mmad(const MmadCall& call, Loc loc = Loc::current());
-    /// Fixpipe with a conversion (PIPE_FIX, timed as the L0C -> GM copy): m rows of n results
-    /// from L0C (row-major) to GM rows `dst_pitch` bytes apart (0: dense), converted by
-    /// `quant` (base/cube_types.h) with `quant_word` (scalar modes) or n uint64 words in L1
-    /// (`scales`, per-channel modes); `relu` makes negative results 0.
-    struct FixpipeCall {
-        CubeOperand src, dst, scales;
-        std::uint32_t m = 0, n = 0;
-        std::uint64_t dst_pitch = 0;
-        FixQuant quant = FixQuant::None;
-        bool relu = false;
-        std::uint64_t quant_word = 0;
-    };
     void fixpipe(const FixpipeCall& call, Loc loc = Loc::current());
 
     // ---- scalar unit (PIPE_S) -----------------------------------------------------------
@@ -553,14 +518,6 @@ public:
 private:
     void flag(Op op, Pipe src, Pipe dst, std::uint32_t event_id, bool inserted, Loc loc);
     void barrier(Pipe pipe, bool inserted, Loc loc);
-    template <Element T>
-    static Operand local_operand(const LocalTensor<T>& t) {
-        return {t.space, t.address, t.count, dtype_of<T>};
-    }
-    template <Element T>
-    static Operand global_operand(const GlobalTensor<T>& t) {
-        return {MemSpace::GM, t.address, t.count, dtype_of<T>};
-    }
     template <Element T>
     void reduce_with_index(Op op, LocalTensor<T> d, LocalTensor<T> a, std::uint64_t n,
                            std::uint32_t group, IndexOrder order, Loc loc) {

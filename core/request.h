@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <source_location>
 
+#include "base/tensor.h"
 #include "base/transaction.h"
 #include "base/types.h"
 
@@ -18,6 +19,16 @@ struct Operand {
     std::uint64_t count = 0;
     DType dtype = DType::F32;
 };
+
+/// The operand a local (UB, L1, L0A/B/C) or global tensor names: all of its elements.
+template <Element T>
+Operand local_operand(const LocalTensor<T>& t) {
+    return {t.space, t.address, t.count, dtype_of<T>};
+}
+template <Element T>
+Operand global_operand(const GlobalTensor<T>& t) {
+    return {MemSpace::GM, t.address, t.count, dtype_of<T>};
+}
 
 /// A DataCopyPad row (Block::pad_dma): an unaligned length, and padding around the data.
 struct PadRow {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "base/launch_identity.h"
 #include "base/transaction.h"
 

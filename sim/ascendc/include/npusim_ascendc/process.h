@@ -21,6 +21,7 @@
 
 #include "base/chip_config.h"
 #include "npusim_ascendc/context.h"
+#include "sim/report/process_report.h"
 #include "sim/report/trace_writer.h"
 #include "sim/simulator.h"
 #include "sync/check/check_report.h"
@@ -88,16 +89,14 @@ private:
     void write_json_report(const std::vector<Finding>& findings, int program_status) {
         const char* path = std::getenv("NPUSIM_REPORT");
         if (path == nullptr || *path == '\0') return;
-        nlohmann::json report;
-        report["schema"] = "npusim-process-report/1";
-        report["chip"] = m_sim->chip().name;
-        report["runs"] = m_runs;
-        report["last_end_cycle"] = m_last_end;
-        report["runs_completed"] = !m_failed;
-        report["program_status"] = program_status;
-        report["findings"] = findings_to_json(findings);
+        ProcessReport report;
+        report.chip = m_sim->chip().name;
+        report.runs = m_runs;
+        report.last_end_cycle = m_last_end;
+        report.runs_completed = !m_failed;
+        report.program_status = program_status;
         std::ofstream out(path, std::ios::binary);
-        out << report.dump(2) << "\n";
+        out << process_report_json(report, findings);
         if (!out) {
             m_failed = true;
             std::fprintf(stderr, "npusim: cannot write the report to %s (NPUSIM_REPORT)\n", path);
