@@ -130,10 +130,15 @@ void Agents::take_agents(BlockState& b, const VectorClock& kernel_start, const A
 }
 
 bool Agents::covers_all(const VectorClock& start, const AgentSet& set) const {
-    return std::all_of(set.begin(), set.end(), [&](AgentId id) {
-        const EpochCount issued = m_agents[id].counter;
-        return issued == 0 || start.get(id) >= issued;
-    });
+    // A set's ids are consecutive (new_agents): one search of the clock's list, not one
+    // per agent.
+    static_assert(kAgentSlots == VectorClock::kWindow);
+    std::array<EpochCount, VectorClock::kWindow> issued{};
+    for (Slot s = 0; s < kAgentSlots; ++s) {
+        assert(set[s] == set[0] + s);
+        issued[s] = m_agents[set[s]].counter;
+    }
+    return start.covers_run(set[0], issued);
 }
 
 void Agents::free_set(const BlockState& b) {

@@ -216,6 +216,9 @@ void Checker::on_kernel_start(const KernelInfo& kernel, Cycle at) {
         k.info.host_op = 0;
         k.start_clock = impl.agents.host().clock;
     }
+    // Each block moves the window onto its agents: from a window no agent is in, that
+    // copies no list (VectorClock::kFar; a stream's clock is there already).
+    k.start_clock.focus(VectorClock::kFar);
 }
 
 void Checker::on_transaction(const Transaction& tx) {
@@ -281,10 +284,15 @@ void Checker::on_host_op_queued(const HostOpInfo& op) {
     Impl& impl = *m_impl;
     impl.enter_runtime(op.op);
     std::uint32_t launch = 0;
-    if (op.kind == HostOpKind::Kernel || op.kind == HostOpKind::Copy ||
-        op.kind == HostOpKind::Memset) {
+    const AccessOrigin origin =
+        op.kind == HostOpKind::Kernel ? AccessOrigin::Kernel : AccessOrigin::Stream;
+    const bool named = op.kind == HostOpKind::Kernel || op.kind == HostOpKind::Copy ||
+                       op.kind == HostOpKind::Memset;
+    // A loop's launches repeat a few calls: those are found without building a HostCall.
+    if (named) launch = impl.calls.recent(origin, op.stream, op.call, op.where, op.launch.name);
+    if (named && launch == 0) {
         check::HostCall l;
-        l.origin = op.kind == HostOpKind::Kernel ? AccessOrigin::Kernel : AccessOrigin::Stream;
+        l.origin = origin;
         l.order = 2 * op.op;
         l.stream = op.stream;
         l.stream_name = op.stream_name;

@@ -7,6 +7,8 @@ StreamOrder::StreamInfo& StreamOrder::stream(std::uint32_t id) {
     if (it != m_streams.end()) return it->second;
     StreamInfo& s = m_streams[id];
     s.agent = m_agents.add_agent();
+    // Its kernels' blocks start from copies of its clock (VectorClock::kFar).
+    m_agents.agent(s.agent).clock.focus(VectorClock::kFar);
     return s;
 }
 

@@ -138,6 +138,10 @@ private:
 class VectorClock final {
 public:
     static constexpr AgentId kWindow = 8;
+    /// A window no agent reaches: a clock focused there keeps every entry in its list, so
+    /// copies of it (a kernel's start, given to each of its blocks) move their windows onto
+    /// a block's agents without copying the list.
+    static constexpr AgentId kFar = ~AgentId{0} - kWindow;
 
     EpochCount get(AgentId agent) const {
         const AgentId offset = agent - m_base;  // below the window: wraps to a large value
@@ -186,34 +190,38 @@ public:
         if (raised) ++m_version;
     }
     /// Moves the window to [base, base + kWindow); every agent keeps its epoch. Clocks that
-    /// join each other often should share it.
+    /// join each other often should share it. The window is authoritative: the list may
+    /// still hold entries of agents inside it (stale copies, never read while they are
+    /// there), so moving the window onto listed agents copies their epochs in and leaves
+    /// the list (and whoever shares it) alone. The list changes only for agents leaving the
+    /// window with an epoch it does not already say.
     void focus(AgentId base) {
         if (base == m_base) return;
-        const bool window_empty =
-            std::all_of(m_window.begin(), m_window.end(), [](EpochCount e) { return e == 0; });
-        if (window_empty) {
-            // Only entries inside the new window move: none, often (a block's new agents).
-            const ClockEntry* first = lower(base);
-            if (first == m_entries.end() || first->agent - base >= kWindow) {
-                m_base = base;
-                return;
-            }
+        const AgentId old_base = m_base;
+        const std::array<EpochCount, kWindow> old = m_window;
+        std::array<ClockEntry, kWindow> leaving{};
+        std::size_t n_leaving = 0;
+        const ClockEntry* const last = m_entries.end();
+        const ClockEntry* e = lower(old_base);
+        for (AgentId i = 0; i < kWindow; ++i) {
+            const AgentId id = old_base + i;
+            if (id - base < kWindow) continue;  // stays inside
+            while (e != last && e->agent < id) ++e;
+            const EpochCount listed = e != last && e->agent == id ? e->epoch : 0;
+            if (listed != old[i]) leaving[n_leaving++] = {id, old[i]};
         }
-        std::vector<ClockEntry>& all = scratch();
-        all_entries(all);
-        m_window.fill(0);
         m_base = base;
-        // `all` is sorted: the entries outside the new window keep their order.
-        std::size_t kept = 0;
-        for (const ClockEntry& e : all) {
-            const AgentId offset = e.agent - m_base;
-            if (offset < kWindow) {
-                m_window[offset] = e.epoch;
-            } else {
-                all[kept++] = e;
+        e = lower(base);
+        for (AgentId i = 0; i < kWindow; ++i) {
+            const AgentId id = base + i;
+            if (id - old_base < kWindow) {
+                m_window[i] = old[id - old_base];
+                continue;
             }
+            while (e != last && e->agent < id) ++e;
+            m_window[i] = e != last && e->agent == id ? e->epoch : 0;
         }
-        m_entries.assign(all.data(), kept);
+        if (n_leaving != 0) write_entries(leaving.data(), leaving.data() + n_leaving);
     }
     /// Whether the clock knows at least `issued[i]` of agent `first + i` for each i < kWindow
     /// (a block's agents, whose ids are consecutive): one search of the list, not one per
@@ -288,7 +296,8 @@ private:
         return buffer;
     }
 
-    // Every non-zero entry, window included, sorted by agent, into `out`.
+    // Every entry, window included (its non-zero ones) and the list's stale copies of the
+    // window's agents left out, sorted by agent, into `out`.
     void all_entries(std::vector<ClockEntry>& out) const {
         out.clear();
         const ClockEntry* e = m_entries.begin();
@@ -296,7 +305,27 @@ private:
         for (; e != end && e->agent < m_base; ++e) out.push_back(*e);
         for (AgentId i = 0; i < kWindow; ++i)
             if (m_window[i] != 0) out.push_back({m_base + i, m_window[i]});
-        for (; e != end; ++e) out.push_back(*e);
+        for (; e != end; ++e)
+            if (e->agent - m_base >= kWindow) out.push_back(*e);  // not a stale copy
+    }
+
+    // Writes the sorted entries [b, b_end) over the list (their epochs replace the listed
+    // ones, even lower ones), in one merge.
+    [[gnu::noinline]] void write_entries(const ClockEntry* b, const ClockEntry* const b_end) {
+        std::vector<ClockEntry>& merged = scratch();
+        merged.clear();
+        const ClockEntry* a = m_entries.begin();
+        const ClockEntry* const a_end = m_entries.end();
+        while (a != a_end || b != b_end) {
+            if (b == b_end || (a != a_end && a->agent < b->agent)) {
+                merged.push_back(*a++);
+            } else {
+                if (a != a_end && a->agent == b->agent) ++a;
+                if (b->epoch != 0) merged.push_back(*b);
+                ++b;
+            }
+        }
+        m_entries.assign(merged.data(), merged.size());
     }
 
     // Merges the sorted entries [b, b_end) (none inside the window) into this clock's list,

@@ -3,7 +3,11 @@
 // record completion, waits on them, host synchronization and the end of a program.
 #include "sync/check/stream_order.h"
 
+#include <string>
+
 #include <catch2/catch.hpp>
+
+#include "sync/check/host_calls.h"
 
 using namespace npusim;
 using namespace npusim::check;
@@ -100,4 +104,31 @@ TEST_CASE("stream order: the end of a program gives the host everything and forg
     CHECK(order.last_op() == 0);
     CHECK(agents.host().clock.get(s2) == copy);
     CHECK(order.pending(1) == nullptr);
+}
+
+TEST_CASE("host calls: a recent call is found by its fields, an older one by its key", "[unit]") {
+    HostCalls calls;
+    auto call = [](std::uint32_t stream, std::string where) {
+        HostCall c;
+        c.origin = AccessOrigin::Kernel;
+        c.stream = stream;
+        c.call = "launch";
+        c.where = std::move(where);
+        c.kernel = "k";
+        return c;
+    };
+    const std::uint32_t first = calls.intern(call(1, "p.cpp:10"));
+    CHECK(calls.recent(AccessOrigin::Kernel, 1, "launch", "p.cpp:10", "k") == first);
+    // Another line, stream, kernel or origin is another call.
+    CHECK(calls.recent(AccessOrigin::Kernel, 1, "launch", "p.cpp:11", "k") == 0);
+    CHECK(calls.recent(AccessOrigin::Kernel, 2, "launch", "p.cpp:10", "k") == 0);
+    CHECK(calls.recent(AccessOrigin::Kernel, 1, "launch", "p.cpp:10", "j") == 0);
+    CHECK(calls.recent(AccessOrigin::Stream, 1, "launch", "p.cpp:10", "k") == 0);
+    // Past 8 other calls it is no longer recent, and interning finds the same id.
+    for (std::uint32_t line = 20; line < 30; ++line)
+        CHECK(calls.intern(call(1, "p.cpp:" + std::to_string(line))) != first);
+    CHECK(calls.recent(AccessOrigin::Kernel, 1, "launch", "p.cpp:10", "k") == 0);
+    CHECK(calls.intern(call(1, "p.cpp:10")) == first);
+    CHECK(calls.recent(AccessOrigin::Kernel, 1, "launch", "p.cpp:10", "k") == first);
+    CHECK(calls[first].where == "p.cpp:10");
 }

@@ -3,6 +3,8 @@
 // a clock that joined another knows at least every epoch the other knew.)
 #include "sync/check/vector_clock.h"
 
+#include <algorithm>
+#include <array>
 #include <random>
 
 #include <catch2/catch.hpp>
@@ -185,6 +187,79 @@ TEST_CASE("vector clock: a moved window keeps every epoch", "[unit]") {
     clock.focus(0);
     CHECK(clock.get(40 + VectorClock::kWindow) == 7);
     CHECK(clock.get(41) == 5);
+}
+
+TEST_CASE("vector clock: a window moved onto listed agents leaves the shared list alone",
+          "[unit]") {
+    VectorClock start;
+    start.focus(VectorClock::kFar);
+    for (AgentId id = 10; id < 30; ++id) start.set(id, id);
+    VectorClock block = start;  // a block's start: moves its window onto its agents
+    block.focus(16);
+    CHECK(block.get(17) == 17);
+    block.raise(17, 40);
+    block.set(18, 1);  // lowered inside the window: the window is authoritative
+    CHECK(block.get(17) == 40);
+    CHECK(block.get(18) == 1);
+    CHECK(start.get(17) == 17);  // the list they shared is unchanged
+    CHECK(start.get(18) == 18);
+    block.focus(VectorClock::kFar);  // leaving the window: the list says what it said
+    CHECK(block.get(17) == 40);
+    CHECK(block.get(18) == 1);
+    CHECK(block.get(16) == 16);
+    CHECK(start.get(17) == 17);
+}
+
+TEST_CASE("vector clock: moved windows, joins and copies agree with a reference", "[unit]") {
+    std::mt19937 random(29);
+    constexpr AgentId kAgents = 48;
+    std::uniform_int_distribution<AgentId> agent(0, kAgents - 1);
+    std::uniform_int_distribution<EpochCount> epoch(0, 9);
+    std::uniform_int_distribution<AgentId> base(0, kAgents);
+    std::uniform_int_distribution<int> what(0, 5);
+    std::array<VectorClock, 3> clocks;
+    std::array<std::array<EpochCount, kAgents>, 3> ref{};
+    std::uniform_int_distribution<std::size_t> which(0, clocks.size() - 1);
+    for (int step = 0; step < 4000; ++step) {
+        const std::size_t i = which(random);
+        const std::size_t j = which(random);
+        const AgentId id = agent(random);
+        const EpochCount e = epoch(random);
+        switch (what(random)) {
+            case 0:
+                clocks[i].set(id, e);
+                ref[i][id] = e;
+                break;
+            case 1:
+                clocks[i].raise(id, e);
+                ref[i][id] = std::max(ref[i][id], e);
+                break;
+            case 2: {
+                const AgentId b = base(random);
+                clocks[i].focus(b == kAgents ? VectorClock::kFar : b);
+                break;
+            }
+            case 3:
+                clocks[i].join(clocks[j]);
+                for (AgentId a = 0; a < kAgents; ++a) ref[i][a] = std::max(ref[i][a], ref[j][a]);
+                break;
+            case 4:
+                clocks[i] = clocks[j];
+                ref[i] = ref[j];
+                break;
+            default: {
+                std::array<EpochCount, VectorClock::kWindow> issued{};
+                const AgentId first = std::min<AgentId>(id, kAgents - VectorClock::kWindow);
+                for (auto& x : issued) x = epoch(random) / 3;
+                bool covered = true;
+                for (AgentId a = 0; a < VectorClock::kWindow; ++a)
+                    covered = covered && (issued[a] == 0 || ref[i][first + a] >= issued[a]);
+                CHECK(clocks[i].covers_run(first, issued) == covered);
+            }
+        }
+        for (std::size_t c = 0; c < clocks.size(); ++c)
+            for (AgentId a = 0; a < kAgents; ++a) REQUIRE(clocks[c].get(a) == ref[c][a]);
+    }
 }
 
 TEST_CASE("vector clock: clocks with different windows join entry by entry", "[unit]") {
