@@ -16,6 +16,7 @@
 #include "npusim_ascendc/cube.h"
 #include "npusim_ascendc/data_copy.h"
 #include "npusim_ascendc/debug.h"
+#include "npusim_ascendc/dump.h"
 #include "npusim_ascendc/gather_sort.h"
 #include "npusim_ascendc/init_global_memory.h"
 #include "npusim_ascendc/level0.h"

@@ -45,8 +45,6 @@ expect_error shift_left_tensor "ShiftLeft with a tensor of shift counts is an As
   'LocalTensor<uint16_t> a; LocalTensor<int16_t> s; ShiftLeft(a, a, s, 16);'
 expect_error allocator_bias "LocalMemAllocator supports Hardware::UB, L1, L0A, L0B and L0C" \
   'LocalMemAllocator<Hardware::BIAS> a; (void)a.Alloc<float, 64>();'
-expect_error dump_tensor "DumpTensor is not supported yet" \
-  'LocalTensor<float> t; DumpTensor(t, 1, 32);'
 expect_error tik2 "the pre-release tik2 dialect (namespace tik2) is not supported" \
   'tik2::TPipe pipe; (void)pipe;'
 expect_error tik2_que "the pre-release tik2 dialect (namespace tik2) is not supported" \

@@ -87,7 +87,8 @@ extern "C" __global__ __aicore__ void reduce_repeat(GM_ADDR x, GM_ADDR sum, GM_A
 
 // The compare register: Compare's register form (one repeat of 64 floats), GetCmpMask into
 // bits, Select<VSEL_CMPMASK_SPR> over the register (min(a, b)), and the count-form Select with
-// VSEL_CMPMASK_SPR over 128 floats (every 64 use the same first 64 bits of sel).
+// VSEL_CMPMASK_SPR over 128 floats (every 64 use the same first 64 bits of sel); the bits,
+// x[2..6) and lo as 2 x 2 printed by DumpTensor / DumpAccChkPoint.
 extern "C" __global__ __aicore__ void cmp_register(GM_ADDR x, GM_ADDR sel, GM_ADDR out,
                                                    uint32_t racy) {
     constexpr uint32_t n = 128;
@@ -123,6 +124,11 @@ extern "C" __global__ __aicore__ void cmp_register(GM_ADDR x, GM_ADDR sel, GM_AD
         WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
         DataCopy(oGm, lo, 64);
         DataCopy(oGm[64], picked, n);
+        // The dumps (each drains every pipe, so not in the racy variant).
+        DumpTensor(bits, 7, 8);
+        DumpAccChkPoint(xGm, 3, 2, 4);
+        const uint32_t dims[] = {2, 2};
+        DumpTensor(lo, 9, 4, ShapeInfo(2, dims));
     }
     DataCopy(bGm, bits, 32);  // RACY(cmp_register) RAW second
 }

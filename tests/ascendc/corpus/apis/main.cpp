@@ -639,6 +639,27 @@ void run_bits() {
             ok = ok && o[64 + i] == (pick ? x[i] : x[n + i]);
         }
         report("cmp_register", ok);
+        // What the kernel's dumps print (check_corpus.sh matches each expect-dump line).
+        const auto text = [](float v) {
+            char t[32];
+            std::snprintf(t, sizeof t, "%f", static_cast<double>(v));
+            return std::string(t);
+        };
+        std::string byte_line, x_line;
+        for (uint32_t i = 0; i < 8; ++i) byte_line += (i ? ", " : "") + std::to_string(bits[i]);
+        for (uint32_t i = 2; i < 6; ++i) x_line += (i > 2 ? ", " : "") + text(x[i]);
+        if (g_racy.empty()) {
+            std::printf(
+                "expect-dump: DumpTensor: desc=7, addr=0x*, data_type=uint8, "
+                "position=UB, dump_size=8\nexpect-dump: [%s]\n",
+                byte_line.c_str());
+            std::printf(
+                "expect-dump: DumpTensor: desc=3, addr=0x*, data_type=float32, "
+                "position=GM, dump_size=4\nexpect-dump: [%s]\n",
+                x_line.c_str());
+            std::printf("expect-dump: [[%s,%s],\nexpect-dump: [%s,%s]]\n", text(o[0]).c_str(),
+                        text(o[1]).c_str(), text(o[2]).c_str(), text(o[3]).c_str());
+        }
     }
     {
         constexpr uint32_t n = 512;
