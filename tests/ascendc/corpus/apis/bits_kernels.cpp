@@ -177,3 +177,20 @@ extern "C" __global__ __aicore__ void reduce_spr(GM_ADDR x, GM_ADDR out, uint32_
     outQ.FreeTensor(o);
     inQ.FreeTensor(in);
 }
+
+// DataCopy with SliceInfo: of a 4 x 40 float tensor, rows 1 and 3, of each the slices 8..15
+// and 20..27 (one block each, 4 elements apart), packed into 2 x 16 in UB and copied out so.
+extern "C" __global__ __aicore__ void slice_copy(GM_ADDR x, GM_ADDR out, uint32_t racy) {
+    LocalTensor<float> packed(TPosition::VECIN, 0, 32);
+    GlobalTensor<float> xGm, oGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 160);
+    oGm.SetGlobalBuffer((__gm__ float*)out, 32);
+    SliceInfo src[] = {{8, 27, 4, 1, 40}, {1, 3, 1, 1, 4}};
+    SliceInfo dst[] = {{0, 15, 0, 1, 16}, {0, 1, 0, 1, 2}};
+    DataCopy(packed, xGm, dst, src, 2);  // RACY(slice_copy) RAW first
+    if (racy == 0) {
+        SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    }
+    DataCopy(oGm, packed, dst, dst, 2);  // RACY(slice_copy) RAW second
+}

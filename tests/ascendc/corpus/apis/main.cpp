@@ -47,6 +47,7 @@ extern "C" __global__ __aicore__ void reduce_repeat(GM_ADDR x, GM_ADDR sum, GM_A
 extern "C" __global__ __aicore__ void cmp_register(GM_ADDR x, GM_ADDR sel, GM_ADDR out,
                                                    uint32_t racy);
 extern "C" __global__ __aicore__ void reduce_spr(GM_ADDR x, GM_ADDR out, uint32_t racy);
+extern "C" __global__ __aicore__ void slice_copy(GM_ADDR x, GM_ADDR out, uint32_t racy);
 extern "C" __global__ __mix__(1, 2) void mix_relu_select(GM_ADDR a, GM_ADDR b, GM_ADDR work,
                                                          GM_ADDR out, uint32_t racy);
 
@@ -690,6 +691,28 @@ void run_bits() {
                                  static_cast<float>(o[16]) == static_cast<float>(half(part)) &&
                                  static_cast<float>(o[3]) == static_cast<float>(half(first)) &&
                                  static_cast<float>(o[4]) == -3.0F && min_index == 77);
+    }
+    {
+        std::vector<float> x(160);
+        for (uint32_t i = 0; i < 160; ++i) x[i] = static_cast<float>(i);
+        Buffer xb = make_buffer(x), ob = make_buffer(std::vector<float>(32));
+#ifdef ASCENDC_CPU_DEBUG
+        ICPU_RUN_KF(slice_copy, 1, xb.device, ob.device, racy("slice_copy"));
+#else
+        // clang-format off
+        slice_copy<<<1, nullptr, g_stream>>>(xb.device, ob.device, racy("slice_copy"));
+        // clang-format on
+#endif
+        const auto o = read_back<float>(ob);
+        read_back<float>(xb);
+        bool ok = true;
+        for (uint32_t r = 0; r < 2; ++r) {
+            for (uint32_t k = 0; k < 16; ++k) {
+                const uint32_t row = 1 + 2 * r, col = (k < 8 ? 8 : 12) + k;
+                ok = ok && o[r * 16 + k] == x[row * 40 + col];
+            }
+        }
+        report("slice_copy", ok);
     }
 }
 
