@@ -7,8 +7,8 @@
 // out). As on hardware the dump is ordered by a PipeBarrier<PIPE_ALL> before and after it
 // (the vendor's dump copies with every pipe drained); npusim then reads the elements with
 // scalar loads (timed as such; hardware copies them to a GM ring buffer that the runtime
-// prints after the kernel) and prints when the scalar unit reaches the call. UB and GM
-// tensors only: L1 / L0C dumps are a KernelError naming the line (not supported yet).
+// prints after the kernel) and prints when the scalar unit reaches the call. UB, L1, L0C and
+// GM tensors (L1 / L0C in npusim's row-major layout, see docs/ascendc.md).
 #pragma once
 
 #include <cinttypes>
@@ -131,12 +131,16 @@ void dump_tensor(const View& view, const char* position, std::uint32_t desc, std
 template <Element T>
 void dump_local(const npusim::LocalTensor<T>& t, std::uint32_t desc, std::uint32_t count,
                 const AscendC::ShapeInfo* shape, const char* api, const Loc& loc) {
-    if (t.space != MemSpace::UB) {
+    const char* position = t.space == MemSpace::UB    ? "UB"
+                           : t.space == MemSpace::L1  ? "L1"
+                           : t.space == MemSpace::L0C ? "L0C"
+                                                      : nullptr;
+    if (position == nullptr) {
         throw KernelError(EventIds::where(loc) + api + " of a tensor in " +
                           std::string(to_string(t.space)) +
-                          ": only UB and GM tensors are dumped (L1 / L0C not supported yet)");
+                          ": the vendor dumps UB, L1, L0C and GM tensors only");
     }
-    dump_tensor<T>(t, "UB", desc, count, shape, loc);
+    dump_tensor<T>(t, position, desc, count, shape, loc);
 }
 template <Element T>
 void dump_global(std::uint64_t address, std::uint32_t desc, std::uint32_t count,

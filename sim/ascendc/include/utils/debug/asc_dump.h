@@ -1,6 +1,5 @@
-// The newer header of the kernel-side dumps: asc_dump_gm and asc_dump_ubuf print like
-// DumpTensor (npusim_ascendc/dump.h); asc_dump_l1buf and asc_dump_cbuf (L1, L0C) are a
-// KernelError naming the line (not supported yet).
+// The newer header of the kernel-side dumps: asc_dump_gm, asc_dump_ubuf, asc_dump_l1buf and
+// asc_dump_cbuf print like DumpTensor (npusim_ascendc/dump.h).
 #pragma once
 
 #include "kernel_operator.h"
