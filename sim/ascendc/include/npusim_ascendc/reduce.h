@@ -385,4 +385,19 @@ void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const
     }
 }
 
+/// ReducePairElem<SUM, T, U>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+/// srcRepStride): the newer spelling of PairReduceSum (each two adjacent elements summed,
+/// dstRepStride in reduced repeats of 128 bytes); SUM is the only reduceType the vendor
+/// offers; T = U = half or float on Atlas A2/A3.
+template <ReduceType reduceType, class T, class U, bool isSetMask = true, class Mask>
+void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Mask& mask,
+                    std::int32_t repeatTime, std::int32_t dstRepStride, std::int32_t srcBlkStride,
+                    std::int32_t srcRepStride, Loc loc = Loc::current()) {
+    detail::check_reduce_types<T, U>();
+    static_assert(reduceType == ReduceType::SUM,
+                  "npusim Ascend C: ReducePairElem supports ReduceType::SUM only (as the vendor)");
+    PairReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride,
+                                srcRepStride, loc);
+}
+
 }  // namespace AscendC

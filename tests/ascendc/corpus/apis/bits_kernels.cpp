@@ -136,7 +136,8 @@ extern "C" __global__ __aicore__ void cmp_register(GM_ADDR x, GM_ADDR sel, GM_AD
 // The mask/repeat reductions over 512 halves and the reduction registers: out[0..1] =
 // ReduceMax over 4 dense repeats with its index, out[16] = ReduceSum of the first 64 of each
 // repeat (four runs: through work), out[3] = GetReduceRepeatSumSpr after a count-form
-// ReduceSum of 256, out[4..5] = GetReduceRepeatMaxMinSpr after ReduceMin with its index.
+// ReduceSum of 256, out[4..5] = GetReduceRepeatMaxMinSpr after ReduceMin with its index,
+// out[24..32) = ReducePairElem<SUM> of x[0..16).
 extern "C" __global__ __aicore__ void reduce_spr(GM_ADDR x, GM_ADDR out, uint32_t racy) {
     constexpr uint32_t n = 512;
     TPipe pipe;
@@ -158,6 +159,7 @@ extern "C" __global__ __aicore__ void reduce_spr(GM_ADDR x, GM_ADDR out, uint32_
     LocalTensor<half> res = resBuf.Get<half>();
     LocalTensor<half> o = outQ.AllocTensor<half>();
     Duplicate(o, half(0), 32);
+    ReducePairElem<ReduceType::SUM, half>(o[24], in, 16, 1, 1, 1, 8);
     ReduceMax<half>(o, in, work, 128, 4, 8, true);
     PipeBarrier<PIPE_V>();
     ReduceSum<half>(o[16], in, work, 64, 4, 8);

@@ -687,7 +687,12 @@ void run_bits() {
         uint16_t max_index = 0, min_index = 0;
         std::memcpy(&max_index, &o[1], 2);
         std::memcpy(&min_index, &o[5], 2);
-        report("reduce_spr", static_cast<float>(o[0]) == 60.0F && max_index == 300 &&
+        bool pairs = true;
+        for (uint32_t k = 0; k < 8; ++k) {
+            const float sum = static_cast<float>(x[2 * k]) + static_cast<float>(x[2 * k + 1]);
+            pairs = pairs && static_cast<float>(o[24 + k]) == static_cast<float>(half(sum));
+        }
+        report("reduce_spr", pairs && static_cast<float>(o[0]) == 60.0F && max_index == 300 &&
                                  static_cast<float>(o[16]) == static_cast<float>(half(part)) &&
                                  static_cast<float>(o[3]) == static_cast<float>(half(first)) &&
                                  static_cast<float>(o[4]) == -3.0F && min_index == 77);
