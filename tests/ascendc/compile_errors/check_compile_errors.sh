@@ -37,16 +37,14 @@ expect_error sort32_type "Sort32 sorts half or float scores" \
   'LocalTensor<int32_t> a; LocalTensor<uint32_t> i; Sort32(a, a, i, 1);'
 expect_error gatherb_type "Gatherb takes uint16_t or uint32_t elements" \
   'LocalTensor<float> a; LocalTensor<uint32_t> o; Gatherb(a, a, o, 1, GatherRepeatParams{});'
-expect_error get_cmp_mask "GetCmpMask (the compare register) is not supported yet" \
-  'LocalTensor<uint8_t> a; GetCmpMask(a);'
+expect_error select_register_mode "only SELMODE::VSEL_CMPMASK_SPR is supported" \
+  'LocalTensor<float> a; Select<float, SELMODE::VSEL_TENSOR_TENSOR_MODE>(a, a, a, 1, {});'
 expect_error reduce_repeat_type "ReduceRepeat / ReduceDataBlock take half or float" \
   'LocalTensor<int32_t> a; ReduceRepeat<ReduceType::SUM, int32_t>(a, a, 64, 1, 1, 1, 8);'
 expect_error shift_left_tensor "ShiftLeft with a tensor of shift counts is an Ascend 950 API" \
   'LocalTensor<uint16_t> a; LocalTensor<int16_t> s; ShiftLeft(a, a, s, 16);'
 expect_error allocator_bias "LocalMemAllocator supports Hardware::UB, L1, L0A, L0B and L0C" \
   'LocalMemAllocator<Hardware::BIAS> a; (void)a.Alloc<float, 64>();'
-expect_error dump_tensor "DumpTensor is not supported yet" \
-  'LocalTensor<float> t; DumpTensor(t, 1, 32);'
 expect_error tik2 "the pre-release tik2 dialect (namespace tik2) is not supported" \
   'tik2::TPipe pipe; (void)pipe;'
 expect_error tik2_que "the pre-release tik2 dialect (namespace tik2) is not supported" \

@@ -345,6 +345,18 @@ public:
     };
     const PadRegister& pad_register() const { return m_pad_register; }
     void set_pad_register(PadRegister value) { m_pad_register = value; }
+    /// The UB byte address standing for the compare register (CmpMask), reserved at its first
+    /// use (compare_select.h); empty before.
+    std::optional<std::uint64_t>& cmp_register() { return m_cmp_register; }
+    /// Where the last ReduceSum / ReduceMax / ReduceMin wrote its result, for the
+    /// GetReduceRepeat*Spr registers (reduce.h).
+    struct ReduceResult {
+        Op op = Op::ReduceSum;
+        npusim::LocalTensor<std::uint8_t> at{};  // the result's bytes (value[, index])
+        DType dtype = DType::F32;
+        bool index = false;  // calIndex: the position follows the value
+    };
+    std::optional<ReduceResult>& last_reduce() { return m_last_reduce; }
 
     // Synchronization as every layer path issues it: the native call, the event-id
     // bookkeeping and the happens-before model in one place.
@@ -414,6 +426,8 @@ private:
     std::uint64_t m_sys_workspace = 0;
     bool m_has_sys_workspace = false;
     PadRegister m_pad_register;
+    std::optional<std::uint64_t> m_cmp_register;
+    std::optional<ReduceResult> m_last_reduce;
     void* m_pipe = nullptr;
 };
 

@@ -336,3 +336,104 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Pa
 }
 
 }  // namespace AscendC
+
+namespace AscendC {
+
+inline constexpr std::int32_t K_MAX_DIM = 8;
+
+/// One dimension of a sliced DataCopy: elements (rows, ...) startIndex..endIndex (inclusive),
+/// `stride` elements (rows) skipped between slices; in dimension 0 each slice is burstLen
+/// 32-byte blocks (other dimensions: 1); shapeValue the dimension's length.
+struct SliceInfo {
+    SliceInfo() = default;
+    SliceInfo(std::uint32_t startIndexIn, std::uint32_t endIndexIn, std::uint32_t strideIn,
+              std::uint32_t burstLenIn, std::uint32_t shapeValueIn = 0)
+        : startIndex(startIndexIn),
+          endIndex(endIndexIn),
+          stride(strideIn),
+          burstLen(burstLenIn),
+          shapeValue(shapeValueIn) {}
+    std::uint32_t startIndex = 0;
+    std::uint32_t endIndex = 0;
+    std::uint32_t stride = 0;
+    std::uint32_t burstLen = 0;
+    std::uint32_t shapeValue = 0;
+};
+
+}  // namespace AscendC
+
+namespace npusim::ascendc {
+
+/// A sliced DataCopy's rows: the element offset of each row's first slice (dimensions 1 and
+/// up, in the vendor's order: dimension 1 fastest), from the slices' start.
+inline std::vector<std::uint64_t> slice_rows(const AscendC::SliceInfo* info, std::uint32_t dims,
+                                             std::uint64_t& start, const Loc& loc) {
+    std::vector<std::uint64_t> rows{0};
+    std::uint64_t size = 1;
+    start = info[0].startIndex;
+    for (std::uint32_t d = 1; d < dims; ++d) {
+        if (info[d - 1].shapeValue == 0) {
+            throw KernelError(EventIds::where(loc) +
+                              "DataCopy with SliceInfo: shapeValue 0 (the tensor's own shape "
+                              "info) is not supported yet");
+        }
+        size *= info[d - 1].shapeValue;
+        start += info[d].startIndex * size;
+        const std::uint64_t step = std::uint64_t{info[d].stride} + 1;
+        const std::uint64_t count = (info[d].endIndex - info[d].startIndex + step) / step;
+        const std::size_t before = rows.size();
+        for (std::uint64_t i = 1; i < count; ++i) {
+            for (std::size_t k = 0; k < before; ++k) rows.push_back(rows[k] + i * step * size);
+        }
+    }
+    return rows;
+}
+
+/// DataCopy with SliceInfo (vendor API reference, "DataCopy" with slices): per row one
+/// strided copy of (end - start + 1 + stride) / (burst + stride) slices of burstLen blocks,
+/// srcSliceInfo's stride apart in the source, dstSliceInfo's in the destination.
+template <Element T, class Dst, class Src>
+void copy_slices(const Dst& dst, const Src& src, const AscendC::SliceInfo* dst_info,
+                 const AscendC::SliceInfo* src_info, std::uint32_t dims, const Loc& loc) {
+    if (dims == 0 || dims > static_cast<std::uint32_t>(AscendC::K_MAX_DIM)) {
+        throw KernelError(EventIds::where(loc) + "DataCopy with SliceInfo: dimValue " +
+                          std::to_string(dims) + " is outside 1..8");
+    }
+    std::uint64_t src_start = 0, dst_start = 0;
+    const auto src_rows = slice_rows(src_info, dims, src_start, loc);
+    const auto dst_rows = slice_rows(dst_info, dims, dst_start, loc);
+    if (dst_rows.size() < src_rows.size()) {
+        throw KernelError(EventIds::where(loc) + "DataCopy with SliceInfo: the destination has " +
+                          std::to_string(dst_rows.size()) + " rows of slices, the source " +
+                          std::to_string(src_rows.size()));
+    }
+    const std::uint64_t burst = std::uint64_t{src_info[0].burstLen} * 32 / sizeof(T);
+    const std::uint64_t slices =
+        (std::uint64_t{src_info[0].endIndex} - src_info[0].startIndex + 1 + src_info[0].stride) /
+        (burst + src_info[0].stride);
+    for (std::size_t i = 0; i < src_rows.size(); ++i) {
+        copy_blocks<T>(view_of(dst[dst_start + dst_rows[i]]), view_of(src[src_start + src_rows[i]]),
+                       slices, burst * sizeof(T), std::uint64_t{src_info[0].stride} * sizeof(T),
+                       std::uint64_t{dst_info[0].stride} * sizeof(T), loc);
+    }
+}
+
+}  // namespace npusim::ascendc
+
+namespace AscendC {
+
+/// DataCopy(dst, src, dstSliceInfo, srcSliceInfo, dimValue): GM -> UB and UB -> GM slices.
+template <class T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
+              const SliceInfo srcSliceInfo[], std::uint32_t dimValue = 1,
+              Loc loc = Loc::current()) {
+    npusim::ascendc::copy_slices<T>(dst, src, dstSliceInfo, srcSliceInfo, dimValue, loc);
+}
+template <class T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
+              const SliceInfo srcSliceInfo[], std::uint32_t dimValue = 1,
+              Loc loc = Loc::current()) {
+    npusim::ascendc::copy_slices<T>(dst, src, dstSliceInfo, srcSliceInfo, dimValue, loc);
+}
+
+}  // namespace AscendC

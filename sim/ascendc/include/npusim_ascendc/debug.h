@@ -38,19 +38,3 @@ void PRINTF(const char* format, Args... args) {
 }
 
 }  // namespace AscendC
-
-namespace AscendC {
-
-/// DumpTensor / DumpAccChkPoint print tensor contents on hardware: not modelled yet.
-template <class... Args>
-void DumpTensor(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: DumpTensor is not supported yet (docs/ascendc.md)");
-}
-template <class... Args>
-void DumpAccChkPoint(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
-                  "npusim Ascend C: DumpAccChkPoint is not supported yet (docs/ascendc.md)");
-}
-
-}  // namespace AscendC

@@ -9,7 +9,10 @@
 // hardware), others one instruction each (a timed approximation).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "npusim_ascendc/level0.h"
@@ -87,6 +90,7 @@ void issue_group_reduce(Op op, const AscendC::LocalTensor<T>& dst,
                         const AscendC::LocalTensor<T>& src, const ReduceBatch& batch,
                         const Loc& loc, IndexOrder order = IndexOrder::None) {
     const std::uint64_t per_result = order == IndexOrder::None ? 1 : 2;
+    context(loc).last_reduce() = KernelContext::ReduceResult{op, {}, dtype_of<T>, false};
     const auto out = dst[batch.dst * per_result];
     const auto in = src[batch.src];
     vector_instruction(out.native(), batch.count / batch.group * per_result,
@@ -98,37 +102,166 @@ void issue_group_reduce(Op op, const AscendC::LocalTensor<T>& dst,
 
 }  // namespace npusim::ascendc
 
+namespace AscendC {}  // namespace AscendC
+
+namespace npusim::ascendc {
+
+/// One ReduceSum / ReduceMax / ReduceMin instruction over `n` elements of `src`, remembered
+/// for GetReduceRepeatSumSpr / GetReduceRepeatMaxMinSpr.
+template <Element T>
+void issue_reduce(Op op, const npusim::LocalTensor<T>& dst, const npusim::LocalTensor<T>& src,
+                  std::uint64_t n, bool index, const Loc& loc) {
+    const auto order = index ? IndexOrder::ValueThenIndex : IndexOrder::None;
+    context(loc).last_reduce() = KernelContext::ReduceResult{
+        op, {dst.space, dst.address, (index ? 2 : 1) * sizeof(T)}, dtype_of<T>, index};
+    vector_instruction(dst, index ? 2 : 1, {read_of(src, n)}, loc, [&](Block& b) {
+        if (op == Op::ReduceSum) {
+            b.reduce_sum(dst, src, n, loc);
+        } else if (op == Op::ReduceMax) {
+            b.reduce_max(dst, src, n, order, loc);
+        } else {
+            b.reduce_min(dst, src, n, order, loc);
+        }
+    });
+}
+
+/// The mask/repeat form (dst, src, work, mask, repeatTime, srcRepStride[, calIndex]): the
+/// enabled elements of every repeat (repeats srcRepStride blocks apart) reduced to dst[0]
+/// (and the position, counted as r x 256 / sizeof(T) + e, in dst[1]). One contiguous run is
+/// one instruction (dense calls, as on hardware); otherwise each run is reduced into work and
+/// work once more (a timed approximation); an index over several runs is not supported yet.
+template <Element T, class Mask>
+void reduce_level0(Op op, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                   const AscendC::LocalTensor<T>& work, const Mask& mask, std::int32_t repeat,
+                   std::int32_t src_rep_stride, bool index, const char* api, const Loc& loc) {
+    if (repeat <= 0) return;
+    const auto runs =
+        level0_runs<T, 1>(level0_mask<T>(mask, true, loc), static_cast<std::uint64_t>(repeat),
+                          {Strides{1, static_cast<std::uint64_t>(src_rep_stride)}});
+    if (runs.empty()) return;
+    if (runs.size() == 1) {
+        if (index && runs[0].offset[0] != 0) {
+            throw KernelError(EventIds::where(loc) + api +
+                              ": calIndex with a mask that does not start at the first element "
+                              "is not supported yet");
+        }
+        issue_reduce(op, dst.native(), src[runs[0].offset[0]].native(), runs[0].count, index, loc);
+        return;
+    }
+    if (index) {
+        throw KernelError(EventIds::where(loc) + api +
+                          ": calIndex over enabled elements that are not contiguous (a partial "
+                          "mask over several repeats or srcRepStride other than 8) is not "
+                          "supported yet");
+    }
+    if (work.GetSize() < runs.size()) {
+        throw KernelError(EventIds::where(loc) + api + ": the work tensor holds " +
+                          std::to_string(work.GetSize()) + " elements, " +
+                          std::to_string(runs.size()) + " partial results are needed");
+    }
+    // Each run's partial result with a one-group GroupReduce (results may land at any element).
+    const Op partial = op == Op::ReduceSum   ? Op::GroupReduceSum
+                       : op == Op::ReduceMax ? Op::GroupReduceMax
+                                             : Op::GroupReduceMin;
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+        issue_group_reduce(partial, work, src,
+                           ReduceBatch{runs[k].offset[0], k, runs[k].count, runs[k].count}, loc);
+    }
+    {
+        KernelContext& ctx = context(loc);
+        Resume resume(ctx);
+        ctx.pipe_barrier(Pipe::V, loc);
+    }
+    issue_reduce(op, dst.native(), work.native(), runs.size(), false, loc);
+}
+
+/// The last reduction's result for the GetReduceRepeat*Spr registers, read back by the
+/// scalar unit; a KernelError naming `api` when the last reduction was not one of `ops`.
+template <Element T>
+KernelContext::ReduceResult last_reduce(std::initializer_list<Op> ops, const char* api,
+                                        const Loc& loc) {
+    const auto& last = context(loc).last_reduce();
+    const bool found =
+        last && std::find(ops.begin(), ops.end(), last->op) != ops.end() && last->at.count != 0;
+    if (!found) {
+        throw KernelError(EventIds::where(loc) + api +
+                          (last ? ": the last reduction was not one npusim keeps this register "
+                                  "for (ReduceSum for the sum, ReduceMax / ReduceMin for the "
+                                  "extreme; WholeReduce / ReduceRepeat not supported yet)"
+                                : ": no reduction ran before it in this block"));
+    }
+    if (last->dtype != dtype_of<T>) {
+        throw KernelError(EventIds::where(loc) + api + ": the last reduction was of " +
+                          std::string(to_string(last->dtype)) + ", not " +
+                          std::string(to_string(dtype_of<T>)));
+    }
+    return *last;
+}
+
+}  // namespace npusim::ascendc
+
 namespace AscendC {
 
 /// ReduceSum / ReduceMax / ReduceMin(dst, src, work, count): dst[0] = the reduction of
 /// src[0..count); ReduceMax / Min with calIndex also write the first position of the extreme
 /// into dst[1] (an unsigned integer of T's width in T's bytes: reinterpret it to read it).
-/// npusim does not use `work` (its contents are not modelled).
-#define NPUSIM_ASCENDC_REDUCE(Name, method)                                                     \
+/// npusim does not use `work` in this form (its contents are not modelled). The mask/repeat
+/// forms: see npusim::ascendc::reduce_level0.
+#define NPUSIM_ASCENDC_REDUCE(Name, op)                                                         \
     template <class T>                                                                          \
     void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, \
               std::int32_t count, bool calIndex = false, Loc loc = Loc::current()) {            \
         (void)work;                                                                             \
-        const auto n = static_cast<std::uint64_t>(count);                                       \
-        const auto order =                                                                      \
-            calIndex ? npusim::IndexOrder::ValueThenIndex : npusim::IndexOrder::None;           \
-        npusim::ascendc::vector_instruction(                                                    \
-            dst.native(), calIndex ? 2 : 1, {npusim::ascendc::read_of(src.native(), n)}, loc,   \
-            [&](npusim::Block& b) { b.method(dst.native(), src.native(), n, order, loc); });    \
+        npusim::ascendc::issue_reduce(op, dst.native(), src.native(),                           \
+                                      static_cast<std::uint64_t>(count), calIndex, loc);        \
+    }                                                                                           \
+    template <class T, class Mask>                                                              \
+    void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, \
+              const Mask& mask, std::int32_t repeatTime, std::int32_t srcRepStride,             \
+              bool calIndex = false, Loc loc = Loc::current()) {                                \
+        npusim::ascendc::reduce_level0(op, dst, src, work, mask, repeatTime, srcRepStride,      \
+                                       calIndex, #Name, loc);                                   \
     }
 
-NPUSIM_ASCENDC_REDUCE(ReduceMax, reduce_max)
-NPUSIM_ASCENDC_REDUCE(ReduceMin, reduce_min)
+NPUSIM_ASCENDC_REDUCE(ReduceMax, npusim::Op::ReduceMax)
+NPUSIM_ASCENDC_REDUCE(ReduceMin, npusim::Op::ReduceMin)
 #undef NPUSIM_ASCENDC_REDUCE
 
 template <class T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                std::int32_t count, Loc loc = Loc::current()) {
     (void)work;
-    const auto n = static_cast<std::uint64_t>(count);
-    npusim::ascendc::vector_instruction(
-        dst.native(), 1, {npusim::ascendc::read_of(src.native(), n)}, loc,
-        [&](npusim::Block& b) { b.reduce_sum(dst.native(), src.native(), n, loc); });
+    npusim::ascendc::issue_reduce(npusim::Op::ReduceSum, dst.native(), src.native(),
+                                  static_cast<std::uint64_t>(count), false, loc);
+}
+template <class T, class Mask>
+void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
+               const Mask& mask, std::int32_t repeatTime, std::int32_t srcRepStride,
+               Loc loc = Loc::current()) {
+    npusim::ascendc::reduce_level0(npusim::Op::ReduceSum, dst, src, work, mask, repeatTime,
+                                   srcRepStride, false, "ReduceSum", loc);
+}
+
+/// GetReduceRepeatSumSpr<T>(): the last ReduceSum's sum. npusim reads it back from where that
+/// ReduceSum wrote it (the scalar unit waits for the vector unit as for GetValue): a kernel
+/// that overwrites that element first reads the new value (hardware keeps the register).
+template <class T>
+T GetReduceRepeatSumSpr(Loc loc = Loc::current()) {
+    const auto last =
+        npusim::ascendc::last_reduce<T>({npusim::Op::ReduceSum}, "GetReduceRepeatSumSpr", loc);
+    return npusim::ascendc::scalar_get<T>(npusim::LocalTensor<T>{last.at.space, last.at.address, 1},
+                                          0, loc);
+}
+/// GetReduceRepeatMaxMinSpr<T>(value, index): the last ReduceMax / ReduceMin's extreme and,
+/// with calIndex, its position (T's bytes; without calIndex 0: hardware documents it as not
+/// accurate). After WholeReduce / ReduceRepeat: not supported yet (KernelError).
+template <class T>
+void GetReduceRepeatMaxMinSpr(T& maxMinValue, T& maxMinIndex, Loc loc = Loc::current()) {
+    const auto last = npusim::ascendc::last_reduce<T>(
+        {npusim::Op::ReduceMax, npusim::Op::ReduceMin}, "GetReduceRepeatMaxMinSpr", loc);
+    const npusim::LocalTensor<T> at{last.at.space, last.at.address, 2};
+    maxMinValue = npusim::ascendc::scalar_get<T>(at, 0, loc);
+    maxMinIndex = last.index ? npusim::ascendc::scalar_get<T>(at, 1, loc) : T{};
 }
 
 /// WholeReduceSum(dst, src, mask, repeatTimes, dstRepStride, srcBlkStride, srcRepStride):
@@ -250,6 +383,21 @@ void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const
         BlockReduceMin<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride,
                                      srcRepStride, loc);
     }
+}
+
+/// ReducePairElem<SUM, T, U>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+/// srcRepStride): the newer spelling of PairReduceSum (each two adjacent elements summed,
+/// dstRepStride in reduced repeats of 128 bytes); SUM is the only reduceType the vendor
+/// offers; T = U = half or float on Atlas A2/A3.
+template <ReduceType reduceType, class T, class U, bool isSetMask = true, class Mask>
+void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Mask& mask,
+                    std::int32_t repeatTime, std::int32_t dstRepStride, std::int32_t srcBlkStride,
+                    std::int32_t srcRepStride, Loc loc = Loc::current()) {
+    detail::check_reduce_types<T, U>();
+    static_assert(reduceType == ReduceType::SUM,
+                  "npusim Ascend C: ReducePairElem supports ReduceType::SUM only (as the vendor)");
+    PairReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride,
+                                srcRepStride, loc);
 }
 
 }  // namespace AscendC

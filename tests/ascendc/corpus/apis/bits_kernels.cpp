@@ -84,3 +84,115 @@ extern "C" __global__ __aicore__ void reduce_repeat(GM_ADDR x, GM_ADDR sum, GM_A
     DataCopy(sGm, repeats, 8);
     DataCopy(cGm, span, 8);
 }
+
+// The compare register: Compare's register form (one repeat of 64 floats), GetCmpMask into
+// bits, Select<VSEL_CMPMASK_SPR> over the register (min(a, b)), and the count-form Select with
+// VSEL_CMPMASK_SPR over 128 floats (every 64 use the same first 64 bits of sel); the bits,
+// x[2..6) and lo as 2 x 2 printed by DumpTensor / DumpAccChkPoint.
+extern "C" __global__ __aicore__ void cmp_register(GM_ADDR x, GM_ADDR sel, GM_ADDR out,
+                                                   uint32_t racy) {
+    constexpr uint32_t n = 128;
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<float> a = ub.Alloc<float>(n);
+    LocalTensor<float> b = ub.Alloc<float>(n);
+    LocalTensor<uint8_t> s = ub.Alloc<uint8_t>(32);
+    LocalTensor<float> lo = ub.Alloc<float>(64);
+    LocalTensor<float> picked = ub.Alloc<float>(n);
+    LocalTensor<uint8_t> bits = ub.Alloc<uint8_t>(32);
+    GlobalTensor<float> xGm, oGm;
+    GlobalTensor<uint8_t> sGm, bGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 2 * n);
+    bGm.SetGlobalBuffer((__gm__ uint8_t*)out + (64 + n) * sizeof(float), 32);
+    sGm.SetGlobalBuffer((__gm__ uint8_t*)sel, 32);
+    oGm.SetGlobalBuffer((__gm__ float*)out, 64 + n);
+    DataCopy(a, xGm, n);
+    DataCopy(b, xGm[n], n);
+    DataCopy(s, sGm, 32);
+    Duplicate(bits.ReinterpretCast<float>(), 0.0F, 8);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID1);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID1);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Compare(a, b, CMPMODE::LT, uint64_t(64), BinaryRepeatParams{});
+    PipeBarrier<PIPE_V>();
+    GetCmpMask(bits);  // RACY(cmp_register) RAW first
+    Select<float, SELMODE::VSEL_CMPMASK_SPR>(lo, a, b, 1, BinaryRepeatParams{});
+    PipeBarrier<PIPE_V>();
+    Select(picked, s, a, b, SELMODE::VSEL_CMPMASK_SPR, n);
+    if (racy == 0) {
+        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        DataCopy(oGm, lo, 64);
+        DataCopy(oGm[64], picked, n);
+        // The dumps (each drains every pipe, so not in the racy variant).
+        DumpTensor(bits, 7, 8);
+        DumpAccChkPoint(xGm, 3, 2, 4);
+        const uint32_t dims[] = {2, 2};
+        DumpTensor(lo, 9, 4, ShapeInfo(2, dims));
+    }
+    DataCopy(bGm, bits, 32);  // RACY(cmp_register) RAW second
+}
+
+// The mask/repeat reductions over 512 halves and the reduction registers: out[0..1] =
+// ReduceMax over 4 dense repeats with its index, out[16] = ReduceSum of the first 64 of each
+// repeat (four runs: through work), out[3] = GetReduceRepeatSumSpr after a count-form
+// ReduceSum of 256, out[4..5] = GetReduceRepeatMaxMinSpr after ReduceMin with its index,
+// out[24..32) = ReducePairElem<SUM> of x[0..16).
+extern "C" __global__ __aicore__ void reduce_spr(GM_ADDR x, GM_ADDR out, uint32_t racy) {
+    constexpr uint32_t n = 512;
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQ;
+    TQue<TPosition::VECOUT, 1> outQ;
+    TBuf<TPosition::VECCALC> workBuf, resBuf;
+    pipe.InitBuffer(inQ, 1, n * sizeof(half));
+    pipe.InitBuffer(outQ, 1, 32 * sizeof(half));
+    pipe.InitBuffer(workBuf, 64 * sizeof(half));
+    pipe.InitBuffer(resBuf, 32 * sizeof(half));
+    GlobalTensor<half> xGm, oGm;
+    xGm.SetGlobalBuffer((__gm__ half*)x, n);
+    oGm.SetGlobalBuffer((__gm__ half*)out, 32);
+    LocalTensor<half> in = inQ.AllocTensor<half>();
+    DataCopy(in, xGm, n);
+    inQ.EnQue(in);
+    in = inQ.DeQue<half>();
+    LocalTensor<half> work = workBuf.Get<half>();
+    LocalTensor<half> res = resBuf.Get<half>();
+    LocalTensor<half> o = outQ.AllocTensor<half>();
+    Duplicate(o, half(0), 32);
+    ReducePairElem<ReduceType::SUM, half>(o[24], in, 16, 1, 1, 1, 8);
+    ReduceMax<half>(o, in, work, 128, 4, 8, true);
+    PipeBarrier<PIPE_V>();
+    ReduceSum<half>(o[16], in, work, 64, 4, 8);
+    PipeBarrier<PIPE_V>();
+    ReduceSum<half>(res, in, work, 256);
+    const half sum = GetReduceRepeatSumSpr<half>();
+    ReduceMin<half>(res[16], in, work, 512, true);
+    half value, index;
+    GetReduceRepeatMaxMinSpr<half>(value, index);
+    (void)racy;  // the automatic synchronization orders every access here: no racy variant
+    o.SetValue(3, sum);
+    o.SetValue(4, value);
+    o.SetValue(5, index);
+    outQ.EnQue(o);
+    o = outQ.DeQue<half>();
+    DataCopy(oGm, o, 32);
+    outQ.FreeTensor(o);
+    inQ.FreeTensor(in);
+}
+
+// DataCopy with SliceInfo: of a 4 x 40 float tensor, rows 1 and 3, of each the slices 8..15
+// and 20..27 (one block each, 4 elements apart), packed into 2 x 16 in UB and copied out so.
+extern "C" __global__ __aicore__ void slice_copy(GM_ADDR x, GM_ADDR out, uint32_t racy) {
+    LocalTensor<float> packed(TPosition::VECIN, 0, 32);
+    GlobalTensor<float> xGm, oGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 160);
+    oGm.SetGlobalBuffer((__gm__ float*)out, 32);
+    SliceInfo src[] = {{8, 27, 4, 1, 40}, {1, 3, 1, 1, 4}};
+    SliceInfo dst[] = {{0, 15, 0, 1, 16}, {0, 1, 0, 1, 2}};
+    DataCopy(packed, xGm, dst, src, 2);  // RACY(slice_copy) RAW first
+    if (racy == 0) {
+        SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    }
+    DataCopy(oGm, packed, dst, dst, 2);  // RACY(slice_copy) RAW second
+}

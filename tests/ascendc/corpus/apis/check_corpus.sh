@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # check_corpus.sh clean <binary> <source dir> "<kernels>": exit 0, "<kernel>: output OK" for
-#   each kernel, no findings in the process report.
+#   each kernel, every "expect-dump:" line printed, no findings in the process report.
 # check_corpus.sh racy <binary> <source dir> <kernel>: with CORPUS_RACY=<kernel> the process
 #   exits non-zero and its findings are exactly the kind its RACY(<kernel>) markers name, at
 #   the marked lines (first and second access; one line for both when a marker says so; a
@@ -19,6 +19,16 @@ if [[ $mode == clean ]]; then
   for kernel in ${4//;/ }; do
     grep -q "^$kernel: output OK" <<<"$out" || { echo "no 'output OK' for $kernel"; exit 1; }
   done
+  # Each "expect-dump: <line>" the host printed is a line a kernel's DumpTensor printed
+  # ('*' in it: any hex digits).
+  CORPUS_OUT="$out" python3 - <<'PY' || exit 1
+import os, re
+lines = os.environ["CORPUS_OUT"].splitlines()
+printed = [l for l in lines if not l.startswith("expect-dump: ")]
+for want in (l[len("expect-dump: "):] for l in lines if l.startswith("expect-dump: ")):
+    pattern = re.escape(want).replace(r"\*", "[0-9a-f]+")
+    assert any(re.fullmatch(pattern, l) for l in printed), f"no dump line '{want}'"
+PY
   python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert r['findings']==[], r['findings']; assert r['runs_completed'] is True" "$json_report" || exit 1
   echo "corpus: every kernel correct, no findings"
   exit 0

@@ -44,6 +44,10 @@ extern "C" __global__ __aicore__ void shift_index(GM_ADDR x, GM_ADDR out, GM_ADD
                                                   uint32_t racy);
 extern "C" __global__ __aicore__ void reduce_repeat(GM_ADDR x, GM_ADDR sum, GM_ADDR cycles,
                                                     uint32_t racy);
+extern "C" __global__ __aicore__ void cmp_register(GM_ADDR x, GM_ADDR sel, GM_ADDR out,
+                                                   uint32_t racy);
+extern "C" __global__ __aicore__ void reduce_spr(GM_ADDR x, GM_ADDR out, uint32_t racy);
+extern "C" __global__ __aicore__ void slice_copy(GM_ADDR x, GM_ADDR out, uint32_t racy);
 extern "C" __global__ __mix__(1, 2) void mix_relu_select(GM_ADDR a, GM_ADDR b, GM_ADDR work,
                                                          GM_ADDR out, uint32_t racy);
 
@@ -603,6 +607,117 @@ void run_bits() {
         read_back<float>(xb);
         // Quarter steps: every partial sum is exact in float. The span is the scalar unit's.
         report("reduce_repeat", s[0] == sum && c[0] > 0 && c[7] == c[0]);
+    }
+    {
+        constexpr uint32_t n = 128;
+        std::vector<float> x(2 * n);
+        for (uint32_t i = 0; i < 2 * n; ++i) x[i] = static_cast<float>((i * 37U) % 101U) - 50.0F;
+        std::vector<uint8_t> sel(32);
+        for (uint32_t i = 0; i < 32; ++i) sel[i] = static_cast<uint8_t>(i * 53U + 7U);
+        Buffer xb = make_buffer(x), sb = make_buffer(sel),
+               ob = make_buffer(std::vector<float>(64 + n + 8));
+#ifdef ASCENDC_CPU_DEBUG
+        ICPU_RUN_KF(cmp_register, 1, xb.device, sb.device, ob.device, racy("cmp_register"));
+#else
+        // clang-format off
+        cmp_register<<<1, nullptr, g_stream>>>(xb.device, sb.device, ob.device, racy("cmp_register"));
+        // clang-format on
+#endif
+        const auto o = read_back<float>(ob);
+        read_back<float>(xb);
+        read_back<uint8_t>(sb);
+        uint8_t bits[32] = {};
+        std::memcpy(bits, o.data() + 64 + n, 32);
+        bool ok = true;
+        for (uint32_t i = 0; i < 64; ++i) {
+            const bool lt = x[i] < x[n + i];
+            ok = ok && o[i] == (lt ? x[i] : x[n + i]);
+            ok = ok && ((bits[i / 8] >> (i % 8)) & 1U) == (lt ? 1U : 0U);
+        }
+        for (uint32_t i = 8; i < 32; ++i) ok = ok && bits[i] == 0;  // cleared register, zeros
+        for (uint32_t i = 0; i < n; ++i) {
+            const bool pick = ((sel[(i % 64) / 8] >> (i % 8)) & 1U) != 0;
+            ok = ok && o[64 + i] == (pick ? x[i] : x[n + i]);
+        }
+        report("cmp_register", ok);
+        // What the kernel's dumps print (check_corpus.sh matches each expect-dump line).
+        const auto text = [](float v) {
+            char t[32];
+            std::snprintf(t, sizeof t, "%f", static_cast<double>(v));
+            return std::string(t);
+        };
+        std::string byte_line, x_line;
+        for (uint32_t i = 0; i < 8; ++i) byte_line += (i ? ", " : "") + std::to_string(bits[i]);
+        for (uint32_t i = 2; i < 6; ++i) x_line += (i > 2 ? ", " : "") + text(x[i]);
+        if (g_racy.empty()) {
+            std::printf(
+                "expect-dump: DumpTensor: desc=7, addr=0x*, data_type=uint8, "
+                "position=UB, dump_size=8\nexpect-dump: [%s]\n",
+                byte_line.c_str());
+            std::printf(
+                "expect-dump: DumpTensor: desc=3, addr=0x*, data_type=float32, "
+                "position=GM, dump_size=4\nexpect-dump: [%s]\n",
+                x_line.c_str());
+            std::printf("expect-dump: [[%s,%s],\nexpect-dump: [%s,%s]]\n", text(o[0]).c_str(),
+                        text(o[1]).c_str(), text(o[2]).c_str(), text(o[3]).c_str());
+        }
+    }
+    {
+        constexpr uint32_t n = 512;
+        std::vector<half> x(n);
+        for (uint32_t i = 0; i < n; ++i) x[i] = half(static_cast<float>((i * 29U) % 97U) * 0.5F);
+        x[300] = half(60.0F);  // the maximum, once
+        x[77] = half(-3.0F);   // the minimum, once
+        Buffer xb = make_buffer(x), ob = make_buffer(std::vector<half>(32));
+#ifdef ASCENDC_CPU_DEBUG
+        ICPU_RUN_KF(reduce_spr, 1, xb.device, ob.device, racy("reduce_spr"));
+#else
+        // clang-format off
+        reduce_spr<<<1, nullptr, g_stream>>>(xb.device, ob.device, racy("reduce_spr"));
+        // clang-format on
+#endif
+        const auto o = read_back<half>(ob);
+        read_back<half>(xb);
+        // Halves of multiples of 0.5 below 2048 add exactly in fp32 and round exactly to half.
+        float part = 0.0F, first = 0.0F;
+        for (uint32_t r = 0; r < 4; ++r) {
+            for (uint32_t e = 0; e < 64; ++e) part += static_cast<float>(x[r * 128 + e]);
+        }
+        for (uint32_t i = 0; i < 256; ++i) first += static_cast<float>(x[i]);
+        uint16_t max_index = 0, min_index = 0;
+        std::memcpy(&max_index, &o[1], 2);
+        std::memcpy(&min_index, &o[5], 2);
+        bool pairs = true;
+        for (uint32_t k = 0; k < 8; ++k) {
+            const float sum = static_cast<float>(x[2 * k]) + static_cast<float>(x[2 * k + 1]);
+            pairs = pairs && static_cast<float>(o[24 + k]) == static_cast<float>(half(sum));
+        }
+        report("reduce_spr", pairs && static_cast<float>(o[0]) == 60.0F && max_index == 300 &&
+                                 static_cast<float>(o[16]) == static_cast<float>(half(part)) &&
+                                 static_cast<float>(o[3]) == static_cast<float>(half(first)) &&
+                                 static_cast<float>(o[4]) == -3.0F && min_index == 77);
+    }
+    {
+        std::vector<float> x(160);
+        for (uint32_t i = 0; i < 160; ++i) x[i] = static_cast<float>(i);
+        Buffer xb = make_buffer(x), ob = make_buffer(std::vector<float>(32));
+#ifdef ASCENDC_CPU_DEBUG
+        ICPU_RUN_KF(slice_copy, 1, xb.device, ob.device, racy("slice_copy"));
+#else
+        // clang-format off
+        slice_copy<<<1, nullptr, g_stream>>>(xb.device, ob.device, racy("slice_copy"));
+        // clang-format on
+#endif
+        const auto o = read_back<float>(ob);
+        read_back<float>(xb);
+        bool ok = true;
+        for (uint32_t r = 0; r < 2; ++r) {
+            for (uint32_t k = 0; k < 16; ++k) {
+                const uint32_t row = 1 + 2 * r, col = (k < 8 ? 8 : 12) + k;
+                ok = ok && o[r * 16 + k] == x[row * 40 + col];
+            }
+        }
+        report("slice_copy", ok);
     }
 }
 
