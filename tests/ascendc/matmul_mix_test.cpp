@@ -10,6 +10,8 @@
 
 #include <catch2/catch.hpp>
 
+#define NPUSIM_ACL_NO_MAIN
+#include "acl/acl.h"
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 #include "sim/simulator.h"
@@ -120,7 +122,7 @@ struct MixRun {
     std::vector<npusim::Finding> findings;
 };
 
-MixRun run_mix(Mode mode) {
+void set_mix_tiling() {
     TCubeTiling& t = g_mix_tiling;
     t = TCubeTiling{};
     t.M = kM;
@@ -132,23 +134,49 @@ MixRun run_mix(Mode mode) {
     t.baseM = t.baseN = t.baseK = kBase;
     t.isBias = 1;
     t.usedCoreNum = 2;
+}
+
+struct MixInputs {
+    std::vector<half> as, bs;
+    std::vector<float> biases, expected_c, expected_out;
+};
+
+/// Integer-valued inputs (`shift` varies them) and C = A x B + bias, LeakyReLU(C) on the CPU.
+MixInputs mix_inputs(int shift) {
+    MixInputs in;
+    for (int i = 0; i < kM * kK; ++i)
+        in.as.push_back(half(static_cast<float>((i + shift) % 7) - 3.0F));
+    for (int i = 0; i < kK * kN; ++i) in.bs.push_back(half(static_cast<float>(i % 5) - 2.0F));
+    for (int i = 0; i < kN; ++i) in.biases.push_back(static_cast<float>((i + shift) % 9) - 4.0F);
+    for (int r = 0; r < kM; ++r) {
+        for (int col = 0; col < kN; ++col) {
+            float acc = in.biases[col];
+            for (int i = 0; i < kK; ++i) {
+                acc +=
+                    static_cast<float>(in.as[r * kK + i]) * static_cast<float>(in.bs[i * kN + col]);
+            }
+            in.expected_c.push_back(acc);
+            in.expected_out.push_back(acc > 0.0F ? acc : acc * kSlope);
+        }
+    }
+    return in;
+}
+
+MixRun run_mix(Mode mode) {
+    set_mix_tiling();
     npusim::Simulator sim(npusim::builtin_chip_config("small"));
     npusim::Checker checker(sim.global_memory());
     sim.attach(checker);
-    std::vector<half> as(kM * kK), bs(kK * kN);
-    std::vector<float> biases(kN);
-    for (int i = 0; i < kM * kK; ++i) as[i] = half(static_cast<float>(i % 7) - 3.0F);
-    for (int i = 0; i < kK * kN; ++i) bs[i] = half(static_cast<float>(i % 5) - 2.0F);
-    for (int i = 0; i < kN; ++i) biases[i] = static_cast<float>(i % 9) - 4.0F;
-    auto a = sim.allocate<half>(as.size(), "a");
-    auto b = sim.allocate<half>(bs.size(), "b");
+    const MixInputs in = mix_inputs(0);
+    auto a = sim.allocate<half>(in.as.size(), "a");
+    auto b = sim.allocate<half>(in.bs.size(), "b");
     auto bias = sim.allocate<float>(kN, "bias");
     auto c = sim.allocate<float>(kM * kN, "c");
     auto out = sim.allocate<float>(kM * kN, "out");
     auto workspace = sim.allocate<std::uint8_t>(npusim::ascendc::kSysWorkspaceBytes, "workspace");
-    sim.write(a, as);
-    sim.write(b, bs);
-    sim.write(bias, biases);
+    sim.write(a, in.as);
+    sim.write(b, in.bs);
+    sim.write(bias, in.biases);
     sim.write(c, std::vector<float>(kM * kN, 0.0F));
     sim.write(out, std::vector<float>(kM * kN, 0.0F));
     using npusim::ascendc::gm_addr;
@@ -162,18 +190,43 @@ MixRun run_mix(Mode mode) {
     run.c = sim.read(c);
     run.out = sim.read(out);
     run.findings = checker.findings();
-    for (int r = 0; r < kM; ++r) {
-        for (int col = 0; col < kN; ++col) {
-            float acc = biases[col];
-            for (int i = 0; i < kK; ++i) {
-                acc += static_cast<float>(as[r * kK + i]) * static_cast<float>(bs[i * kN + col]);
-            }
-            run.expected_c.push_back(acc);
-            run.expected_out.push_back(acc > 0.0F ? acc : acc * kSlope);
-        }
-    }
+    run.expected_c = in.expected_c;
+    run.expected_out = in.expected_out;
     return run;
 }
+
+/// One launch of mm_mix with its own buffers and workspace: inputs in, launch, C and out back.
+struct StreamRun {
+    MixInputs in;
+    void *a = nullptr, *b = nullptr, *bias = nullptr, *c = nullptr, *out = nullptr,
+         *workspace = nullptr;
+    std::vector<float> c_host, out_host;
+
+    void put(aclrtStream stream) {
+        const auto put = [&](void*& device, const void* host, size_t bytes) {
+            aclrtMalloc(&device, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+            aclrtMemcpyAsync(device, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE, stream);
+        };
+        const std::vector<float> zeros(kM * kN, 0.0F);
+        put(a, in.as.data(), in.as.size() * sizeof(half));
+        put(b, in.bs.data(), in.bs.size() * sizeof(half));
+        put(bias, in.biases.data(), in.biases.size() * sizeof(float));
+        put(c, zeros.data(), zeros.size() * sizeof(float));
+        put(out, zeros.data(), zeros.size() * sizeof(float));
+        aclrtMalloc(&workspace, npusim::ascendc::kSysWorkspaceBytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    }
+    void launch(aclrtStream stream, Mode mode) {
+        NPUSIM_KERNEL_LAUNCH(mm_mix, 1, nullptr, stream)
+        (a, b, bias, c, out, workspace, static_cast<uint32_t>(mode));
+    }
+    void collect() {
+        c_host.resize(kM * kN);
+        out_host.resize(kM * kN);
+        aclrtMemcpy(c_host.data(), kM * kN * 4, c, kM * kN * 4, ACL_MEMCPY_DEVICE_TO_HOST);
+        aclrtMemcpy(out_host.data(), kM * kN * 4, out, kM * kN * 4, ACL_MEMCPY_DEVICE_TO_HOST);
+        for (void* p : {a, b, bias, c, out, workspace}) aclrtFree(p);
+    }
+};
 
 }  // namespace
 
@@ -220,4 +273,50 @@ TEST_CASE("Matmul API, mixed kernel: C read from GM before WaitIterateAll is a r
     CHECK(race.sites[0].pipe == npusim::Pipe::FIX);
     CHECK(race.sites[1].pipe == npusim::Pipe::MTE2);
     CHECK(race.sites[1].where.line() == g_racy_read_line);
+}
+
+TEST_CASE(
+    "Matmul API, mixed kernel: the same kernel on two streams at once keeps its requests apart",
+    "[ascendc][matmul][mix]") {
+    // Each launch's AIC serves its own AIVs only (the request channel is the launch's, as the
+    // hardware's message queue lives in that launch's workspace): stream 1 takes tiles to UB,
+    // stream 2 all of C to GM, with other inputs, at the same time on the two cube cores.
+    set_mix_tiling();
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    StreamRun first, second;
+    first.in = mix_inputs(0);
+    second.in = mix_inputs(3);
+    int code = -1;
+    const npusim::RunResult r = npusim::acl::run_host(
+        sim,
+        [&] {
+            npusim::acl::set_kernel_type(reinterpret_cast<const void*>(mm_mix),
+                                         npusim::KernelType::MIX_AIC_1_2);
+            aclrtStream s1 = nullptr, s2 = nullptr;
+            aclrtCreateStream(&s1);
+            aclrtCreateStream(&s2);
+            first.put(s1);
+            second.put(s2);
+            aclrtSynchronizeDevice();  // both launches start together
+            first.launch(s1, kTilesToUb);
+            second.launch(s2, kAllToGm);
+            aclrtSynchronizeDevice();
+            first.collect();
+            second.collect();
+            aclrtDestroyStream(s1);
+            aclrtDestroyStream(s2);
+            return 0;
+        },
+        &code);
+    REQUIRE(r.completed());
+    REQUIRE(code == 0);
+    CHECK(first.out_host == first.in.expected_out);
+    CHECK(second.c_host == second.in.expected_c);
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+    // both launches ran at once (each on its own cube core)
+    REQUIRE(r.kernels.size() == 2);
+    CHECK(r.kernels[0].start < r.kernels[1].end);
+    CHECK(r.kernels[1].start < r.kernels[0].end);
 }

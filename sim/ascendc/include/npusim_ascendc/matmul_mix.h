@@ -48,12 +48,17 @@ struct MatmulChannel {
     std::deque<MatmulRequest> requests;
 };
 
-inline std::map<std::pair<std::string, std::uint32_t>, MatmulChannel>& matmul_channels() {
-    static std::map<std::pair<std::string, std::uint32_t>, MatmulChannel> channels;
+/// A channel per launch and group: on hardware the message queue lives in the launch's own
+/// system workspace, so two launches of one kernel (two streams) never see each other's
+/// requests. The launch object is unique among the launches that run at once (also across
+/// simulators in one process); a channel goes when its AIC stops serving.
+using MatmulChannelKey = std::pair<const npusim::LaunchIdentity*, std::uint32_t>;
+inline std::map<MatmulChannelKey, MatmulChannel>& matmul_channels() {
+    static std::map<MatmulChannelKey, MatmulChannel> channels;
     return channels;
 }
-inline std::pair<std::string, std::uint32_t> matmul_channel_key(npusim::Block& b) {
-    return {std::string(b.kernel_name()), b.group_idx()};
+inline MatmulChannelKey matmul_channel_key(npusim::Block& b) {
+    return {&b.launch(), b.group_idx()};
 }
 
 /// True on the AIC of a mixed kernel: REGIST_MATMUL_OBJ serves the AIVs' requests there
@@ -132,7 +137,7 @@ inline void matmul_serve(const std::vector<void*>& engines, const Loc& loc) {
     // The group's channel goes with this serve, also when an error unwinds the run (a later
     // run of the kernel must not find its requests).
     struct Erase {
-        std::pair<std::string, std::uint32_t> key;
+        MatmulChannelKey key;
         ~Erase() { matmul_channels().erase(key); }
     } erase{key};
     std::uint64_t quits = 0;
