@@ -9,6 +9,9 @@
 #define ASCENDC_CUBE_ONLY
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -468,6 +471,16 @@ TEST_CASE("Matmul API: host tiling (MultiCoreMatmulTiling) fits the chip and run
     const Result r = run_matmul<AscendC::CubeFormat::ND>(p, tiling, kBias);
     CHECK(r.c == reference(p, true));
     CHECK_THAT(r.findings, npusim::NoFindings());
+
+    // The accessors and serialization of the vendor's tiling-data struct.
+    tiling.set_stepM(2);
+    CHECK(tiling.get_stepM() == 2);
+    CHECK(tiling.get_usedCoreNum() == tiling.usedCoreNum);
+    CHECK(tiling.GetDataSize() == sizeof(TCubeTiling));
+    std::vector<uint8_t> bytes(tiling.GetDataSize());
+    tiling.SaveToBuffer(bytes.data(), bytes.size());
+    CHECK(std::memcmp(bytes.data(), &tiling, bytes.size()) == 0);
+    CHECK_THROWS(tiling.SaveToBuffer(bytes.data(), bytes.size() - 1));
 
     // Shapes npusim's Matmul cannot take get no tiling.
     host.SetShape(100, 70, 64);
