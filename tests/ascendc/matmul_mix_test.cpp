@@ -320,3 +320,83 @@ TEST_CASE(
     CHECK(r.kernels[0].start < r.kernels[1].end);
     CHECK(r.kernels[1].start < r.kernels[0].end);
 }
+
+// ---- A large GEMM from the AIVs against the same GEMM on the AICs alone ---------------------
+
+namespace {
+
+TCubeTiling g_gemm_tiling;
+
+// C (512 x 512) = A x B (K 512), data-free. AIC_ONLY: core g computes the 256 x 256 block
+// (g % 2, g / 2) through the API itself (the same instructions as the basic-API schedule,
+// matmul_api_test.cpp); mixed: the two AIVs of group g ask their AIC for the upper and lower
+// 128 rows of that block, tile by tile (Iterate + GetTensorC) or at once (IterateAll).
+__global__ __aicore__ void mm_gemm(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t tiles, uint32_t aivs) {
+    using GType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+    using FType = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+    const TCubeTiling tiling = g_gemm_tiling;
+    Matmul<GType, GType, FType, FType> mm;
+    TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    const bool aiv = GetCoreType() == AIV;
+    const int rows = aiv ? 256 / aivs : 256;
+    const int group = aiv ? GetBlockIdx() / aivs : GetBlockIdx();
+    const int m0 = group % 2 * 256 + (aiv ? GetSubBlockIdx() * rows : 0), n0 = group / 2 * 256;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, 512 * 512);
+    bGm.SetGlobalBuffer((__gm__ half*)b, 512 * 512);
+    cGm.SetGlobalBuffer((__gm__ float*)c, 512 * 512);
+    mm.SetTensorA(aGm[m0 * 512]);
+    mm.SetTensorB(bGm[n0]);
+    mm.SetSingleShape(rows, 256, 512);
+    if (tiles != 0) {
+        while (mm.Iterate()) mm.GetTensorC(cGm[m0 * 512 + n0]);
+    } else {
+        mm.IterateAll(cGm[m0 * 512 + n0]);
+    }
+    mm.End();
+}
+
+npusim::Cycle gemm_cycles(npusim::KernelType type, uint32_t tiles) {
+    TCubeTiling& t = g_gemm_tiling;
+    t = TCubeTiling{};
+    t.M = t.N = t.Ka = t.Kb = 512;
+    t.singleCoreM = t.singleCoreN = 256;
+    t.singleCoreK = 512;
+    t.baseM = t.baseN = 128;
+    t.baseK = 64;
+    t.usedCoreNum = 4;
+    npusim::SimOptions options;
+    options.model_data = false;
+    npusim::Simulator sim(npusim::builtin_chip_config("a2"), options);
+    auto a = sim.allocate<half>(512 * 512, "a");
+    auto b = sim.allocate<half>(512 * 512, "b");
+    auto c = sim.allocate<float>(512 * 512, "c");
+    auto workspace = sim.allocate<std::uint8_t>(npusim::ascendc::kSysWorkspaceBytes, "workspace");
+    npusim::ascendc::LaunchOptions launch;
+    launch.sys_workspace = workspace.address;
+    using npusim::ascendc::gm_addr;
+    const npusim::RunResult r = sim.run(
+        {.name = "mm_gemm", .blocks = 4, .type = type},
+        npusim::ascendc::bind_kernel(mm_gemm, launch, gm_addr(a), gm_addr(b), gm_addr(c), tiles,
+                                     type == npusim::KernelType::MIX_AIC_1_1 ? 1u : 2u));
+    REQUIRE(r.completed());
+    return r.cycles();
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API, mixed kernel: a large GEMM from the AIVs against the AICs alone",
+          "[ascendc][matmul][mix]") {
+    const npusim::Cycle alone = gemm_cycles(npusim::KernelType::AIC_ONLY, 0);
+    const npusim::Cycle all = gemm_cycles(npusim::KernelType::MIX_AIC_1_2, 0);
+    const npusim::Cycle tiles = gemm_cycles(npusim::KernelType::MIX_AIC_1_2, 1);
+    const npusim::Cycle one_aiv = gemm_cycles(npusim::KernelType::MIX_AIC_1_1, 1);
+    INFO("AIC alone " << alone << ", AIVs IterateAll " << all << ", AIVs Iterate + GetTensorC "
+                      << tiles << ", one AIV per AIC Iterate + GetTensorC " << one_aiv
+                      << " cycles");
+    CHECK(static_cast<double>(all) <= 1.25 * static_cast<double>(alone));
+    CHECK(static_cast<double>(tiles) <= 1.25 * static_cast<double>(alone));
+    CHECK(static_cast<double>(one_aiv) <= 1.25 * static_cast<double>(alone));
+}
