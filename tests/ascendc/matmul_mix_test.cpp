@@ -35,6 +35,8 @@ enum Mode : uint32_t {
     kAllToUb,           // IterateAll(ub) + LeakyReLU
     kAllToGmAsync,      // IterateAll<false>(gm), WaitIterateAll, then C from GM + LeakyReLU
     kAllToGmAsyncRacy,  // the same without WaitIterateAll
+    kTilesToUbPlaced,   // GetTensorC(ub, 0, false): each tile at its place in the AIV's C in UB
+    kInitLater,         // REGIST_MATMUL_OBJ without a tiling, Init on the AIV, IterateAll(gm)
 };
 
 using AType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
@@ -47,7 +49,12 @@ __global__ __mix__(1, 2) void mm_mix(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR
     const TCubeTiling tiling = g_mix_tiling;
     Matmul<AType, AType, CType, BiasType> mm;
     TPipe pipe;
-    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);  // the AIC serves, returns
+    if (mode == kInitLater) {
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm);  // the AIC serves, returns
+        mm.Init(&tiling);                                    // the AIV's tiling reaches the AIC
+    } else {
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    }
     const int rows = tiling.singleCoreM;
     const int row0 = GetBlockIdx() * rows;
     GlobalTensor<half> aGm, bGm;
@@ -79,9 +86,19 @@ __global__ __mix__(1, 2) void mm_mix(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR
             outQueue.FreeTensor(t);
             ++round;
         }
+    } else if (mode == kTilesToUbPlaced) {
+        TQue<TPosition::VECOUT, 1> outQueue;
+        pipe.InitBuffer(outQueue, 1, rows * kN * sizeof(float));
+        LocalTensor<float> t = outQueue.AllocTensor<float>();
+        while (mm.Iterate()) mm.GetTensorC(t, false, false);
+        LeakyRelu(t, t, kSlope, rows * kN);
+        outQueue.EnQue(t);
+        t = outQueue.DeQue<float>();
+        DataCopy(outGm, t, rows * kN);
+        outQueue.FreeTensor(t);
     } else if (mode == kTilesToGm) {
         while (mm.Iterate()) mm.GetTensorC(cGm);
-    } else if (mode == kAllToGm) {
+    } else if (mode == kAllToGm || mode == kInitLater) {
         mm.IterateAll(cGm);
     } else if (mode == kAllToUb) {
         TQue<TPosition::VECOUT, 1> outQueue;
@@ -240,7 +257,8 @@ TEST_CASE("Matmul API, mixed kernel: Iterate + GetTensorC to UB + LeakyReLU on b
 
 TEST_CASE("Matmul API, mixed kernel: GetTensorC and IterateAll to GM from the AIVs",
           "[ascendc][matmul][mix]") {
-    for (const Mode mode : {kTilesToGm, kAllToGm}) {
+    for (const Mode mode : {kTilesToGm, kAllToGm, kInitLater}) {
+        CAPTURE(mode);
         const MixRun run = run_mix(mode);
         REQUIRE(run.completed);
         CHECK(run.c == run.expected_c);
@@ -248,9 +266,12 @@ TEST_CASE("Matmul API, mixed kernel: GetTensorC and IterateAll to GM from the AI
     }
 }
 
-TEST_CASE("Matmul API, mixed kernel: IterateAll to UB, and IterateAll<false> + WaitIterateAll",
-          "[ascendc][matmul][mix]") {
-    for (const Mode mode : {kAllToUb, kAllToGmAsync}) {
+TEST_CASE(
+    "Matmul API, mixed kernel: IterateAll to UB, IterateAll<false> + WaitIterateAll, tiles "
+    "placed in UB",
+    "[ascendc][matmul][mix]") {
+    for (const Mode mode : {kAllToUb, kAllToGmAsync, kTilesToUbPlaced}) {
+        CAPTURE(mode);
         const MixRun run = run_mix(mode);
         REQUIRE(run.completed);
         CHECK(run.out == run.expected_out);

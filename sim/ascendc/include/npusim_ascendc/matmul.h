@@ -86,6 +86,14 @@ public:
             // The AIC's object of the same order holds the buffers (npusim_ascendc/matmul_mix.h).
             m_registered = true;
             init_shapes();
+            // REGIST_MATMUL_OBJ had no tiling, so neither had the AIC's: it gets this one.
+            if (m_init_aic) {
+                npusim::ascendc::MatmulRequest r;
+                r.run = [t = m_tiling, loc](void* engine) {
+                    static_cast<Matmul*>(engine)->serve_init(t, loc);
+                };
+                send(std::move(r), loc);
+            }
             return;
         }
         if (tpipe == nullptr) tpipe = GetTPipePtr(loc);
@@ -113,8 +121,9 @@ public:
     }
 
     /// REGIST_MATMUL_OBJ: this object's order and the system workspace (mixed kernels).
-    void npusim_register(std::uint32_t object, GM_ADDR workspace, Loc loc) {
+    void npusim_register(std::uint32_t object, GM_ADDR workspace, bool has_tiling, Loc loc) {
         m_object = object;
+        m_init_aic = !has_tiling;
         m_workspace = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(workspace));
         m_loc = loc;
         m_client = npusim::ascendc::matmul_is_client(npusim::ascendc::context(loc).block());
@@ -218,8 +227,8 @@ public:
         }
         write_c(dst.address, dst.count, stride, enAtomic, loc);
     }
-    /// The current tile to UB (an AIV of a mixed kernel): packed, the tile's rows one after
-    /// another.
+    /// The current tile to UB (an AIV of a mixed kernel): packed at the tensor's start
+    /// (enSequentialWrite) or at its place in the single-core C the tensor holds.
     template <bool sync = true>
     void GetTensorC(const LocalTensor<DstT>& ub, std::uint8_t enAtomic = 0,
                     bool enSequentialWrite = false, Loc loc = Loc::current()) {
@@ -231,15 +240,16 @@ public:
         }
         if (!m_pending) fail("GetTensorC without a tile (call Iterate first)", loc);
         if (enAtomic != 0) fail("GetTensorC to UB with enAtomic is not supported", loc);
-        if (!enSequentialWrite) {
-            fail(
-                "GetTensorC to UB with enSequentialWrite false is not supported yet (pass true: "
-                "the tile packed at the tensor's start)",
-                loc);
-        }
         m_pending = false;
         const std::uint64_t rows = cur_m(), cols = cur_n();
-        to_ub(ub, rows * cols, loc, [&](std::uint64_t slot, std::uint64_t bytes) {
+        // enSequentialWrite: the tile packed at the tensor's start; otherwise at its place in
+        // the single-core C (rows m_n elements apart) that the tensor holds.
+        npusim::ascendc::UbPlace place{rows, cols, 0, cols};
+        if (!enSequentialWrite) {
+            place.offset = m_tile_m * m_tiling.baseM * m_n + m_tile_n * m_tiling.baseN;
+            place.stride = static_cast<std::uint64_t>(m_n);
+        }
+        to_ub(ub, place, loc, [&](std::uint64_t slot, std::uint64_t bytes) {
             request_tile(slot, bytes / sizeof(DstT), cols, 0, loc);
         });
     }
@@ -279,9 +289,10 @@ public:
         check_ready(loc);
         if (enAtomic != 0) fail("IterateAll to UB with enAtomic is not supported", loc);
         const std::uint64_t count = static_cast<std::uint64_t>(m_m) * m_n;
-        to_ub(ub, count, loc, [&](std::uint64_t slot, std::uint64_t bytes) {
-            request_all(slot, bytes / sizeof(DstT), static_cast<std::uint64_t>(m_n), 0, loc);
-        });
+        to_ub(ub, npusim::ascendc::UbPlace{1, count, 0, count}, loc,
+              [&](std::uint64_t slot, std::uint64_t bytes) {
+                  request_all(slot, bytes / sizeof(DstT), static_cast<std::uint64_t>(m_n), 0, loc);
+              });
     }
     /// Waits for an IterateAll<false> of this AIV.
     void WaitIterateAll(Loc loc = Loc::current()) {
@@ -355,6 +366,23 @@ private:
         if (atomic == 1) SetAtomicNone(loc);
         m_co1.FreeTensor(c, loc);
     }
+    /// AIC: Init from an AIV's Init (REGIST_MATMUL_OBJ without a tiling): the buffers for the
+    /// first one; a later one (the other AIV, or a re-Init) must keep the base tiles.
+    void serve_init(const TCubeTiling& t, const Loc& loc) {
+        if (!m_inited) {
+            Init(&t, nullptr, loc);
+            return;
+        }
+        if (t.baseM != m_tiling.baseM || t.baseN != m_tiling.baseN || t.baseK != m_tiling.baseK ||
+            t.isBias != m_tiling.isBias) {
+            fail(
+                "two Inits of one Matmul object with other base tiles or bias: not supported "
+                "yet (the AIC's buffers are sized by the first)",
+                loc);
+        }
+        m_tiling = t;
+        init_shapes();
+    }
     /// AIC: one tile of an AIV's matmul to GM.
     void serve_tile(const npusim::ascendc::MatmulState& s, std::uint64_t tile_m,
                     std::uint64_t tile_n, std::uint64_t address, std::uint64_t count,
@@ -405,17 +433,19 @@ private:
         };
         send(std::move(r), loc);
     }
-    /// AIV: `count` elements of C through this AIV's workspace slot into `ub`; `request`
+    /// AIV: C through this AIV's workspace slot (packed there) into `ub` at `place`; `request`
     /// sends the request that writes the slot.
     template <class Request>
-    void to_ub(const LocalTensor<DstT>& ub, std::uint64_t count, const Loc& loc,
+    void to_ub(const LocalTensor<DstT>& ub, const npusim::ascendc::UbPlace& place, const Loc& loc,
                Request&& request) {
-        const std::uint64_t bytes = count * sizeof(DstT);
-        if (ub.GetSize() < count) {
-            fail("C of " + std::to_string(count) + " elements into a LocalTensor of " +
+        const std::uint64_t count = place.rows * place.cols;
+        const std::uint64_t end = place.offset + (place.rows - 1) * place.stride + place.cols;
+        if (ub.GetSize() < end) {
+            fail("C of " + std::to_string(end) + " elements into a LocalTensor of " +
                      std::to_string(ub.GetSize()),
                  loc);
         }
+        const std::uint64_t bytes = count * sizeof(DstT);
         const std::uint64_t slot = npusim::ascendc::matmul_slot(m_workspace, bytes, loc);
         request(slot, bytes);
         npusim::ascendc::matmul_wait_reply(loc);
@@ -426,7 +456,14 @@ private:
         npusim::ascendc::GlobalView<DstT> src;
         src.address = slot;
         src.count = count;
-        npusim::ascendc::copy_elements<DstT>(npusim::ascendc::view_of(ub), src, count, loc);
+        const LocalTensor<DstT> dst = ub[place.offset];
+        if (place.stride == place.cols) {
+            npusim::ascendc::copy_elements<DstT>(npusim::ascendc::view_of(dst), src, count, loc);
+        } else {
+            npusim::ascendc::copy_blocks<DstT>(npusim::ascendc::view_of(dst), src, place.rows,
+                                               place.cols * sizeof(DstT), 0,
+                                               (place.stride - place.cols) * sizeof(DstT), loc);
+        }
         npusim::ascendc::matmul_order(npusim::Pipe::MTE2, npusim::Pipe::V, loc);
         m_slot_read = true;
     }
@@ -535,6 +572,7 @@ private:
     // An AIV's object in a mixed kernel: a client of its group's AIC.
     bool m_client = false;
     bool m_registered = false;
+    bool m_init_aic = false;
     bool m_wait_all = false;
     bool m_slot_read = false;
     std::uint32_t m_object = 0;

@@ -187,7 +187,7 @@ inline void regist_matmul_objs(const Loc&, std::uint32_t, AscendC::TPipe*, GM_AD
 template <class MM, class... Rest>
 void regist_matmul_objs(const Loc& loc, std::uint32_t index, AscendC::TPipe* pipe,
                         GM_ADDR workspace, MM& mm, const TCubeTiling* tiling, Rest&&... rest) {
-    mm.npusim_register(index, workspace, loc);
+    mm.npusim_register(index, workspace, tiling != nullptr, loc);
     if (tiling != nullptr) mm.Init(tiling, pipe, loc);
     regist_matmul_objs(loc, index + 1, pipe, workspace, std::forward<Rest>(rest)...);
 }
@@ -200,16 +200,13 @@ void regist_matmul_objs(const Loc& loc, std::uint32_t index, AscendC::TPipe* pip
 inline void serve_matmul_objs(const Loc& loc, std::vector<void*>& engines, AscendC::TPipe*) {
     matmul_serve(engines, loc);
 }
-/// The AIC of a mixed kernel: Init its own objects (the buffers) and serve the AIVs' requests.
+/// The AIC of a mixed kernel: Init its own objects given a tiling (the buffers; the others at
+/// their AIVs' Init) and serve the AIVs' requests.
 template <class MM, class... Rest>
 void serve_matmul_objs(const Loc& loc, std::vector<void*>& engines, AscendC::TPipe* pipe, MM& mm,
                        const TCubeTiling* tiling, Rest&&... rest) {
-    if (tiling == nullptr) {
-        throw KernelError(EventIds::where(loc) +
-                          "Matmul: REGIST_MATMUL_OBJ without a tiling in a mixed kernel is not "
-                          "supported yet (the AIC needs it to serve the AIVs)");
-    }
-    mm.Init(tiling, pipe, loc);
+    // Without a tiling the AIVs' Init sends theirs (Matmul::serve_init).
+    if (tiling != nullptr) mm.Init(tiling, pipe, loc);
     engines.push_back(&mm);
     serve_matmul_objs(loc, engines, pipe, std::forward<Rest>(rest)...);
 }
