@@ -311,7 +311,7 @@ std::pair<std::vector<float>, std::vector<float>> run_typed(int m, int n, int k,
 
 }  // namespace
 
-TEST_CASE("Matmul API: bf16 inputs, int8 inputs with int32 C, C in fp16 and bf16",
+TEST_CASE("Matmul API: bf16, fp32 and int8 inputs (int32 C), C in fp16 and bf16",
           "[ascendc][matmul][types]") {
     SECTION("bf16 x bf16 -> fp32") {
         const auto [c, expected] = run_typed<bfloat16_t, float>(48, 64, 96);
@@ -325,6 +325,10 @@ TEST_CASE("Matmul API: bf16 inputs, int8 inputs with int32 C, C in fp16 and bf16
     }
     SECTION("fp16 x fp16 -> fp16 (the fixpipe's F322F16)") {
         const auto [c, expected] = run_typed<half, half>(40, 48, 64);
+        CHECK(c == expected);
+    }
+    SECTION("fp32 x fp32 -> fp32 (K steps of 8 fp32 elements)") {
+        const auto [c, expected] = run_typed<float, float>(40, 32, 72);
         CHECK(c == expected);
     }
     SECTION("bf16 x bf16 -> bf16 (F322BF16)") {

@@ -9,7 +9,7 @@
 // every buffer is a TQue of the user's TPipe, so EnQue/DeQue order producer before consumer
 // (MTE2 -> MTE1 -> M -> FIX) and FreeTensor/AllocTensor order reuse; A1/B1/A2/B2 have two
 // buffers each, so the next K step's loads overlap the current Mmad.
-// Supported: A and B in GM (ND or NZ, fp16 / bf16 / int8, either transposed), C in GM (ND;
+// Supported: A and B in GM (ND or NZ, fp16 / bf16 / fp32 / int8, either transposed), C in GM (ND;
 // L0C's type or converted by the fixpipe, npusim_ascendc/matmul_config.h), bias in
 // GM (L0C's type); N and K tails whole 32-byte rows (transposed A: M tails too). Anything
 // else is a compile error or a KernelError naming the user's line (docs/ascendc.md, "Matmul API").
@@ -40,18 +40,17 @@ class Matmul {
     using L0cT = npusim::ascendc::MatmulL0cT<SrcT>;
     using BiasT = typename BIAS_TYPE::T;
     static_assert(std::is_same_v<SrcT, typename B_TYPE::T> &&
-                      npusim::ascendc::cube_takes<L0cT, SrcT, SrcT, L0cT>() &&
-                      !std::is_same_v<SrcT, float>,
-                  "npusim Ascend C: the Matmul API takes A and B of one type, half, bfloat16_t "
-                  "or int8_t (the cube's types; float inputs are not supported yet, "
-                  "docs/ascendc.md)");
-    static_assert(npusim::ascendc::matmul_writes<L0cT, DstT>(),
-                  "npusim Ascend C: the Matmul API writes C as float, half or bfloat16_t from "
-                  "half / bfloat16_t inputs and as int32_t from int8_t inputs (other C types need "
-                  "SetQuantScalar, not supported yet, docs/ascendc.md)");
+                      npusim::ascendc::cube_takes<L0cT, SrcT, SrcT, L0cT>(),
+                  "npusim Ascend C: the Matmul API takes A and B of one type, half, bfloat16_t, "
+                  "float or int8_t (the cube's types, docs/ascendc.md)");
+    static_assert(
+        npusim::ascendc::matmul_writes<L0cT, DstT>(),
+        "npusim Ascend C: the Matmul API writes C as float, half or bfloat16_t from "
+        "half / bfloat16_t / float inputs and as int32_t from int8_t inputs (other C types need "
+        "SetQuantScalar, not supported yet, docs/ascendc.md)");
     static_assert(std::is_same_v<BiasT, L0cT>,
                   "npusim Ascend C: the Matmul API takes a bias of L0C's type only yet (float "
-                  "for half / bfloat16_t inputs, int32_t for int8_t)");
+                  "for half / bfloat16_t / float inputs, int32_t for int8_t)");
     static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
                   "npusim Ascend C: the Matmul API reads A and B from GM only yet");
     static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ) &&

@@ -171,10 +171,12 @@ protected:
     static std::int32_t align16(std::int64_t v) {
         return static_cast<std::int32_t>((v + 15) / 16 * 16);
     }
-    /// The input element's bytes (fp16 / bf16 2, int8 1; 0: npusim's Matmul does not take it).
+    /// The input element's bytes (fp32 4, fp16 / bf16 2, int8 1; 0: npusim's Matmul does not
+    /// take it).
     std::int64_t in_bytes() const {
         if (m_a_type != m_b_type) return 0;
         if (m_a_type == DataType::DT_FLOAT16 || m_a_type == DataType::DT_BF16) return 2;
+        if (m_a_type == DataType::DT_FLOAT) return 4;
         return m_a_type == DataType::DT_INT8 ? 1 : 0;
     }
     /// Elements of the input type in 32 bytes: N and K steps are multiples of it.
@@ -189,7 +191,7 @@ protected:
     std::int32_t m_cores = 1;
 
 private:
-    /// The types npusim's Matmul takes (npusim_ascendc/matmul_config.h): fp16 / bf16 inputs
+    /// The types npusim's Matmul takes (npusim_ascendc/matmul_config.h): fp16 / bf16 / fp32 inputs
     /// to fp32 (or fp16 / bf16 through the fixpipe) with an fp32 bias, int8 to int32 with an
     /// int32 bias; ND C; ND or NZ A and B.
     bool types_supported() const {
