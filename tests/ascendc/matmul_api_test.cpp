@@ -337,6 +337,43 @@ TEST_CASE("Matmul API: bf16, fp32 and int8 inputs (int32 C), C in fp16 and bf16"
     }
 }
 
+namespace {
+
+// Matmul<A, B, C> with C half: the bias type defaults to C's; SetBias then is an error.
+__global__ __aicore__ void matmul_half_bias(GM_ADDR a, GM_ADDR bias, GM_ADDR c) {
+    using HType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+    const TCubeTiling tiling = g_tiling;
+    GlobalTensor<half> aGm, biasGm, cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, 32 * 32);
+    biasGm.SetGlobalBuffer((__gm__ half*)bias, 32);
+    cGm.SetGlobalBuffer((__gm__ half*)c, 32 * 32);
+    Matmul<HType, HType, HType> mm;
+    TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &tiling);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(aGm);
+    mm.SetBias(biasGm);
+    mm.IterateAll(cGm);
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API: a bias of C's type (the default) other than L0C's is an error at SetBias",
+          "[ascendc][matmul][types]") {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    auto a = sim.allocate<half>(32 * 32, "a");
+    auto bias = sim.allocate<half>(32, "bias");
+    auto c = sim.allocate<half>(32 * 32, "c");
+    g_tiling = tiling_for(32, 32, 32, 32, 32, 32, 32, 32, true);
+    using npusim::ascendc::gm_addr;
+    CHECK_THROWS_WITH(
+        sim.run(
+            {.name = "matmul_half_bias", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+            npusim::ascendc::bind_kernel(matmul_half_bias, gm_addr(a), gm_addr(bias), gm_addr(c))),
+        Catch::Contains("matmul_api_test.cpp:") &&
+            Catch::Contains("SetBias with a bias of another type than L0C's (float)"));
+}
+
 TEST_CASE("Matmul API: host tiling refuses the types npusim's Matmul cannot take",
           "[ascendc][matmul][types]") {
     using matmul_tiling::CubeFormat;

@@ -48,9 +48,9 @@ class Matmul {
         "npusim Ascend C: the Matmul API writes C as float, half or bfloat16_t from "
         "half / bfloat16_t / float inputs and as int32_t from int8_t inputs (other C types need "
         "SetQuantScalar, not supported yet, docs/ascendc.md)");
-    static_assert(std::is_same_v<BiasT, L0cT>,
-                  "npusim Ascend C: the Matmul API takes a bias of L0C's type only yet (float "
-                  "for half / bfloat16_t / float inputs, int32_t for int8_t)");
+    // The bias type defaults to C's (Matmul<A, B, C>): a kernel that never calls SetBias
+    // compiles with any; SetBias takes L0C's type only yet (a KernelError otherwise).
+    static constexpr bool kBiasOfL0c = std::is_same_v<BiasT, L0cT>;
     static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
                   "npusim Ascend C: the Matmul API reads A and B from GM only yet");
     static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ) &&
@@ -153,6 +153,11 @@ public:
     }
     void SetBias(const GlobalTensor<BiasT>& gm, Loc loc = Loc::current()) {
         if (!m_bias_on) fail("SetBias, but the TCubeTiling has isBias 0", loc);
+        if (!kBiasOfL0c) {
+            fail(std::string("SetBias with a bias of another type than L0C's (") +
+                     (std::is_same_v<L0cT, float> ? "float" : "int32_t") + ") is not supported yet",
+                 loc);
+        }
         m_bias = {gm.address(), gm.GetSize(), false, true};
         reset_iteration();
     }
