@@ -188,6 +188,7 @@ protected:
 
     std::int32_t m_m = 0, m_n = 0, m_k = 0;
     std::int32_t m_single_m = -1, m_single_n = -1, m_single_k = -1;
+    std::int32_t m_fix_m = -1, m_fix_n = -1, m_fix_k = -1;
     std::int32_t m_cores = 1;
 
 private:
@@ -262,7 +263,6 @@ private:
              m_c_type = DataType::DT_FLOAT, m_bias_type = DataType::DT_FLOAT;
     bool m_a_trans = false, m_b_trans = false, m_bias = false;
     std::int32_t m_org_m = 0, m_org_n = 0, m_org_ka = 0, m_org_kb = 0;
-    std::int32_t m_fix_m = -1, m_fix_n = -1, m_fix_k = -1;
     std::int32_t m_order = 0;
     // A2's per-core sizes unless a platform says otherwise.
     std::uint64_t m_l1 = 524288, m_l0a = 65536, m_l0b = 65536, m_l0c = 131072, m_ub = 196608;
@@ -306,16 +306,23 @@ protected:
         } else {
             // Ties: the smaller of M and N is split further (M when equal), as the vendor's
             // tiling does for its samples (512 x 128 splits N over 2 cores, 512 x 512 splits M).
-            std::int64_t best = -1;
+            // Then, with base tiles fixed (SetFixSplit), fewer base tiles a core: samples copy
+            // whole base tiles out, so a single-core shape of whole tiles (1024 x 640 over 2
+            // with 128 x 128 tiles: M split, 512 x 640) is the one they assume.
+            std::int64_t best = -1, best_tiles = 0;
             std::int32_t best_split = 0;
             for (std::int32_t md = 1; md <= dim; ++md) {
                 for (std::int32_t nd = 1; md * nd <= dim; ++nd) {
                     const std::int32_t sm = align16(ceil_div(m_m, md));
                     const std::int32_t sn = align_to(ceil_div(m_n, nd), c0());
                     const std::int64_t cost = std::int64_t{sm} * sn;
+                    const std::int64_t tiles = ceil_div(sm, m_fix_m > 0 ? m_fix_m : 1) *
+                                               ceil_div(sn, m_fix_n > 0 ? m_fix_n : 1);
                     const std::int32_t split = m_m <= m_n ? md : nd;
-                    if (best < 0 || cost < best || (cost == best && split > best_split)) {
+                    if (best < 0 || cost < best || (cost == best && tiles < best_tiles) ||
+                        (cost == best && tiles == best_tiles && split > best_split)) {
                         best_split = split;
+                        best_tiles = tiles;
                         best = cost;
                         t.singleCoreM = sm;
                         t.singleCoreN = sn;
