@@ -30,6 +30,9 @@ CoreType Block::core_type() const {
 std::string_view Block::kernel_name() const {
     return m_work.kernel->name;
 }
+const LaunchIdentity& Block::launch() const {
+    return *m_work.kernel;
+}
 
 void Block::sync_all(SyncAllScope scope, Loc loc) {
     m_core.hard_sync_all(scope, loc);

@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "base/kernel_type.h"
+#include "base/launch_identity.h"
 #include "base/tensor.h"
 #include "base/transaction.h"
 #include "base/types.h"
@@ -50,6 +51,9 @@ public:
     ScheduleMode schedule_mode() const;
     CoreType core_type() const;
     std::string_view kernel_name() const;
+    /// The launch this block runs for (id, stream, ...): the same object for all its blocks,
+    /// distinct for two launches of one kernel (per-launch state of front ends keys on it).
+    const LaunchIdentity& launch() const;
     /// This block's scalar-unit time in cycles (for kernels that want to print or branch).
     Cycle now() const;
 

@@ -9,6 +9,9 @@
 #define ASCENDC_CUBE_ONLY
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -206,6 +209,190 @@ TEST_CASE("Matmul API: multi-core with tails in M and N", "[ascendc][matmul]") {
         run_matmul<CubeFormat::ND>(p, tiling_for(100, 80, 64, 64, 48, 32, 32, 32, true), kBias);
     CHECK(r.c == reference(p, true));
     CHECK_THAT(r.findings, npusim::NoFindings());
+}
+
+// ---- Element types: bf16 and int8 inputs, C converted to fp16 / bf16 by the fixpipe ------
+
+namespace {
+
+using npusim::ascendc::MatmulL0cT;
+
+// C (DstT) = A x B (+ bias) with the host's tiling for these types, one core.
+template <class SrcT, class DstT>
+__global__ __aicore__ void matmul_typed(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c) {
+    using L0cT = MatmulL0cT<SrcT>;
+    using AType = MatmulType<TPosition::GM, CubeFormat::ND, SrcT>;
+    using CType = MatmulType<TPosition::GM, CubeFormat::ND, DstT>;
+    using BiasType = MatmulType<TPosition::GM, CubeFormat::ND, L0cT>;
+    const TCubeTiling tiling = g_tiling;
+    GlobalTensor<SrcT> aGm, bGm;
+    GlobalTensor<L0cT> biasGm;
+    GlobalTensor<DstT> cGm;
+    aGm.SetGlobalBuffer((__gm__ SrcT*)a, tiling.M * tiling.Ka);
+    bGm.SetGlobalBuffer((__gm__ SrcT*)b, tiling.Kb * tiling.N);
+    biasGm.SetGlobalBuffer((__gm__ L0cT*)bias, tiling.N);
+    cGm.SetGlobalBuffer((__gm__ DstT*)c, tiling.M * tiling.N);
+    Matmul<AType, AType, CType, BiasType> mm;
+    TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &tiling);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    if (tiling.isBias != 0) mm.SetBias(biasGm);
+    mm.IterateAll(cGm);
+    mm.End();
+}
+
+template <class T>
+matmul_tiling::DataType data_type() {
+    using matmul_tiling::DataType;
+    if constexpr (std::is_same_v<T, half>) return DataType::DT_FLOAT16;
+    if constexpr (std::is_same_v<T, bfloat16_t>) return DataType::DT_BF16;
+    if constexpr (std::is_same_v<T, int8_t>) return DataType::DT_INT8;
+    if constexpr (std::is_same_v<T, int32_t>) return DataType::DT_INT32;
+    return DataType::DT_FLOAT;
+}
+
+/// Runs C = A x B + bias for SrcT inputs and DstT output with small integer values (exact in
+/// every type) and the host tiling's choice; returns C as float and the reference.
+template <class SrcT, class DstT>
+std::pair<std::vector<float>, std::vector<float>> run_typed(int m, int n, int k,
+                                                            TCubeTiling* chosen = nullptr) {
+    using L0cT = MatmulL0cT<SrcT>;
+    using matmul_tiling::CubeFormat;
+    using matmul_tiling::TPosition;
+    const npusim::ChipConfig chip = npusim::builtin_chip_config("small");
+    matmul_tiling::MatmulApiTiling host(platform_ascendc::PlatformAscendC{chip});
+    host.SetAType(TPosition::GM, CubeFormat::ND, data_type<SrcT>());
+    host.SetBType(TPosition::GM, CubeFormat::ND, data_type<SrcT>());
+    host.SetCType(TPosition::GM, CubeFormat::ND, data_type<DstT>());
+    host.SetBiasType(TPosition::GM, CubeFormat::ND, data_type<L0cT>());
+    host.SetShape(m, n, k);
+    host.SetBias(true);
+    host.SetFixSplit(32, 32, -1);  // several tiles
+    TCubeTiling tiling;
+    REQUIRE(host.GetTiling(tiling) == 0);
+    if (chosen != nullptr) *chosen = tiling;
+    std::vector<SrcT> a(m * k), b(k * n);
+    std::vector<L0cT> bias(n);
+    for (int i = 0; i < m * k; ++i) a[i] = static_cast<SrcT>(static_cast<float>(i * 7 % 11) - 5.0F);
+    for (int i = 0; i < k * n; ++i) b[i] = static_cast<SrcT>(static_cast<float>(i * 5 % 9) - 4.0F);
+    for (int i = 0; i < n; ++i) bias[i] = static_cast<L0cT>(i % 13 - 6);
+    std::vector<float> expected(m * n);
+    for (int r = 0; r < m; ++r) {
+        for (int col = 0; col < n; ++col) {
+            float acc = static_cast<float>(bias[col]);
+            for (int i = 0; i < k; ++i)
+                acc += static_cast<float>(a[r * k + i]) * static_cast<float>(b[i * n + col]);
+            expected[r * n + col] = static_cast<float>(static_cast<DstT>(acc));
+        }
+    }
+    npusim::Simulator sim(chip);
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto a_gm = sim.allocate<SrcT>(a.size(), "a");
+    auto b_gm = sim.allocate<SrcT>(b.size(), "b");
+    auto bias_gm = sim.allocate<L0cT>(n, "bias");
+    auto c_gm = sim.allocate<DstT>(m * n, "c");
+    sim.write(a_gm, a);
+    sim.write(b_gm, b);
+    sim.write(bias_gm, bias);
+    g_tiling = tiling;
+    using npusim::ascendc::gm_addr;
+    const npusim::RunResult r =
+        sim.run({.name = "matmul_typed", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+                npusim::ascendc::bind_kernel(matmul_typed<SrcT, DstT>, gm_addr(a_gm), gm_addr(b_gm),
+                                             gm_addr(bias_gm), gm_addr(c_gm)));
+    REQUIRE(r.completed());
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+    std::vector<float> c;
+    for (const DstT& x : sim.read(c_gm)) c.push_back(static_cast<float>(x));
+    return {c, expected};
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API: bf16, fp32 and int8 inputs (int32 C), C in fp16 and bf16",
+          "[ascendc][matmul][types]") {
+    SECTION("bf16 x bf16 -> fp32") {
+        const auto [c, expected] = run_typed<bfloat16_t, float>(48, 64, 96);
+        CHECK(c == expected);
+    }
+    SECTION("int8 x int8 -> int32 (K steps of 32 int8 elements)") {
+        TCubeTiling tiling;
+        const auto [c, expected] = run_typed<int8_t, int32_t>(48, 64, 128, &tiling);
+        CHECK(tiling.baseK % 32 == 0);
+        CHECK(c == expected);
+    }
+    SECTION("fp16 x fp16 -> fp16 (the fixpipe's F322F16)") {
+        const auto [c, expected] = run_typed<half, half>(40, 48, 64);
+        CHECK(c == expected);
+    }
+    SECTION("fp32 x fp32 -> fp32 (K steps of 8 fp32 elements)") {
+        const auto [c, expected] = run_typed<float, float>(40, 32, 72);
+        CHECK(c == expected);
+    }
+    SECTION("bf16 x bf16 -> bf16 (F322BF16)") {
+        const auto [c, expected] = run_typed<bfloat16_t, bfloat16_t>(32, 32, 64);
+        CHECK(c == expected);
+    }
+}
+
+namespace {
+
+// Matmul<A, B, C> with C half: the bias type defaults to C's; SetBias then is an error.
+__global__ __aicore__ void matmul_half_bias(GM_ADDR a, GM_ADDR bias, GM_ADDR c) {
+    using HType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+    const TCubeTiling tiling = g_tiling;
+    GlobalTensor<half> aGm, biasGm, cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, 32 * 32);
+    biasGm.SetGlobalBuffer((__gm__ half*)bias, 32);
+    cGm.SetGlobalBuffer((__gm__ half*)c, 32 * 32);
+    Matmul<HType, HType, HType> mm;
+    TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &tiling);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(aGm);
+    mm.SetBias(biasGm);
+    mm.IterateAll(cGm);
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API: a bias of C's type (the default) other than L0C's is an error at SetBias",
+          "[ascendc][matmul][types]") {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    auto a = sim.allocate<half>(32 * 32, "a");
+    auto bias = sim.allocate<half>(32, "bias");
+    auto c = sim.allocate<half>(32 * 32, "c");
+    g_tiling = tiling_for(32, 32, 32, 32, 32, 32, 32, 32, true);
+    using npusim::ascendc::gm_addr;
+    CHECK_THROWS_WITH(
+        sim.run(
+            {.name = "matmul_half_bias", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+            npusim::ascendc::bind_kernel(matmul_half_bias, gm_addr(a), gm_addr(bias), gm_addr(c))),
+        Catch::Contains("matmul_api_test.cpp:") &&
+            Catch::Contains("SetBias with a bias of another type than L0C's (float)"));
+}
+
+TEST_CASE("Matmul API: host tiling refuses the types npusim's Matmul cannot take",
+          "[ascendc][matmul][types]") {
+    using matmul_tiling::CubeFormat;
+    using matmul_tiling::DataType;
+    using matmul_tiling::TPosition;
+    matmul_tiling::MatmulApiTiling host;
+    host.SetShape(64, 64, 64);
+    TCubeTiling tiling;
+    host.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_INT8);
+    host.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_INT8);
+    host.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);  // needs a quant scale
+    CHECK(host.GetTiling(tiling) == -1);
+    host.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_INT32);
+    CHECK(host.GetTiling(tiling) == 0);
+    host.SetShape(64, 48, 64);  // 48 int8 columns: not whole 32-byte rows
+    CHECK(host.GetTiling(tiling) == -1);
+    host.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);  // mixed inputs
+    host.SetShape(64, 64, 64);
+    CHECK(host.GetTiling(tiling) == -1);
 }
 
 // ---- Matmul + a vector epilogue: the AIC writes C through the API, its two AIVs apply
@@ -468,6 +655,16 @@ TEST_CASE("Matmul API: host tiling (MultiCoreMatmulTiling) fits the chip and run
     const Result r = run_matmul<AscendC::CubeFormat::ND>(p, tiling, kBias);
     CHECK(r.c == reference(p, true));
     CHECK_THAT(r.findings, npusim::NoFindings());
+
+    // The accessors and serialization of the vendor's tiling-data struct.
+    tiling.set_stepM(2);
+    CHECK(tiling.get_stepM() == 2);
+    CHECK(tiling.get_usedCoreNum() == tiling.usedCoreNum);
+    CHECK(tiling.GetDataSize() == sizeof(TCubeTiling));
+    std::vector<uint8_t> bytes(tiling.GetDataSize());
+    tiling.SaveToBuffer(bytes.data(), bytes.size());
+    CHECK(std::memcmp(bytes.data(), &tiling, bytes.size()) == 0);
+    CHECK_THROWS(tiling.SaveToBuffer(bytes.data(), bytes.size() - 1));
 
     // Shapes npusim's Matmul cannot take get no tiling.
     host.SetShape(100, 70, 64);

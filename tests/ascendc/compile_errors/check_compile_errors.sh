@@ -78,7 +78,8 @@ matmul_error() {  # name, expected text, A element type, C format
     echo "ok   $name"
   fi
 }
-matmul_error matmul_int8 "the Matmul API takes fp16 A and B only yet" int8_t ND
+matmul_error matmul_int8_float_c "as int32_t from int8_t inputs" int8_t ND
+matmul_error matmul_int16_inputs "the Matmul API takes A and B of one type" int16_t ND
 matmul_error matmul_c_nz "the Matmul API writes ND C only yet" half NZ
 
 # Operator-project host code (register/op_def_registry.h): the parts npusim does not model.

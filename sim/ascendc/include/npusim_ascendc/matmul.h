@@ -9,9 +9,10 @@
 // every buffer is a TQue of the user's TPipe, so EnQue/DeQue order producer before consumer
 // (MTE2 -> MTE1 -> M -> FIX) and FreeTensor/AllocTensor order reuse; A1/B1/A2/B2 have two
 // buffers each, so the next K step's loads overlap the current Mmad.
-// Supported: A and B in GM (ND or NZ, fp16, either transposed), C in GM (ND, fp32), bias in
-// GM (fp32); N and K tails multiples of 16 (transposed A: M tails too). Anything else is a
-// compile error or a KernelError naming the user's line (docs/ascendc.md, "Matmul API").
+// Supported: A and B in GM (ND or NZ, fp16 / bf16 / fp32 / int8, either transposed), C in GM (ND;
+// L0C's type or converted by the fixpipe, npusim_ascendc/matmul_config.h), bias in
+// GM (L0C's type); N and K tails whole 32-byte rows (transposed A: M tails too). Anything
+// else is a compile error or a KernelError naming the user's line (docs/ascendc.md, "Matmul API").
 // In a mixed kernel an AIV's object sends its calls to the group's AIC, which runs them on its
 // own object with this schedule; C can then also go to UB (npusim_ascendc/matmul_mix.h).
 #pragma once
@@ -23,55 +24,11 @@
 
 #include "npusim_ascendc/cube.h"
 #include "npusim_ascendc/cube_tiling.h"
+#include "npusim_ascendc/matmul_config.h"
 #include "npusim_ascendc/matmul_mix.h"
 #include "npusim_ascendc/matmul_operands.h"
 #include "npusim_ascendc/pipe.h"
 #include "npusim_ascendc/sync.h"
-
-namespace AscendC {
-
-enum class CubeFormat : std::uint8_t { ND, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
-
-template <TPosition POSITION, CubeFormat FORMAT, class TYPE, bool ISTRANS = false>
-struct MatmulType {
-    constexpr static TPosition pos = POSITION;
-    constexpr static CubeFormat format = FORMAT;
-    using T = TYPE;
-    constexpr static bool isTrans = ISTRANS;
-};
-
-/// The configurations: npusim runs the norm schedule for each (docs/ascendc.md).
-struct MatmulConfig {
-    bool doNorm = false;
-    bool doBasicBlock = false;
-    bool doMultiDataLoad = false;
-    std::uint32_t basicM = 0, basicN = 0, basicK = 0;
-    bool intrinsicsCheck = false;
-    bool isNBatch = false;
-    bool enVecND2NZ = false;
-    bool doSpecialBasicBlock = false;
-    std::uint32_t doMTE2Preload = 0;
-};
-constexpr MatmulConfig GetNormalConfig() {
-    MatmulConfig c;
-    c.doNorm = true;
-    return c;
-}
-constexpr MatmulConfig GetMDLConfig() {
-    MatmulConfig c;
-    c.doMultiDataLoad = true;
-    return c;
-}
-constexpr MatmulConfig CFG_NORM = GetNormalConfig();
-constexpr MatmulConfig CFG_MDL = GetMDLConfig();
-
-/// The vendor's UB size constants for the modelled part (Atlas A2 / 910B, the vendor's kernel
-/// constants as quoted publicly): 192 KiB of UB, the top 8 KiB reserved, so kernels size their
-/// scratch (e.g. Matmul's SetLocalWorkspace) by TOTAL_VEC_LOCAL_SIZE.
-constexpr std::int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
-constexpr std::uint32_t TOTAL_UB_SIZE = 192 * 1024;
-
-}  // namespace AscendC
 
 namespace AscendC {
 
@@ -80,14 +37,20 @@ template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
 class Matmul {
     using SrcT = typename A_TYPE::T;
     using DstT = typename C_TYPE::T;
-    static_assert(std::is_same_v<SrcT, half> && std::is_same_v<typename B_TYPE::T, half>,
-                  "npusim Ascend C: the Matmul API takes fp16 A and B only yet (bf16 and int8 "
-                  "are not supported yet, docs/ascendc.md)");
-    static_assert(std::is_same_v<DstT, float>,
-                  "npusim Ascend C: the Matmul API writes fp32 C only yet (fp16 / int32 need "
-                  "Fixpipe quantisation, not supported yet, docs/ascendc.md)");
-    static_assert(std::is_same_v<typename BIAS_TYPE::T, float>,
-                  "npusim Ascend C: the Matmul API takes an fp32 bias only yet");
+    using L0cT = npusim::ascendc::MatmulL0cT<SrcT>;
+    using BiasT = typename BIAS_TYPE::T;
+    static_assert(std::is_same_v<SrcT, typename B_TYPE::T> &&
+                      npusim::ascendc::cube_takes<L0cT, SrcT, SrcT, L0cT>(),
+                  "npusim Ascend C: the Matmul API takes A and B of one type, half, bfloat16_t, "
+                  "float or int8_t (the cube's types, docs/ascendc.md)");
+    static_assert(
+        npusim::ascendc::matmul_writes<L0cT, DstT>(),
+        "npusim Ascend C: the Matmul API writes C as float, half or bfloat16_t from "
+        "half / bfloat16_t / float inputs and as int32_t from int8_t inputs (other C types need "
+        "SetQuantScalar, not supported yet, docs/ascendc.md)");
+    // The bias type defaults to C's (Matmul<A, B, C>): a kernel that never calls SetBias
+    // compiles with any; SetBias takes L0C's type only yet (a KernelError otherwise).
+    static constexpr bool kBiasOfL0c = std::is_same_v<BiasT, L0cT>;
     static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
                   "npusim Ascend C: the Matmul API reads A and B from GM only yet");
     static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ) &&
@@ -95,6 +58,7 @@ class Matmul {
                   "npusim Ascend C: the Matmul API takes ND or NZ A and B only yet");
     static_assert(C_TYPE::format == CubeFormat::ND,
                   "npusim Ascend C: the Matmul API writes ND C only yet");
+    static constexpr npusim::FixQuant kQuant = npusim::ascendc::matmul_quant<L0cT, DstT>();
     static constexpr bool kANz = A_TYPE::format == CubeFormat::NZ;
     static constexpr bool kBNz = B_TYPE::format == CubeFormat::NZ;
 
@@ -121,19 +85,27 @@ public:
             // The AIC's object of the same order holds the buffers (npusim_ascendc/matmul_mix.h).
             m_registered = true;
             init_shapes();
+            // REGIST_MATMUL_OBJ had no tiling, so neither had the AIC's: it gets this one.
+            if (m_init_aic) {
+                npusim::ascendc::MatmulRequest r;
+                r.run = [t = m_tiling, loc](void* engine) {
+                    static_cast<Matmul*>(engine)->serve_init(t, loc);
+                };
+                send(std::move(r), loc);
+            }
             return;
         }
         if (tpipe == nullptr) tpipe = GetTPipePtr(loc);
         if (tpipe == nullptr) fail("Init needs a TPipe", loc);
         const std::uint32_t bm = t.baseM, bn = t.baseN, bk = t.baseK;
-        tpipe->InitBuffer(m_a1, 2, bm * bk * sizeof(half), loc);
-        tpipe->InitBuffer(m_b1, 2, bk * bn * sizeof(half), loc);
-        tpipe->InitBuffer(m_a2, 2, bm * bk * sizeof(half), loc);
-        tpipe->InitBuffer(m_b2, 2, bk * bn * sizeof(half), loc);
-        tpipe->InitBuffer(m_co1, 1, bm * bn * sizeof(float), loc);
+        tpipe->InitBuffer(m_a1, 2, bm * bk * sizeof(SrcT), loc);
+        tpipe->InitBuffer(m_b1, 2, bk * bn * sizeof(SrcT), loc);
+        tpipe->InitBuffer(m_a2, 2, bm * bk * sizeof(SrcT), loc);
+        tpipe->InitBuffer(m_b2, 2, bk * bn * sizeof(SrcT), loc);
+        tpipe->InitBuffer(m_co1, 1, bm * bn * sizeof(L0cT), loc);
         if (t.isBias != 0) {
-            tpipe->InitBuffer(m_bias1, 1, bn * sizeof(float), loc);
-            tpipe->InitBuffer(m_bias2, 1, bn * sizeof(float), loc);
+            tpipe->InitBuffer(m_bias1, 1, bn * sizeof(BiasT), loc);
+            tpipe->InitBuffer(m_bias2, 1, bn * sizeof(BiasT), loc);
         }
         init_shapes();
     }
@@ -148,8 +120,9 @@ public:
     }
 
     /// REGIST_MATMUL_OBJ: this object's order and the system workspace (mixed kernels).
-    void npusim_register(std::uint32_t object, GM_ADDR workspace, Loc loc) {
+    void npusim_register(std::uint32_t object, GM_ADDR workspace, bool has_tiling, Loc loc) {
         m_object = object;
+        m_init_aic = !has_tiling;
         m_workspace = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(workspace));
         m_loc = loc;
         m_client = npusim::ascendc::matmul_is_client(npusim::ascendc::context(loc).block());
@@ -178,8 +151,13 @@ public:
         m_b = {gm.address(), gm.GetSize(), isTransposeB || B_TYPE::isTrans, true};
         reset_iteration();
     }
-    void SetBias(const GlobalTensor<float>& gm, Loc loc = Loc::current()) {
+    void SetBias(const GlobalTensor<BiasT>& gm, Loc loc = Loc::current()) {
         if (!m_bias_on) fail("SetBias, but the TCubeTiling has isBias 0", loc);
+        if (!kBiasOfL0c) {
+            fail(std::string("SetBias with a bias of another type than L0C's (") +
+                     (std::is_same_v<L0cT, float> ? "float" : "int32_t") + ") is not supported yet",
+                 loc);
+        }
         m_bias = {gm.address(), gm.GetSize(), false, true};
         reset_iteration();
     }
@@ -253,7 +231,8 @@ public:
         }
         write_c(dst.address, dst.count, stride, enAtomic, loc);
     }
-    /// The current tile to UB (an AIV of a mixed kernel): packed, baseN-wide rows of the tile.
+    /// The current tile to UB (an AIV of a mixed kernel): packed at the tensor's start
+    /// (enSequentialWrite) or at its place in the single-core C the tensor holds.
     template <bool sync = true>
     void GetTensorC(const LocalTensor<DstT>& ub, std::uint8_t enAtomic = 0,
                     bool enSequentialWrite = false, Loc loc = Loc::current()) {
@@ -265,15 +244,16 @@ public:
         }
         if (!m_pending) fail("GetTensorC without a tile (call Iterate first)", loc);
         if (enAtomic != 0) fail("GetTensorC to UB with enAtomic is not supported", loc);
-        if (!enSequentialWrite) {
-            fail(
-                "GetTensorC to UB with enSequentialWrite false is not supported yet (pass true: "
-                "the tile packed at the tensor's start)",
-                loc);
-        }
         m_pending = false;
         const std::uint64_t rows = cur_m(), cols = cur_n();
-        to_ub(ub, rows * cols, loc, [&](std::uint64_t slot, std::uint64_t bytes) {
+        // enSequentialWrite: the tile packed at the tensor's start; otherwise at its place in
+        // the single-core C (rows m_n elements apart) that the tensor holds.
+        npusim::ascendc::UbPlace place{rows, cols, 0, cols};
+        if (!enSequentialWrite) {
+            place.offset = m_tile_m * m_tiling.baseM * m_n + m_tile_n * m_tiling.baseN;
+            place.stride = static_cast<std::uint64_t>(m_n);
+        }
+        to_ub(ub, place, loc, [&](std::uint64_t slot, std::uint64_t bytes) {
             request_tile(slot, bytes / sizeof(DstT), cols, 0, loc);
         });
     }
@@ -313,9 +293,10 @@ public:
         check_ready(loc);
         if (enAtomic != 0) fail("IterateAll to UB with enAtomic is not supported", loc);
         const std::uint64_t count = static_cast<std::uint64_t>(m_m) * m_n;
-        to_ub(ub, count, loc, [&](std::uint64_t slot, std::uint64_t bytes) {
-            request_all(slot, bytes / sizeof(DstT), static_cast<std::uint64_t>(m_n), 0, loc);
-        });
+        to_ub(ub, npusim::ascendc::UbPlace{1, count, 0, count}, loc,
+              [&](std::uint64_t slot, std::uint64_t bytes) {
+                  request_all(slot, bytes / sizeof(DstT), static_cast<std::uint64_t>(m_n), 0, loc);
+              });
     }
     /// Waits for an IterateAll<false> of this AIV.
     void WaitIterateAll(Loc loc = Loc::current()) {
@@ -367,19 +348,44 @@ private:
         m_org_kc = s.org_kc;
         reset_iteration();
     }
-    /// L0C -> GM (FIX): the current tile at `address`, rows `stride` elements apart.
+    /// L0C -> GM (FIX): the current tile at `address`, rows `stride` elements apart, converted
+    /// to C's type on the way when it differs from L0C's (Fixpipe with F322F16 / F322BF16).
     void write_c(std::uint64_t address, std::uint64_t count, std::uint64_t stride,
                  std::uint8_t atomic, const Loc& loc) {
         const std::uint64_t rows = cur_m(), cols = cur_n();
-        LocalTensor<float> c = m_co1.template DeQue<float>(loc);
-        npusim::ascendc::GlobalView<float> dst;
-        dst.address = address;
-        dst.count = count;
-        if (atomic == 1) SetAtomicAdd<float>(loc);
-        npusim::ascendc::copy_blocks<float>(dst, c.native(), rows, cols * sizeof(float), 0,
-                                            (stride - cols) * sizeof(float), loc);
+        LocalTensor<L0cT> c = m_co1.template DeQue<L0cT>(loc);
+        GlobalTensor<DstT> dst;
+        dst.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(static_cast<std::uintptr_t>(address)),
+                            count);
+        FixpipeParamsV220<void> params;
+        params.nSize = static_cast<std::uint16_t>(cols);
+        params.mSize = static_cast<std::uint16_t>(rows);
+        params.srcStride = static_cast<std::uint16_t>(rows);
+        params.dstStride = static_cast<std::uint32_t>(stride);
+        params.quantPre = static_cast<QuantMode_t>(kQuant);
+        if (atomic == 1) SetAtomicAdd<DstT>(loc);
+        npusim::ascendc::issue_fixpipe(dst, c,
+                                       static_cast<const LocalTensor<std::uint64_t>*>(nullptr),
+                                       params, CFG_ROW_MAJOR, loc);
         if (atomic == 1) SetAtomicNone(loc);
         m_co1.FreeTensor(c, loc);
+    }
+    /// AIC: Init from an AIV's Init (REGIST_MATMUL_OBJ without a tiling): the buffers for the
+    /// first one; a later one (the other AIV, or a re-Init) must keep the base tiles.
+    void serve_init(const TCubeTiling& t, const Loc& loc) {
+        if (!m_inited) {
+            Init(&t, nullptr, loc);
+            return;
+        }
+        if (t.baseM != m_tiling.baseM || t.baseN != m_tiling.baseN || t.baseK != m_tiling.baseK ||
+            t.isBias != m_tiling.isBias) {
+            fail(
+                "two Inits of one Matmul object with other base tiles or bias: not supported "
+                "yet (the AIC's buffers are sized by the first)",
+                loc);
+        }
+        m_tiling = t;
+        init_shapes();
     }
     /// AIC: one tile of an AIV's matmul to GM.
     void serve_tile(const npusim::ascendc::MatmulState& s, std::uint64_t tile_m,
@@ -431,17 +437,19 @@ private:
         };
         send(std::move(r), loc);
     }
-    /// AIV: `count` elements of C through this AIV's workspace slot into `ub`; `request`
+    /// AIV: C through this AIV's workspace slot (packed there) into `ub` at `place`; `request`
     /// sends the request that writes the slot.
     template <class Request>
-    void to_ub(const LocalTensor<DstT>& ub, std::uint64_t count, const Loc& loc,
+    void to_ub(const LocalTensor<DstT>& ub, const npusim::ascendc::UbPlace& place, const Loc& loc,
                Request&& request) {
-        const std::uint64_t bytes = count * sizeof(DstT);
-        if (ub.GetSize() < count) {
-            fail("C of " + std::to_string(count) + " elements into a LocalTensor of " +
+        const std::uint64_t count = place.rows * place.cols;
+        const std::uint64_t end = place.offset + (place.rows - 1) * place.stride + place.cols;
+        if (ub.GetSize() < end) {
+            fail("C of " + std::to_string(end) + " elements into a LocalTensor of " +
                      std::to_string(ub.GetSize()),
                  loc);
         }
+        const std::uint64_t bytes = count * sizeof(DstT);
         const std::uint64_t slot = npusim::ascendc::matmul_slot(m_workspace, bytes, loc);
         request(slot, bytes);
         npusim::ascendc::matmul_wait_reply(loc);
@@ -452,7 +460,14 @@ private:
         npusim::ascendc::GlobalView<DstT> src;
         src.address = slot;
         src.count = count;
-        npusim::ascendc::copy_elements<DstT>(npusim::ascendc::view_of(ub), src, count, loc);
+        const LocalTensor<DstT> dst = ub[place.offset];
+        if (place.stride == place.cols) {
+            npusim::ascendc::copy_elements<DstT>(npusim::ascendc::view_of(dst), src, count, loc);
+        } else {
+            npusim::ascendc::copy_blocks<DstT>(npusim::ascendc::view_of(dst), src, place.rows,
+                                               place.cols * sizeof(DstT), 0,
+                                               (place.stride - place.cols) * sizeof(DstT), loc);
+        }
         npusim::ascendc::matmul_order(npusim::Pipe::MTE2, npusim::Pipe::V, loc);
         m_slot_read = true;
     }
@@ -462,56 +477,56 @@ private:
         const std::uint64_t m0 = m_tile_m * m_tiling.baseM, n0 = m_tile_n * m_tiling.baseN;
         const std::uint64_t k_steps = npusim::ascendc::ceil_div(m_k, m_tiling.baseK);
         const bool bias = m_bias.set && m_bias_on;
-        LocalTensor<float> bias2;
+        LocalTensor<L0cT> bias2;
         if (bias) {
-            LocalTensor<float> bias1 = m_bias1.template AllocTensor<float>(loc);
-            npusim::ascendc::GlobalView<float> src;
-            src.address = m_bias.address + n0 * sizeof(float);
+            LocalTensor<L0cT> bias1 = m_bias1.template AllocTensor<L0cT>(loc);
+            npusim::ascendc::GlobalView<L0cT> src;
+            src.address = m_bias.address + n0 * sizeof(L0cT);
             src.count = m_bias.count;
-            npusim::ascendc::copy_elements<float>(bias1.native(), src, cols, loc);
+            npusim::ascendc::copy_elements<L0cT>(bias1.native(), src, cols, loc);
             m_bias1.EnQue(bias1, loc);
-            bias1 = m_bias1.template DeQue<float>(loc);
-            bias2 = m_bias2.template AllocTensor<float>(loc);
-            npusim::ascendc::copy_elements<float>(bias2.native(), bias1.native(), cols, loc);
+            bias1 = m_bias1.template DeQue<L0cT>(loc);
+            bias2 = m_bias2.template AllocTensor<L0cT>(loc);
+            npusim::ascendc::copy_elements<L0cT>(bias2.native(), bias1.native(), cols, loc);
             m_bias2.EnQue(bias2, loc);
             m_bias1.FreeTensor(bias1, loc);
-            bias2 = m_bias2.template DeQue<float>(loc);
+            bias2 = m_bias2.template DeQue<L0cT>(loc);
         }
-        LocalTensor<float> c = m_co1.template AllocTensor<float>(loc);
+        LocalTensor<L0cT> c = m_co1.template AllocTensor<L0cT>(loc);
         for (std::uint64_t step = 0; step < k_steps; ++step) {
             const std::uint64_t k0 = step * m_tiling.baseK;
             const std::uint64_t depth = std::min<std::uint64_t>(m_tiling.baseK, m_k - k0);
-            LocalTensor<half> a1 = m_a1.template AllocTensor<half>(loc);
-            LocalTensor<half> b1 = m_b1.template AllocTensor<half>(loc);
+            LocalTensor<SrcT> a1 = m_a1.template AllocTensor<SrcT>(loc);
+            LocalTensor<SrcT> b1 = m_b1.template AllocTensor<SrcT>(loc);
             // A: rows x depth (transposed: depth x rows of the K x M matrix).
             if (m_a.transposed) {
-                npusim::ascendc::load_tile_to_l1<half>(a1.native(), m_a, kANz, m_org_m,
+                npusim::ascendc::load_tile_to_l1<SrcT>(a1.native(), m_a, kANz, m_org_m,
                                                        align16(m_org_ka), k0, m0, depth, rows, loc);
             } else {
-                npusim::ascendc::load_tile_to_l1<half>(a1.native(), m_a, kANz, m_org_ka,
+                npusim::ascendc::load_tile_to_l1<SrcT>(a1.native(), m_a, kANz, m_org_ka,
                                                        align16(m_org_m), m0, k0, rows, depth, loc);
             }
             if (m_b.transposed) {
-                npusim::ascendc::load_tile_to_l1<half>(b1.native(), m_b, kBNz, m_org_kb,
+                npusim::ascendc::load_tile_to_l1<SrcT>(b1.native(), m_b, kBNz, m_org_kb,
                                                        align16(m_org_n), n0, k0, cols, depth, loc);
             } else {
-                npusim::ascendc::load_tile_to_l1<half>(b1.native(), m_b, kBNz, m_org_n,
+                npusim::ascendc::load_tile_to_l1<SrcT>(b1.native(), m_b, kBNz, m_org_n,
                                                        align16(m_org_kb), k0, n0, depth, cols, loc);
             }
             m_a1.EnQue(a1, loc);
             m_b1.EnQue(b1, loc);
-            a1 = m_a1.template DeQue<half>(loc);
-            b1 = m_b1.template DeQue<half>(loc);
-            LocalTensor<half> a2 = m_a2.template AllocTensor<half>(loc);
-            LocalTensor<half> b2 = m_b2.template AllocTensor<half>(loc);
-            npusim::ascendc::copy_elements<half>(a2.native(), a1.native(), rows * depth, loc);
-            npusim::ascendc::copy_elements<half>(b2.native(), b1.native(), depth * cols, loc);
+            a1 = m_a1.template DeQue<SrcT>(loc);
+            b1 = m_b1.template DeQue<SrcT>(loc);
+            LocalTensor<SrcT> a2 = m_a2.template AllocTensor<SrcT>(loc);
+            LocalTensor<SrcT> b2 = m_b2.template AllocTensor<SrcT>(loc);
+            npusim::ascendc::copy_elements<SrcT>(a2.native(), a1.native(), rows * depth, loc);
+            npusim::ascendc::copy_elements<SrcT>(b2.native(), b1.native(), depth * cols, loc);
             m_a2.EnQue(a2, loc);
             m_b2.EnQue(b2, loc);
             m_a1.FreeTensor(a1, loc);
             m_b1.FreeTensor(b1, loc);
-            a2 = m_a2.template DeQue<half>(loc);
-            b2 = m_b2.template DeQue<half>(loc);
+            a2 = m_a2.template DeQue<SrcT>(loc);
+            b2 = m_b2.template DeQue<SrcT>(loc);
             npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
             {
                 npusim::ascendc::Resume resume(ctx);
@@ -561,6 +576,7 @@ private:
     // An AIV's object in a mixed kernel: a client of its group's AIC.
     bool m_client = false;
     bool m_registered = false;
+    bool m_init_aic = false;
     bool m_wait_all = false;
     bool m_slot_read = false;
     std::uint32_t m_object = 0;

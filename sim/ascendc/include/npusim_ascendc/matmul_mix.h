@@ -48,12 +48,17 @@ struct MatmulChannel {
     std::deque<MatmulRequest> requests;
 };
 
-inline std::map<std::pair<std::string, std::uint32_t>, MatmulChannel>& matmul_channels() {
-    static std::map<std::pair<std::string, std::uint32_t>, MatmulChannel> channels;
+/// A channel per launch and group: on hardware the message queue lives in the launch's own
+/// system workspace, so two launches of one kernel (two streams) never see each other's
+/// requests. The launch object is unique among the launches that run at once (also across
+/// simulators in one process); a channel goes when its AIC stops serving.
+using MatmulChannelKey = std::pair<const npusim::LaunchIdentity*, std::uint32_t>;
+inline std::map<MatmulChannelKey, MatmulChannel>& matmul_channels() {
+    static std::map<MatmulChannelKey, MatmulChannel> channels;
     return channels;
 }
-inline std::pair<std::string, std::uint32_t> matmul_channel_key(npusim::Block& b) {
-    return {std::string(b.kernel_name()), b.group_idx()};
+inline MatmulChannelKey matmul_channel_key(npusim::Block& b) {
+    return {&b.launch(), b.group_idx()};
 }
 
 /// True on the AIC of a mixed kernel: REGIST_MATMUL_OBJ serves the AIVs' requests there
@@ -132,7 +137,7 @@ inline void matmul_serve(const std::vector<void*>& engines, const Loc& loc) {
     // The group's channel goes with this serve, also when an error unwinds the run (a later
     // run of the kernel must not find its requests).
     struct Erase {
-        std::pair<std::string, std::uint32_t> key;
+        MatmulChannelKey key;
         ~Erase() { matmul_channels().erase(key); }
     } erase{key};
     std::uint64_t quits = 0;
@@ -182,7 +187,7 @@ inline void regist_matmul_objs(const Loc&, std::uint32_t, AscendC::TPipe*, GM_AD
 template <class MM, class... Rest>
 void regist_matmul_objs(const Loc& loc, std::uint32_t index, AscendC::TPipe* pipe,
                         GM_ADDR workspace, MM& mm, const TCubeTiling* tiling, Rest&&... rest) {
-    mm.npusim_register(index, workspace, loc);
+    mm.npusim_register(index, workspace, tiling != nullptr, loc);
     if (tiling != nullptr) mm.Init(tiling, pipe, loc);
     regist_matmul_objs(loc, index + 1, pipe, workspace, std::forward<Rest>(rest)...);
 }
@@ -195,16 +200,13 @@ void regist_matmul_objs(const Loc& loc, std::uint32_t index, AscendC::TPipe* pip
 inline void serve_matmul_objs(const Loc& loc, std::vector<void*>& engines, AscendC::TPipe*) {
     matmul_serve(engines, loc);
 }
-/// The AIC of a mixed kernel: Init its own objects (the buffers) and serve the AIVs' requests.
+/// The AIC of a mixed kernel: Init its own objects given a tiling (the buffers; the others at
+/// their AIVs' Init) and serve the AIVs' requests.
 template <class MM, class... Rest>
 void serve_matmul_objs(const Loc& loc, std::vector<void*>& engines, AscendC::TPipe* pipe, MM& mm,
                        const TCubeTiling* tiling, Rest&&... rest) {
-    if (tiling == nullptr) {
-        throw KernelError(EventIds::where(loc) +
-                          "Matmul: REGIST_MATMUL_OBJ without a tiling in a mixed kernel is not "
-                          "supported yet (the AIC needs it to serve the AIVs)");
-    }
-    mm.Init(tiling, pipe, loc);
+    // Without a tiling the AIVs' Init sends theirs (Matmul::serve_init).
+    if (tiling != nullptr) mm.Init(tiling, pipe, loc);
     engines.push_back(&mm);
     serve_matmul_objs(loc, engines, pipe, std::forward<Rest>(rest)...);
 }

@@ -24,6 +24,12 @@ struct MatmulState {
     std::int64_t org_m = 0, org_n = 0, org_ka = 0, org_kb = 0, org_kc = 0;
 };
 
+/// Where C goes in a UB tensor: `rows` rows of `cols` elements from element `offset`, rows
+/// `stride` elements apart.
+struct UbPlace {
+    std::uint64_t rows = 0, cols = 0, offset = 0, stride = 0;
+};
+
 /// The row-major tile [rows x cols] of a GM matrix (ND with row stride `stride` elements, or
 /// NZ: 16-column blocks of `padded_rows` rows each) at (row0, col0) into an L1 tile.
 template <class T>

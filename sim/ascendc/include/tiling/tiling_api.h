@@ -138,8 +138,8 @@ public:
     std::int64_t GetTiling(TCubeTiling& tiling) {
         if (!types_supported() || m_m <= 0 || m_n <= 0 || m_k <= 0) return -1;
         // npusim's Matmul moves whole 32-byte rows: N and K (and a transposed A's M) are
-        // multiples of 16 fp16 elements.
-        if (m_n % 16 != 0 || m_k % 16 != 0 || (m_a_trans && m_m % 16 != 0)) return -1;
+        // multiples of 32 bytes of the input type (16 fp16 / bf16, 32 int8 elements).
+        if (m_n % c0() != 0 || m_k % c0() != 0 || (m_a_trans && m_m % c0() != 0)) return -1;
         TCubeTiling t;
         t.M = m_org_m > 0 ? m_org_m : m_m;
         t.N = m_org_n > 0 ? m_org_n : m_n;
@@ -171,40 +171,66 @@ protected:
     static std::int32_t align16(std::int64_t v) {
         return static_cast<std::int32_t>((v + 15) / 16 * 16);
     }
+    /// The input element's bytes (fp32 4, fp16 / bf16 2, int8 1; 0: npusim's Matmul does not
+    /// take it).
+    std::int64_t in_bytes() const {
+        if (m_a_type != m_b_type) return 0;
+        if (m_a_type == DataType::DT_FLOAT16 || m_a_type == DataType::DT_BF16) return 2;
+        if (m_a_type == DataType::DT_FLOAT) return 4;
+        return m_a_type == DataType::DT_INT8 ? 1 : 0;
+    }
+    /// Elements of the input type in 32 bytes: N and K steps are multiples of it.
+    std::int32_t c0() const { return static_cast<std::int32_t>(32 / in_bytes()); }
+    static std::int32_t align_to(std::int64_t v, std::int64_t step) {
+        return static_cast<std::int32_t>((v + step - 1) / step * step);
+    }
     static std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
     std::int32_t m_m = 0, m_n = 0, m_k = 0;
     std::int32_t m_single_m = -1, m_single_n = -1, m_single_k = -1;
+    std::int32_t m_fix_m = -1, m_fix_n = -1, m_fix_k = -1;
     std::int32_t m_cores = 1;
 
 private:
+    /// The types npusim's Matmul takes (npusim_ascendc/matmul_config.h): fp16 / bf16 / fp32 inputs
+    /// to fp32 (or fp16 / bf16 through the fixpipe) with an fp32 bias, int8 to int32 with an
+    /// int32 bias; ND C; ND or NZ A and B.
     bool types_supported() const {
-        return m_a_type == DataType::DT_FLOAT16 && m_b_type == DataType::DT_FLOAT16 &&
-               m_c_type == DataType::DT_FLOAT && m_c_format == CubeFormat::ND &&
-               (!m_bias || m_bias_type == DataType::DT_FLOAT) &&
+        const bool int8 = m_a_type == DataType::DT_INT8;
+        const DataType l0c = int8 ? DataType::DT_INT32 : DataType::DT_FLOAT;
+        const bool c_ok = int8
+                              ? m_c_type == DataType::DT_INT32
+                              : (m_c_type == DataType::DT_FLOAT ||
+                                 m_c_type == DataType::DT_FLOAT16 || m_c_type == DataType::DT_BF16);
+        return in_bytes() != 0 && c_ok && m_c_format == CubeFormat::ND &&
+               (!m_bias || m_bias_type == l0c) &&
                (m_a_format == CubeFormat::ND || m_a_format == CubeFormat::NZ) &&
                (m_b_format == CubeFormat::ND || m_b_format == CubeFormat::NZ);
     }
     std::uint64_t l1_bytes(std::int64_t bm, std::int64_t bn, std::int64_t bk) const {
-        return static_cast<std::uint64_t>(2 * (bm * bk + bk * bn) * 2 + (m_bias ? 2 * bn * 4 : 0));
+        return static_cast<std::uint64_t>(2 * (bm * bk + bk * bn) * in_bytes() +
+                                          (m_bias ? 2 * bn * 4 : 0));
     }
     bool fits(std::int64_t bm, std::int64_t bn, std::int64_t bk) const {
         const std::uint64_t l1 = std::min(m_l1, m_l1_limit);
         const std::uint64_t l0c = std::min(m_l0c, m_l0c_limit);
-        return l1_bytes(bm, bn, bk) <= l1 && static_cast<std::uint64_t>(2 * bm * bk * 2) <= m_l0a &&
-               static_cast<std::uint64_t>(2 * bk * bn * 2) <= m_l0b &&
+        const auto l0 = [&](std::int64_t rows, std::int64_t cols) {
+            return static_cast<std::uint64_t>(2 * rows * cols * in_bytes());
+        };
+        return l1_bytes(bm, bn, bk) <= l1 && l0(bm, bk) <= m_l0a && l0(bk, bn) <= m_l0b &&
                static_cast<std::uint64_t>(bm * bn * 4) <= l0c;
     }
     bool choose_base(TCubeTiling& t) const {
-        const std::int32_t max_m = align16(t.singleCoreM), max_n = align16(t.singleCoreN);
-        const std::int32_t max_k = align16(t.singleCoreK);
+        const std::int32_t step = c0();
+        const std::int32_t max_m = align16(t.singleCoreM), max_n = align_to(t.singleCoreN, step);
+        const std::int32_t max_k = align_to(t.singleCoreK, step);
         std::int64_t best_area = 0, best_skew = 0;
         bool found = false;
         for (std::int32_t bm = 16; bm <= std::min(max_m, 512); bm += 16) {
             if (m_fix_m > 0 && bm != m_fix_m) continue;
-            for (std::int32_t bn = 16; bn <= std::min(max_n, 512); bn += 16) {
+            for (std::int32_t bn = step; bn <= std::min(max_n, 512); bn += step) {
                 if (m_fix_n > 0 && bn != m_fix_n) continue;
-                const std::int32_t bk = m_fix_k > 0 ? m_fix_k : std::min(max_k, 16);
+                const std::int32_t bk = m_fix_k > 0 ? m_fix_k : std::min(max_k, step);
                 if (!fits(bm, bn, bk)) continue;
                 const std::int64_t area = std::int64_t{bm} * bn;
                 const std::int64_t skew = std::abs(bm - bn);
@@ -219,9 +245,9 @@ private:
         }
         if (!found) return false;
         // The deepest K step that still fits (fewer, longer Mmads), up to 256.
-        t.baseK = m_fix_k > 0 ? m_fix_k : 16;
+        t.baseK = m_fix_k > 0 ? m_fix_k : step;
         if (m_fix_k <= 0) {
-            for (std::int32_t bk = std::min(max_k, 256); bk >= 16; bk -= 16) {
+            for (std::int32_t bk = std::min(max_k, 256 / step * step); bk >= step; bk -= step) {
                 if (fits(t.baseM, t.baseN, bk)) {
                     t.baseK = bk;
                     break;
@@ -237,7 +263,6 @@ private:
              m_c_type = DataType::DT_FLOAT, m_bias_type = DataType::DT_FLOAT;
     bool m_a_trans = false, m_b_trans = false, m_bias = false;
     std::int32_t m_org_m = 0, m_org_n = 0, m_org_ka = 0, m_org_kb = 0;
-    std::int32_t m_fix_m = -1, m_fix_n = -1, m_fix_k = -1;
     std::int32_t m_order = 0;
     // A2's per-core sizes unless a platform says otherwise.
     std::uint64_t m_l1 = 524288, m_l0a = 65536, m_l0b = 65536, m_l0c = 131072, m_ub = 196608;
@@ -281,16 +306,23 @@ protected:
         } else {
             // Ties: the smaller of M and N is split further (M when equal), as the vendor's
             // tiling does for its samples (512 x 128 splits N over 2 cores, 512 x 512 splits M).
-            std::int64_t best = -1;
+            // Then, with base tiles fixed (SetFixSplit), fewer base tiles a core: samples copy
+            // whole base tiles out, so a single-core shape of whole tiles (1024 x 640 over 2
+            // with 128 x 128 tiles: M split, 512 x 640) is the one they assume.
+            std::int64_t best = -1, best_tiles = 0;
             std::int32_t best_split = 0;
             for (std::int32_t md = 1; md <= dim; ++md) {
                 for (std::int32_t nd = 1; md * nd <= dim; ++nd) {
                     const std::int32_t sm = align16(ceil_div(m_m, md));
-                    const std::int32_t sn = align16(ceil_div(m_n, nd));
+                    const std::int32_t sn = align_to(ceil_div(m_n, nd), c0());
                     const std::int64_t cost = std::int64_t{sm} * sn;
+                    const std::int64_t tiles = ceil_div(sm, m_fix_m > 0 ? m_fix_m : 1) *
+                                               ceil_div(sn, m_fix_n > 0 ? m_fix_n : 1);
                     const std::int32_t split = m_m <= m_n ? md : nd;
-                    if (best < 0 || cost < best || (cost == best && split > best_split)) {
+                    if (best < 0 || cost < best || (cost == best && tiles < best_tiles) ||
+                        (cost == best && tiles == best_tiles && split > best_split)) {
                         best_split = split;
+                        best_tiles = tiles;
                         best = cost;
                         t.singleCoreM = sm;
                         t.singleCoreN = sn;

@@ -37,6 +37,10 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
     cubeTiling.SetBufferSpace(-1, -1, -1);
     MatmulLeakyCustomTilingData tiling;
     if (cubeTiling.GetTiling(tiling.cubeTilingData) == -1) return ge::GRAPH_FAILED;
+    // The tiling struct's accessors, as the vendor's framework-launch samples use them.
+    tiling.cubeTilingData.set_stepM(1);
+    tiling.cubeTilingData.set_stepN(1);
+    if (tiling.cubeTilingData.get_usedCoreNum() <= 0) return ge::GRAPH_FAILED;
     const float alpha = *context->GetAttrs()->GetAttrPointer<float>(0);
     tiling.set_alpha(alpha);
     context->SetTilingKey(alpha != 0.0F ? 1 : 2);
