@@ -514,7 +514,7 @@ __global__ __aicore__ void load_transposed(GM_ADDR eye, GM_ADDR src, GM_ADDR out
         WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
     }
     g_tr_mmad_line = std::source_location::current().line() + 1;
-    Mmad(c1, a2, b2, MmadParams{kTrK, kTrN, kTrK});
+    Mmad(c1, a2, b2, MmadParams{kTrK, kTrN, kTrK, 0, false, true});  // the vendor's 6-field form
     SetFlag<HardEvent::M_FIX>(EVENT_ID0);
     WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
     Fixpipe(outGm, c1, FixpipeParamsV220{kTrN, kTrK, kTrK, kTrN, false, QuantMode_t::NoQuant});

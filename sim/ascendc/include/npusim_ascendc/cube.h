@@ -29,7 +29,31 @@ struct LoadData2DParams {
     std::uint8_t addrMode = 0;
 };
 
+/// Mmad's parameters with the vendor's constructors (its kernel_struct_mm.h): the fields one
+/// by one, (m, n, k, isBias, fmOffset, enSsparse, enWinogradA, enWinogradB) or (m, n, k,
+/// unitFlag, cmatrixSource, cmatrixInitVal); (m, n, k) is npusim's own shorthand.
 struct MmadParams {
+    MmadParams() = default;
+    MmadParams(std::uint16_t mIn, std::uint16_t nIn, std::uint16_t kIn) : m(mIn), n(nIn), k(kIn) {}
+    MmadParams(std::uint16_t mIn, std::uint16_t nIn, std::uint16_t kIn, bool isBiasIn,
+               std::int32_t fmOffsetIn, bool enSsparseIn, bool enWinogradAIn, bool enWinogradBIn)
+        : m(mIn),
+          n(nIn),
+          k(kIn),
+          isBias(isBiasIn),
+          fmOffset(fmOffsetIn),
+          enSsparse(enSsparseIn),
+          enWinogradA(enWinogradAIn),
+          enWinogradB(enWinogradBIn) {}
+    MmadParams(std::uint16_t mIn, std::uint16_t nIn, std::uint16_t kIn, std::uint8_t unitFlagIn,
+               bool cmatrixSourceIn, bool cmatrixInitValIn)
+        : m(mIn),
+          n(nIn),
+          k(kIn),
+          unitFlag(unitFlagIn),
+          cmatrixSource(cmatrixSourceIn),
+          cmatrixInitVal(cmatrixInitValIn) {}
+
     std::uint16_t m = 0;
     std::uint16_t n = 0;
     std::uint16_t k = 0;
@@ -87,6 +111,17 @@ struct FixpipeParamsV220 {
 /// LoadDataWithTranspose's parameters (A2/A3): per repeat one square matrix (16 x 16 of 16-bit
 /// elements: one fractal) from L1, transposed into L0A / L0B.
 struct LoadData2dTransposeParams {
+    LoadData2dTransposeParams() = default;
+    LoadData2dTransposeParams(std::uint16_t startIndexIn, std::uint8_t repeatTimesIn,
+                              std::uint16_t srcStrideIn, std::uint16_t dstGapIn,
+                              std::uint16_t dstFracGapIn, std::uint8_t addrModeIn = 0)
+        : startIndex(startIndexIn),
+          repeatTimes(repeatTimesIn),
+          srcStride(srcStrideIn),
+          dstGap(dstGapIn),
+          dstFracGap(dstFracGapIn),
+          addrMode(addrModeIn) {}
+
     std::uint16_t startIndex = 0;
     std::uint8_t repeatTimes = 0;
     std::uint16_t srcStride = 0;
@@ -299,7 +334,10 @@ void issue_fixpipe(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTens
     }
     Block::FixpipeCall call;
     call.src = src.native();
-    call.dst = dst.native();
+    // A GlobalTensor set without a size (SetGlobalBuffer(ptr)) spans the rows written.
+    call.dst = dst.native(
+        dst.GetSize() != 0 ? 0
+                           : ((params.mSize - 1) * pitch + row_bytes + sizeof(D) - 1) / sizeof(D));
     if (scales != nullptr && fix_quant_info(quant).per_channel) {
         touches.push_back(Touch{scales->native().space, scales->native().address,
                                 std::uint64_t{params.nSize} * 8, false});
