@@ -75,6 +75,10 @@ enum class Op : std::uint8_t {
     CreateVecIndex,  // dst[i] = scalar + i
     AddRelu,
     SubRelu,  // relu(src0 + src1) / relu(src0 - src1), one instruction
+    // LoadData 2D as one instruction: 512-byte fractals L1 -> L0A / L0B on MTE1, the source
+    // fractals any distance apart (0: the same one again); `mode` 1 transposes each fractal
+    // (ifTranspose, LoadDataWithTranspose: 16 x 16 elements of 16 bits).
+    LoadFractals,
 };
 
 /// Fixpipe's conversion out of L0C (Transaction::mode of a Fixpipe), in the order of the

@@ -107,6 +107,18 @@ void Block::fixpipe(const FixpipeCall& call, Loc loc) {
     issue(r, loc);
 }
 
+void Block::load_fractals(const LoadFractalsCall& call, Loc loc) {
+    Request r;
+    r.op = Op::LoadFractals;
+    r.src0 = call.src.operand;
+    r.dst = call.dst.operand;
+    r.rows = call.fractals;
+    r.src_pitch = call.src_pitch;
+    r.dst_pitch = call.dst_pitch;
+    r.mode = call.transpose ? 1 : 0;
+    issue(r, loc);
+}
+
 void Block::set_flag(Pipe src, Pipe dst, std::uint32_t event_id, Loc loc) {
     flag(Op::SetFlag, src, dst, event_id, false, loc);
 }

@@ -135,6 +135,10 @@ void InstructionDecoder::decode_copy(const Request& r, Transaction& tx,
         decode_fixpipe(r, tx, out);
         return;
     }
+    if (r.op == Op::LoadFractals) {
+        decode_load_fractals(r, tx, out);
+        return;
+    }
     out.route = find_copy_route(r.src0.space, r.dst.space);
     if (!out.route) {
         rule_error(

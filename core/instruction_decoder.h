@@ -76,6 +76,7 @@ private:
     // Mmad, Fixpipe (core/instruction_decoder_cube.cpp).
     void decode_mmad(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     void decode_fixpipe(const Request& r, Transaction& tx, DecodedInstruction& out) const;
+    void decode_load_fractals(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     void decode_flag(const Request& r, Transaction& tx) const;
     void decode_barrier(const Request& r, Transaction& tx) const;
 

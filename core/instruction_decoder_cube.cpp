@@ -1,5 +1,5 @@
-// The cube's instructions: Mmad (its types from the cube's table, base/cube_types.h) and
-// Fixpipe with its conversions (L0C -> GM on FIX).
+// The cube's instructions: Mmad (its types from the cube's table, base/cube_types.h),
+// Fixpipe with its conversions (L0C -> GM on FIX) and LoadData's fractals (MTE1, transposed).
 #include <string>
 
 #include "base/copy_routes.h"
@@ -140,6 +140,46 @@ void InstructionDecoder::decode_fixpipe(const Request& r, Transaction& tx,
         check_local(tx, r.src1, r.n, "scale words");
         tx.add_access(MemSpace::L1, false, r.src1.address, std::uint64_t{r.n} * 8);
     }
+}
+
+void InstructionDecoder::decode_load_fractals(const Request& r, Transaction& tx,
+                                              DecodedInstruction& out) const {
+    constexpr std::uint64_t kFractalBytes = 512;
+    tx.dtype = tx.src_dtype = r.src0.dtype;
+    tx.mode = r.mode;
+    const std::string what = r.mode == 1 ? "LoadData with ifTranspose" : "LoadData";
+    out.route = find_copy_route(r.src0.space, r.dst.space);
+    if (r.src0.space != MemSpace::L1 ||
+        (r.dst.space != MemSpace::L0A && r.dst.space != MemSpace::L0B) || !out.route) {
+        rule_error(tx, what + " goes from L1 to L0A or L0B, not from " + name_of(r.src0.space) +
+                           " to " + name_of(r.dst.space));
+    }
+    if (r.dst.dtype != r.src0.dtype) {
+        rule_error(tx, what + " keeps the element type (got " + name_of(r.src0.dtype) + " -> " +
+                           name_of(r.dst.dtype) + ")");
+    }
+    if (r.mode == 1 && size_of(r.src0.dtype) != 2) {
+        rule_error(tx, what +
+                           " transposes 16-bit elements only on A2 (half, bfloat16_t, "
+                           "int16_t, uint16_t: a 16 x 16 fractal), got " +
+                           name_of(r.src0.dtype));
+    }
+    if (r.rows == 0) rule_error(tx, what + " of 0 fractals");
+    if (r.src_pitch % kFractalBytes != 0 || r.dst_pitch % kFractalBytes != 0 || r.dst_pitch == 0) {
+        rule_error(tx, what + ": fractals " + std::to_string(r.src_pitch) + " / " +
+                           std::to_string(r.dst_pitch) + " bytes apart are not whole fractals");
+    }
+    const std::uint64_t element = size_of(r.src0.dtype);
+    const std::uint64_t fractal = kFractalBytes / element;
+    const auto span = [&](std::uint64_t pitch) {
+        return ((r.rows - 1) * pitch + kFractalBytes) / element;
+    };
+    tx.count = std::uint64_t{r.rows} * fractal;
+    check_local(tx, r.src0, span(r.src_pitch), "source", 32);
+    check_local(tx, r.dst, span(r.dst_pitch), "destination", kFractalBytes);
+    tx.add_access(r.src0.space, false, r.src0.address, kFractalBytes, r.rows, r.src_pitch);
+    out.write_access = tx.access_count;
+    tx.add_access(r.dst.space, true, r.dst.address, kFractalBytes, r.rows, r.dst_pitch);
 }
 
 }  // namespace npusim

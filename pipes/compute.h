@@ -60,6 +60,10 @@ void compute_mmad(const Transaction& tx, const std::byte* const* sources, std::b
 /// Fixpipe (pipes/compute_fixpipe.cpp): sources L0C (m x n, row-major) and, per channel, n
 /// uint64 scale words; out the m x n converted results, row after row.
 void compute_fixpipe(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// LoadData 2D (pipes/compute_fixpipe.cpp): tx.accesses[0].rows fractals of 512 bytes, read
+/// tx.accesses[0].pitch bytes apart (0: the same fractal each time), one after the other; with
+/// tx.mode 1 each is 16 x 16 elements of 16 bits written transposed: out[f][j][i] = src[f][i][j].
+void compute_load_fractals(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// The scale of a quantisation word as the fixpipe uses it: bits 31..13 as a float (1 sign,
 /// 8 exponent and 10 mantissa bits; the 13 low mantissa bits are dropped).
 float fixpipe_scale(std::uint64_t word);

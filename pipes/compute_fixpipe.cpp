@@ -1,6 +1,7 @@
-// Compute of Fixpipe's conversions on the way out of L0C (semantics: docs/ascendc.md, "Fixpipe",
-// from the vendor's Ascend C API reference: "Fixpipe", "quantisation on the way", "ReLU on the
-// way" and the reference scripts of its fixpipe_l0c2gm example).
+// Compute of the cube's data movers that change the data: Fixpipe's conversions on the way out
+// of L0C (semantics: docs/ascendc.md, "Fixpipe", from the vendor's Ascend C API reference:
+// "Fixpipe", "quantisation on the way", "ReLU on the way" and the reference scripts of its
+// fixpipe_l0c2gm example) and LoadData's fractal transpose on the way into L0A / L0B.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -85,6 +86,26 @@ void compute_fixpipe(const Transaction& tx, const std::byte* const* sources, std
                 store_at<half>(out, i, half(std::clamp(scaled, -kHalfMax, kHalfMax)));
             } else {
                 store_at<std::uint8_t>(out, i, to_b8(scaled, word));
+            }
+        }
+    }
+}
+
+void compute_load_fractals(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
+    constexpr std::uint64_t kSide = 16;  // a 512-byte fractal of 16-bit elements
+    constexpr std::uint64_t kFractalBytes = kSide * kSide * 2;
+    const MemAccess& read = tx.accesses[0];
+    const std::uint64_t fractals = read.rows;
+    for (std::uint64_t f = 0; f < fractals; ++f) {
+        const std::byte* src = sources[0] + f * read.pitch;
+        std::byte* dst = out + f * kFractalBytes;
+        if (tx.mode == 0) {
+            std::memcpy(dst, src, kFractalBytes);
+            continue;
+        }
+        for (std::uint64_t i = 0; i < kSide; ++i) {
+            for (std::uint64_t j = 0; j < kSide; ++j) {
+                std::memcpy(dst + (j * kSide + i) * 2, src + (i * kSide + j) * 2, 2);
             }
         }
     }

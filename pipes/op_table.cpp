@@ -137,13 +137,19 @@ constexpr std::array kOps{
            &compute_elementwise<Op::CreateVecIndex>},
     OpInfo{Op::AddRelu, "AddRelu", OpUnit::Vector, 2, false, &compute_elementwise<Op::AddRelu>},
     OpInfo{Op::SubRelu, "SubRelu", OpUnit::Vector, 2, false, &compute_elementwise<Op::SubRelu>},
+    // A copy (L1 -> L0A / L0B on MTE1, timed as one) of whole fractals, transposed or not:
+    // the decoder's decode_load_fractals sizes its accesses (fractal rows read and written).
+    OpInfo{.op = Op::LoadFractals,
+           .name = "LoadData",
+           .unit = OpUnit::Copy,
+           .compute = &compute_load_fractals},
 };
 
 constexpr bool rows_in_enum_order() {
     for (std::size_t i = 0; i < kOps.size(); ++i) {
         if (static_cast<std::size_t>(kOps[i].op) != i) return false;
     }
-    return static_cast<std::size_t>(Op::SubRelu) + 1 == kOps.size();
+    return static_cast<std::size_t>(Op::LoadFractals) + 1 == kOps.size();
 }
 static_assert(rows_in_enum_order(), "kOps has one row per Op, in enumerator order");
 

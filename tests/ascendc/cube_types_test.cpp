@@ -10,6 +10,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <source_location>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -468,4 +470,153 @@ TEST_CASE("Ascend C LoadData 2D with srcStride and dstGap moves whole 512-byte f
     }
     CHECK(sim.read(out) == expected);
     CHECK_THAT(checker.findings(), npusim::NoFindings());
+}
+
+namespace {
+
+// LoadData 2D with ifTranspose and srcStride 0 in the static-tensor style with explicit
+// flags: L0B (32 x 64 fp16, 8 fractals) gets source fractals 1, 3, 5 transposed (srcStride
+// 2), fractal 7 transposed twice (srcStride 0, dstGap 1: L0B fractals 3 and 5), fractal 0
+// twice untransposed (L0B 4 and 6) and fractal 2 as it is (L0B 7). Mmad with a 32 x 32
+// identity in L0A and Fixpipe read L0B back. kDropFlag leaves out the MTE1 -> M flag: the
+// checker must report Mmad reading L0A and L0B while the loads write them.
+constexpr uint32_t kTrK = 32, kTrN = 64, kTrSrc = 8 * 256;
+unsigned g_tr_load_line = 0, g_tr_mmad_line = 0;
+
+template <bool kDropFlag>
+__global__ __aicore__ void load_transposed(GM_ADDR eye, GM_ADDR src, GM_ADDR out) {
+    GlobalTensor<half> eyeGm, srcGm;
+    GlobalTensor<float> outGm;
+    eyeGm.SetGlobalBuffer((__gm__ half*)eye, kTrK * kTrK);
+    srcGm.SetGlobalBuffer((__gm__ half*)src, kTrSrc);
+    outGm.SetGlobalBuffer((__gm__ float*)out, kTrK * kTrN);
+    LocalMemAllocator<Hardware::L1> l1;
+    LocalMemAllocator<Hardware::L0A> l0a;
+    LocalMemAllocator<Hardware::L0B> l0b;
+    LocalMemAllocator<Hardware::L0C> l0c;
+    LocalTensor<half> a1 = l1.Alloc<TPosition::A1, half>(kTrK * kTrK);
+    LocalTensor<half> b1 = l1.Alloc<TPosition::B1, half>(kTrSrc);
+    LocalTensor<half> a2 = l0a.Alloc<TPosition::A2, half>(kTrK * kTrK);
+    LocalTensor<half> b2 = l0b.Alloc<TPosition::B2, half>(kTrK * kTrN);
+    LocalTensor<float> c1 = l0c.Alloc<TPosition::CO1, float>(kTrK * kTrN);
+    DataCopy(a1, eyeGm, kTrK * kTrK);
+    DataCopy(b1, srcGm, kTrSrc);
+    SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    g_tr_load_line = std::source_location::current().line() + 1;
+    LoadData(a2, a1, LoadData2DParams{0, kTrK * kTrK / 256, 1, 0, 0, false, 0});
+    LoadData(b2, b1, LoadData2DParams{1, 3, 2, 0, 0, true, 0});
+    LoadData(b2[3 * 256], b1, LoadData2DParams{7, 2, 0, 0, 1, true, 0});
+    LoadData(b2[4 * 256], b1, LoadData2DParams{0, 2, 0, 0, 1, false, 0});
+    LoadData(b2[7 * 256], b1, LoadData2DParams{2, 1, 0, 0, 0, false, 0});
+    if constexpr (!kDropFlag) {
+        SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    }
+    g_tr_mmad_line = std::source_location::current().line() + 1;
+    Mmad(c1, a2, b2, MmadParams{kTrK, kTrN, kTrK, 0, false, true});  // the vendor's 6-field form
+    SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+    WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    Fixpipe(outGm, c1, FixpipeParamsV220{kTrN, kTrK, kTrK, kTrN, false, QuantMode_t::NoQuant});
+}
+
+struct TransposedRun {
+    std::vector<float> out, expected;
+    std::vector<npusim::Finding> findings;
+};
+
+template <bool kDropFlag>
+TransposedRun run_transposed() {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto eye = sim.allocate<half>(kTrK * kTrK, "eye");
+    auto src = sim.allocate<half>(kTrSrc, "src");
+    auto out = sim.allocate<float>(kTrK * kTrN, "out");
+    std::vector<half> eyes(kTrK * kTrK, half(0.0F));
+    for (uint32_t i = 0; i < kTrK; ++i) eyes[i * kTrK + i] = half(1.0F);
+    std::vector<half> srcs(kTrSrc);
+    for (uint32_t i = 0; i < kTrSrc; ++i) srcs[i] = half(static_cast<float>(i % 2048));
+    sim.write(eye, eyes);
+    sim.write(src, srcs);
+    using npusim::ascendc::gm_addr;
+    const npusim::RunResult r =
+        sim.run({.name = "load_transposed", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+                npusim::ascendc::bind_kernel(load_transposed<kDropFlag>, gm_addr(eye), gm_addr(src),
+                                             gm_addr(out)));
+    REQUIRE(r.completed());
+    // The CPU model: L0B fractal f from source fractal from[f], transposed when flipped[f];
+    // the identity product reads L0B back element by element.
+    const uint32_t from[8] = {1, 3, 5, 7, 0, 7, 0, 2};
+    const bool flipped[8] = {true, true, true, true, false, true, false, false};
+    TransposedRun run;
+    run.expected.resize(kTrK * kTrN);
+    for (uint32_t f = 0; f < 8; ++f) {
+        for (uint32_t i = 0; i < 16; ++i) {
+            for (uint32_t j = 0; j < 16; ++j) {
+                const uint32_t at = flipped[f] ? j * 16 + i : i * 16 + j;
+                run.expected[f * 256 + i * 16 + j] = static_cast<float>(srcs[from[f] * 256 + at]);
+            }
+        }
+    }
+    run.out = sim.read(out);
+    run.findings = checker.findings();
+    return run;
+}
+
+}  // namespace
+
+TEST_CASE("Ascend C LoadData 2D with ifTranspose transposes each 16 x 16 fractal",
+          "[ascendc][cube]") {
+    const TransposedRun clean = run_transposed<false>();
+    CHECK(clean.out == clean.expected);
+    CHECK_THAT(clean.findings, npusim::NoFindings());
+    // Without the MTE1 -> M flag Mmad reads L0A and L0B while the five loads write them.
+    const TransposedRun racy = run_transposed<true>();
+    std::vector<npusim::Expected> expected;
+    for (unsigned i = 0; i < 5; ++i) {
+        expected.push_back({.kind = npusim::FindingKind::RaceRAW,
+                            .space = i == 0 ? npusim::MemSpace::L0A : npusim::MemSpace::L0B,
+                            .first_pipe = npusim::Pipe::MTE1,
+                            .second_pipe = npusim::Pipe::M,
+                            .first_line = g_tr_load_line + i,
+                            .second_line = g_tr_mmad_line});
+    }
+    CHECK_THAT(racy.findings, npusim::ExactlyFindings(expected));
+}
+
+namespace {
+
+unsigned g_int8_line = 0;
+
+__global__ __aicore__ void load_transposed_int8(GM_ADDR src) {
+    GlobalTensor<int8_t> srcGm;
+    srcGm.SetGlobalBuffer((__gm__ int8_t*)src, 512);
+    LocalMemAllocator<Hardware::L1> l1;
+    LocalMemAllocator<Hardware::L0B> l0b;
+    LocalTensor<int8_t> b1 = l1.Alloc<TPosition::B1, int8_t>(512);
+    LocalTensor<int8_t> b2 = l0b.Alloc<TPosition::B2, int8_t>(512);
+    DataCopy(b1, srcGm, 512);
+    SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    g_int8_line = std::source_location::current().line() + 1;
+    LoadData(b2, b1, LoadData2DParams{0, 1, 1, 0, 0, true, 0});
+}
+
+}  // namespace
+
+TEST_CASE("Ascend C LoadData with ifTranspose of int8 is a KernelError naming the line",
+          "[ascendc][cube]") {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    auto src = sim.allocate<int8_t>(512, "src");
+    std::string message;
+    try {
+        (void)sim.run(
+            {.name = "load_transposed_int8", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+            npusim::ascendc::bind_kernel(load_transposed_int8, npusim::ascendc::gm_addr(src)));
+    } catch (const npusim::KernelError& error) {
+        message = error.what();
+    }
+    CHECK_THAT(message, Catch::Contains("cube_types_test.cpp:" + std::to_string(g_int8_line)));
+    CHECK_THAT(message, Catch::Contains("transposes 16-bit elements only on A2"));
 }

@@ -356,6 +356,47 @@ TEST_CASE("decoder: Fixpipe's conversions, their types and accesses", "[unit]") 
                Contains("Fixpipe with a conversion goes from L0C to GM, not from L0C to L1"));
 }
 
+TEST_CASE("decoder: LoadData's fractals on MTE1, transposed for 16-bit types only", "[unit]") {
+    const Decoders d;
+    Request r;
+    r.op = Op::LoadFractals;
+    r.src0 = local(MemSpace::L1, 512, 8 * 256, DType::F16);
+    r.dst = local(MemSpace::L0B, 0, 4 * 256, DType::F16);
+    r.rows = 3;
+    r.src_pitch = 2 * 512;
+    r.dst_pitch = 512;
+    r.mode = 1;
+    Transaction tx = identity();
+    const DecodedInstruction out = d.aic.decode(r, tx);
+    CHECK(tx.pipe == Pipe::MTE1);
+    REQUIRE(tx.access_count == 2);
+    CHECK(out.write_access == 1);
+    CHECK(tx.accesses[0].rows == 3);  // fractals 0, 2 and 4 of the source
+    CHECK(tx.accesses[0].pitch == 1024);
+    CHECK(tx.accesses[1].rows == 3);
+    CHECK(tx.accesses[1].bytes == 512);
+    Request repeat = r;  // srcStride 0: one fractal read three times
+    repeat.src_pitch = 0;
+    Transaction tr = identity();
+    d.aic.decode(repeat, tr);
+    CHECK(tr.accesses[0].pitch == 0);
+    Request int8 = r;
+    int8.src0 = local(MemSpace::L1, 512, 8 * 512, DType::I8);
+    int8.dst = local(MemSpace::L0B, 0, 4 * 512, DType::I8);
+    CHECK_THAT(error_of(d.aic, int8),
+               Contains("LoadData with ifTranspose transposes 16-bit elements only on A2"));
+    int8.mode = 0;  // untransposed int8 fractals are fine
+    Transaction ti = identity();
+    d.aic.decode(int8, ti);
+    CHECK(ti.accesses[1].rows == 3);
+    Request to_ub = r;
+    to_ub.dst = local(MemSpace::L0C, 0, 4 * 256, DType::F16);
+    CHECK_THAT(error_of(d.aic, to_ub), Contains("goes from L1 to L0A or L0B, not from L1 to L0C"));
+    Request beyond = r;
+    beyond.src0.count = 4 * 256;  // fractal 4 is past the tensor
+    CHECK_THAT(error_of(d.aic, beyond), Contains("source needs 1280 elements"));
+}
+
 TEST_CASE("decoder: a flag pipe must exist on the core type", "[unit]") {
     const Decoders d;
     CHECK_THAT(error_of(d.aiv, flag(Op::SetFlag, Pipe::MTE2, Pipe::M, 0)),

@@ -733,3 +733,29 @@ TEST_CASE("compute: MrgSort merges sorted queues, the lower queue first on ties"
     CHECK(std::vector<std::uint32_t>{u[1], u[3], u[5], u[7], u[9], u[11]} ==
           std::vector<std::uint32_t>{0, 20, 10, 1, 11, 2});
 }
+
+TEST_CASE("compute: LoadData's fractals, transposed or repeated", "[unit]") {
+    // Three 16 x 16 fractals of uint16 (element i of fractal f holds f * 256 + i).
+    std::vector<std::uint16_t> src(3 * 256);
+    for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::uint16_t>(i);
+    const auto x = to_bytes(src);
+    const std::byte* sources[3] = {x.data(), nullptr, nullptr};
+    std::vector<std::byte> out(2 * 512);
+    Transaction tx = compute_tx(Op::LoadFractals, DType::U16, 512, 0.0);
+    tx.add_access(MemSpace::L1, false, 0, 512, 2, 2 * 512);  // fractals 0 and 2
+    tx.add_access(MemSpace::L0B, true, 0, 512, 2, 512);
+    tx.mode = 1;  // ifTranspose: (i, j) lands at (j, i)
+    op_info(Op::LoadFractals).compute(tx, sources, out.data());
+    const auto t = from_bytes<std::uint16_t>(out, 512);
+    CHECK(t[0 * 16 + 1] == src[1 * 16 + 0]);
+    CHECK(t[3 * 16 + 5] == src[5 * 16 + 3]);
+    CHECK(t[256 + 15 * 16 + 2] == src[512 + 2 * 16 + 15]);
+    tx.accesses[0].pitch = 0;  // srcStride 0: the same fractal again, not transposed
+    tx.mode = 0;
+    op_info(Op::LoadFractals).compute(tx, sources, out.data());
+    const auto r = from_bytes<std::uint16_t>(out, 512);
+    CHECK(std::vector<std::uint16_t>(r.begin(), r.begin() + 256) ==
+          std::vector<std::uint16_t>(src.begin(), src.begin() + 256));
+    CHECK(std::vector<std::uint16_t>(r.begin() + 256, r.end()) ==
+          std::vector<std::uint16_t>(src.begin(), src.begin() + 256));
+}

@@ -10,7 +10,7 @@
 using namespace npusim;
 
 namespace {
-constexpr int kOpCount = static_cast<int>(Op::SubRelu) + 1;
+constexpr int kOpCount = static_cast<int>(Op::LoadFractals) + 1;
 
 struct Expected {
     Op op;
@@ -74,6 +74,7 @@ constexpr Expected kExpected[] = {
     {Op::CreateVecIndex, OpUnit::Vector, 0},
     {Op::AddRelu, OpUnit::Vector, 2},
     {Op::SubRelu, OpUnit::Vector, 2},
+    {Op::LoadFractals, OpUnit::Copy, 0},
 };
 static_assert(std::size(kExpected) == kOpCount);
 }  // namespace
@@ -87,9 +88,9 @@ TEST_CASE("op table: every op has its row with the right unit and UB sources", "
         CHECK(int{info.ub_sources} == expected.ub_sources);
         CHECK(info.single_output == (expected.op == Op::ReduceSum || expected.op == Op::ReduceMax ||
                                      expected.op == Op::ReduceMin));
-        // Fixpipe: a copy whose data are computed (its conversions).
-        const bool computes =
-            info.unit == OpUnit::Vector || info.unit == OpUnit::Cube || expected.op == Op::Fixpipe;
+        // Fixpipe and LoadData: copies whose data are computed (conversions, transposes).
+        const bool computes = info.unit == OpUnit::Vector || info.unit == OpUnit::Cube ||
+                              expected.op == Op::Fixpipe || expected.op == Op::LoadFractals;
         CHECK((info.compute != nullptr) == computes);
         CHECK(info.reads_dst == (expected.op == Op::Axpy));
         CHECK(info.bit_output == (expected.op == Op::Compare || expected.op == Op::CompareScalar));

@@ -29,7 +29,31 @@ struct LoadData2DParams {
     std::uint8_t addrMode = 0;
 };
 
+/// Mmad's parameters with the vendor's constructors (its kernel_struct_mm.h): the fields one
+/// by one, (m, n, k, isBias, fmOffset, enSsparse, enWinogradA, enWinogradB) or (m, n, k,
+/// unitFlag, cmatrixSource, cmatrixInitVal); (m, n, k) is npusim's own shorthand.
 struct MmadParams {
+    MmadParams() = default;
+    MmadParams(std::uint16_t mIn, std::uint16_t nIn, std::uint16_t kIn) : m(mIn), n(nIn), k(kIn) {}
+    MmadParams(std::uint16_t mIn, std::uint16_t nIn, std::uint16_t kIn, bool isBiasIn,
+               std::int32_t fmOffsetIn, bool enSsparseIn, bool enWinogradAIn, bool enWinogradBIn)
+        : m(mIn),
+          n(nIn),
+          k(kIn),
+          isBias(isBiasIn),
+          fmOffset(fmOffsetIn),
+          enSsparse(enSsparseIn),
+          enWinogradA(enWinogradAIn),
+          enWinogradB(enWinogradBIn) {}
+    MmadParams(std::uint16_t mIn, std::uint16_t nIn, std::uint16_t kIn, std::uint8_t unitFlagIn,
+               bool cmatrixSourceIn, bool cmatrixInitValIn)
+        : m(mIn),
+          n(nIn),
+          k(kIn),
+          unitFlag(unitFlagIn),
+          cmatrixSource(cmatrixSourceIn),
+          cmatrixInitVal(cmatrixInitValIn) {}
+
     std::uint16_t m = 0;
     std::uint16_t n = 0;
     std::uint16_t k = 0;
@@ -84,32 +108,120 @@ struct FixpipeParamsV220 {
     std::uint8_t unitFlag = 0;
 };
 
+/// LoadDataWithTranspose's parameters (A2/A3): per repeat one square matrix (16 x 16 of 16-bit
+/// elements: one fractal) from L1, transposed into L0A / L0B.
+struct LoadData2dTransposeParams {
+    LoadData2dTransposeParams() = default;
+    LoadData2dTransposeParams(std::uint16_t startIndexIn, std::uint8_t repeatTimesIn,
+                              std::uint16_t srcStrideIn, std::uint16_t dstGapIn,
+                              std::uint16_t dstFracGapIn, std::uint8_t addrModeIn = 0)
+        : startIndex(startIndexIn),
+          repeatTimes(repeatTimesIn),
+          srcStride(srcStrideIn),
+          dstGap(dstGapIn),
+          dstFracGap(dstFracGapIn),
+          addrMode(addrModeIn) {}
+
+    std::uint16_t startIndex = 0;
+    std::uint8_t repeatTimes = 0;
+    std::uint16_t srcStride = 0;
+    std::uint16_t dstGap = 0;
+    std::uint16_t dstFracGap = 0;
+    std::uint8_t addrMode = 0;
+};
+
+}  // namespace AscendC
+
+namespace npusim::ascendc {
+
+/// One LoadData 2D instruction on MTE1 after the automatic sync: `repeats` 512-byte fractals
+/// from `first` (each next one `src_pitch` bytes further, 0: the same one) to `dst`
+/// (`dst_pitch` bytes apart), each transposed when `transpose` (Block::load_fractals).
+template <class T>
+void load_fractals(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& first,
+                   std::uint64_t repeats, std::uint64_t src_pitch, std::uint64_t dst_pitch,
+                   bool transpose, const Loc& loc) {
+    constexpr std::uint64_t kFractalBytes = 512;
+    KernelContext& ctx = context(loc);
+    Resume resume(ctx);
+    std::vector<Touch> touches;
+    touches.reserve(2 * repeats);
+    const auto s = first.native();
+    const auto d = dst.native();
+    for (std::uint64_t i = 0; i < repeats; ++i) {
+        touches.push_back(Touch{s.space, s.address + i * src_pitch, kFractalBytes, false});
+        touches.push_back(Touch{d.space, d.address + i * dst_pitch, kFractalBytes, true});
+    }
+    ctx.before_pipe_work(Pipe::MTE1, touches, loc);
+    Block::LoadFractalsCall call;
+    call.src = s;
+    call.dst = d;
+    call.fractals = static_cast<std::uint32_t>(repeats);
+    call.src_pitch = src_pitch;
+    call.dst_pitch = dst_pitch;
+    call.transpose = transpose;
+    ctx.block().load_fractals(call, loc);
+}
+
+}  // namespace npusim::ascendc
+
+namespace AscendC {
+
 /// LoadData(l0, l1, params): repeatTimes fractals of 512 bytes, the first at fractal
-/// startIndex of src, each next one srcStride fractals further; in dst one after the other
-/// with dstGap fractals between (vendor API reference, "LoadData", 2D). Dense loads are one
-/// contiguous copy, strided ones one strided copy on MTE1; repeatTimes 0 does nothing.
-/// Not supported yet: ifTranspose, srcStride 0 with several repeats, addrMode 1.
+/// startIndex of src, each next one srcStride fractals further (0: the same fractal again);
+/// in dst one after the other with dstGap fractals between; ifTranspose transposes each
+/// fractal (16 x 16, 16-bit types only on A2) (vendor API reference, "LoadData", 2D). Dense
+/// loads are one contiguous copy, the others one strided instruction on MTE1; repeatTimes 0
+/// does nothing. addrMode 1 (decreasing indexes) applies to GM -> L1 only: a KernelError.
 template <class T>
 void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& params,
               Loc loc = Loc::current()) {
     if (params.repeatTimes == 0) return;
-    if ((params.srcStride == 0 && params.repeatTimes > 1) || params.ifTranspose ||
-        params.addrMode != 0) {
+    if (params.addrMode != 0) {
         throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
-                                  "LoadData: transposed loads, srcStride 0 over several repeats "
-                                  "and addrMode 1 are not supported yet");
+                                  "LoadData: addrMode 1 (decreasing fractal indexes) is for "
+                                  "GM -> L1 loads; L1 -> L0A / L0B takes addrMode 0");
     }
     constexpr std::uint64_t kFractalBytes = 512;
     constexpr std::uint64_t kFractal = kFractalBytes / sizeof(T);
-    const auto first = src[std::uint64_t{params.startIndex} * kFractal].native();
+    const LocalTensor<T> first = src[std::uint64_t{params.startIndex} * kFractal];
     const std::uint64_t repeats = params.repeatTimes;
-    if ((params.srcStride == 1 || repeats == 1) && params.dstGap == 0) {
-        npusim::ascendc::copy_elements<T>(dst.native(), first, repeats * kFractal, loc);
+    const std::uint64_t src_pitch = std::uint64_t{params.srcStride} * kFractalBytes;
+    const std::uint64_t dst_pitch = (1 + std::uint64_t{params.dstGap}) * kFractalBytes;
+    if (params.ifTranspose || (params.srcStride == 0 && repeats > 1)) {
+        npusim::ascendc::load_fractals(dst, first, repeats, src_pitch, dst_pitch,
+                                       params.ifTranspose, loc);
         return;
     }
-    npusim::ascendc::copy_rows<T>(dst.native(), first, repeats, kFractalBytes,
-                                  std::uint64_t{params.srcStride} * kFractalBytes,
-                                  (1 + std::uint64_t{params.dstGap}) * kFractalBytes, loc);
+    if ((params.srcStride == 1 || repeats == 1) && params.dstGap == 0) {
+        npusim::ascendc::copy_elements<T>(dst.native(), first.native(), repeats * kFractal, loc);
+        return;
+    }
+    npusim::ascendc::copy_rows<T>(dst.native(), first.native(), repeats, kFractalBytes, src_pitch,
+                                  dst_pitch, loc);
+}
+
+/// LoadDataWithTranspose(l0, l1, params): repeatTimes square matrices from L1, the first at
+/// startIndex, srcStride squares apart (0: the same one), each transposed into L0A / L0B with
+/// dstGap fractals between (vendor API reference, "LoadDataWithTranspose"). For 16-bit types a
+/// square is one 16 x 16 fractal (the same instruction as LoadData with ifTranspose). Not
+/// supported yet (KernelError naming the line): int8 (32 x 32 squares of two fractals), fp32
+/// / int32 (16 x 16 squares of two 16 x 8 fractals, placed dstFracGap apart), addrMode 1.
+template <class T>
+void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           const LoadData2dTransposeParams& params, Loc loc = Loc::current()) {
+    if (params.repeatTimes == 0) return;
+    if (sizeof(T) != 2 || params.addrMode != 0) {
+        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
+                                  "LoadDataWithTranspose: 8- and 32-bit types (squares of two "
+                                  "fractals) and addrMode 1 are not supported yet (16-bit types "
+                                  "are; docs/ascendc.md)");
+    }
+    constexpr std::uint64_t kFractalBytes = 512;
+    const LocalTensor<T> first = src[std::uint64_t{params.startIndex} * kFractalBytes / sizeof(T)];
+    npusim::ascendc::load_fractals(dst, first, params.repeatTimes,
+                                   std::uint64_t{params.srcStride} * kFractalBytes,
+                                   (1 + std::uint64_t{params.dstGap}) * kFractalBytes, true, loc);
 }
 
 }  // namespace AscendC
@@ -222,7 +334,10 @@ void issue_fixpipe(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTens
     }
     Block::FixpipeCall call;
     call.src = src.native();
-    call.dst = dst.native();
+    // A GlobalTensor set without a size (SetGlobalBuffer(ptr)) spans the rows written.
+    call.dst = dst.native(
+        dst.GetSize() != 0 ? 0
+                           : ((params.mSize - 1) * pitch + row_bytes + sizeof(D) - 1) / sizeof(D));
     if (scales != nullptr && fix_quant_info(quant).per_channel) {
         touches.push_back(Touch{scales->native().space, scales->native().address,
                                 std::uint64_t{params.nSize} * 8, false});
