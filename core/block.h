@@ -449,18 +449,9 @@ public:
     using CubeOperand = npusim::CubeOperand;
     using MmadCall = npusim::MmadCall;
     using FixpipeCall = npusim::FixpipeCall;
+    using LoadFractalsCall = npusim::LoadFractalsCall;
     void mmad(const MmadCall& call, Loc loc = Loc::current());
     void fixpipe(const FixpipeCall& call, Loc loc = Loc::current());
-    /// LoadData 2D as one instruction (PIPE_MTE1, timed as the strided L1 -> L0 copy):
-    /// `fractals` 512-byte fractals from L1 (`src`, each next one `src_pitch` bytes further; 0
-    /// reads the same one again) to L0A / L0B (`dst`, `dst_pitch` bytes apart); `transpose`
-    /// (ifTranspose) transposes each, 16 x 16 elements of 16 bits.
-    struct LoadFractalsCall {
-        CubeOperand src, dst;
-        std::uint32_t fractals = 0;
-        std::uint64_t src_pitch = 0, dst_pitch = 512;
-        bool transpose = false;
-    };
     void load_fractals(const LoadFractalsCall& call, Loc loc = Loc::current());
 
     // ---- scalar unit (PIPE_S) -----------------------------------------------------------

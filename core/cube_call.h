@@ -1,5 +1,6 @@
-// The argument structs of the cube unit's calls (Block::mmad, Block::fixpipe): one struct per
-// instruction, so that front ends (sim/ascendc) fill in only the fields their API has.
+// The argument structs of the cube unit's calls (Block::mmad, Block::fixpipe,
+// Block::load_fractals): one struct per instruction, so that front ends (sim/ascendc) fill
+// in only the fields their API has.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +52,17 @@ struct FixpipeCall {
     FixQuant quant = FixQuant::None;
     bool relu = false;
     std::uint64_t quant_word = 0;
+};
+
+/// LoadData 2D as one instruction (PIPE_MTE1, timed as the strided L1 -> L0 copy):
+/// `fractals` 512-byte fractals from L1 (`src`, each next one `src_pitch` bytes further; 0
+/// reads the same one again) to L0A / L0B (`dst`, `dst_pitch` bytes apart); `transpose`
+/// (ifTranspose) transposes each, 16 x 16 elements of 16 bits.
+struct LoadFractalsCall {
+    CubeOperand src, dst;
+    std::uint32_t fractals = 0;
+    std::uint64_t src_pitch = 0, dst_pitch = 512;
+    bool transpose = false;
 };
 
 }  // namespace npusim
