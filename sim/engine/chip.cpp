@@ -338,9 +338,7 @@ void Chip::finish_run(RunResult& result, const HostSide* host) {
     if (deadlocked) record_deadlock(result, host);
     result.end_cycle = now();
     if (!deadlocked) {
-        for (const KernelResult& k : m_scheduler.peek_results()) {
-            result.end_cycle = std::max(result.end_cycle, k.end);
-        }
+        result.end_cycle = std::max(result.end_cycle, m_scheduler.latest_kernel_end());
     }
     collect_usage(result);
     if (deadlocked || stopped || m_resources.first_error || host_pending) unwind_stopped_run();

@@ -454,7 +454,12 @@ SchedulerState Scheduler::state() const {
 }
 
 std::vector<KernelResult> Scheduler::take_results() {
-    std::vector<KernelResult> results = peek_results();
+    // Moved out, not copied: a long program's results are its largest record (one per launch).
+    for (const Entry& entry : m_active) {
+        m_results[entry.result].blocks_finished =
+            entry.finished_cores / cores_per_block(entry.kernel->type);
+    }
+    std::vector<KernelResult> results = std::move(m_results);
     m_by_launch.clear();
     m_active.clear();
     m_retired.clear();
@@ -463,6 +468,12 @@ std::vector<KernelResult> Scheduler::take_results() {
     m_last_served.reset();
     m_random_state = m_options.seed;
     return results;
+}
+
+Cycle Scheduler::latest_kernel_end() const {
+    Cycle end = 0;
+    for (const KernelResult& r : m_results) end = std::max(end, r.end);
+    return end;
 }
 
 std::vector<KernelResult> Scheduler::peek_results() const {

@@ -92,6 +92,9 @@ public:
     SchedulerState state() const;
     /// Results of the kernels launched since the last take_results(), without forgetting.
     std::vector<KernelResult> peek_results() const;
+    /// The latest end of the kernels launched since the last take_results() (0: none), without
+    /// copying their results.
+    Cycle latest_kernel_end() const;
     /// Results of the kernels launched since the last call; forgets them, and restarts the
     /// RoundRobin turn and the Random sequence (each run places as on a new simulator).
     std::vector<KernelResult> take_results();
