@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "base/cube_types.h"
+#include "npusim_ascendc/constants.h"
 #include "npusim_ascendc/cube.h"
 
 namespace AscendC {
@@ -52,9 +53,6 @@ constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 /// scratch (e.g. Matmul's SetLocalWorkspace) by TOTAL_VEC_LOCAL_SIZE.
 constexpr std::int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
 constexpr std::uint32_t TOTAL_UB_SIZE = 192 * 1024;
-/// The bytes of one 32-byte block (the vendor's kernel constant; samples divide copy lengths
-/// by it for DataCopyParams).
-constexpr std::uint32_t DEFAULT_C0_SIZE = 32;
 
 }  // namespace AscendC
 
