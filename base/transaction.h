@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/cube_layout.h"
 #include "base/host_ops.h"
 #include "base/invariant.h"
 #include "base/kernel_type.h"
@@ -186,6 +187,11 @@ struct Transaction {
     bool bias = false;
     bool a_transposed = false;
     bool b_transposed = false;
+    /// Mmad and Fixpipe: how the cube's operands are held (base/cube_layout.h); a Copy with
+    /// Fractal is the ND -> NZ copy (its source rows land as C0 column blocks, the write
+    /// access's rows). Fixpipe, Fractal: L0C elements between column blocks.
+    CubeLayout layout = CubeLayout::RowMajor;
+    std::uint64_t block_stride = 0;
     std::uint32_t group = 0;  // GroupReduce*: source elements per result
     /// Fixpipe: negative results become 0 (ReLU) and the scale word of a scalar
     /// quantisation (the vendor's deqScalar: bits 31..13 the scale, 45..37 an offset, 46

@@ -561,6 +561,7 @@ void AiCore::apply_effect(InFlight& f, std::uint32_t phase) {
         m_memory.read(tx.accesses[0], f.scratch.data() + tx.pad_left,
                       padding == 0 ? 0 : tx.accesses[0].bytes + padding);
         if (padding != 0) fill_padding(tx, f.scratch);
+        if (tx.layout == CubeLayout::Fractal) nd2nz_in_place(tx, f.scratch.data());
         return;
     }
     // Compute reads its local sources in place, in access order (core/instruction_decoder.h).

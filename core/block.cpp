@@ -88,6 +88,7 @@ void Block::mmad(const MmadCall& call, Loc loc) {
     if (call.has_bias) r.bias = call.bias.operand;
     r.a_transposed = call.a_transposed;
     r.b_transposed = call.b_transposed;
+    r.layout = call.layout;
     issue(r, loc);
 }
 
@@ -103,7 +104,11 @@ void Block::fixpipe(const FixpipeCall& call, Loc loc) {
     r.mode = static_cast<std::uint32_t>(call.quant);
     r.relu = call.relu;
     r.quant_word = call.quant_word;
+    r.layout = call.layout;
+    r.block_stride = call.src_block_stride;
     r.atomic = m_atomic;  // the decoder refuses a conversion under SetAtomic
+    r.atomic_dtype = m_atomic_dtype;
+    r.atomic_where = m_atomic_where;
     issue(r, loc);
 }
 
@@ -116,6 +121,19 @@ void Block::load_fractals(const LoadFractalsCall& call, Loc loc) {
     r.src_pitch = call.src_pitch;
     r.dst_pitch = call.dst_pitch;
     r.mode = call.transpose ? 1 : 0;
+    issue(r, loc);
+}
+
+void Block::nd2nz(const Nd2NzCall& call, Loc loc) {
+    Request r;
+    r.op = Op::Copy;
+    r.src0 = call.src.operand;
+    r.dst = call.dst.operand;
+    r.rows = call.rows;
+    r.count = call.cols;
+    r.src_pitch = call.src_pitch;
+    r.dst_pitch = call.dst_block_pitch;
+    r.layout = CubeLayout::Fractal;
     issue(r, loc);
 }
 

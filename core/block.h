@@ -450,9 +450,11 @@ public:
     using MmadCall = npusim::MmadCall;
     using FixpipeCall = npusim::FixpipeCall;
     using LoadFractalsCall = npusim::LoadFractalsCall;
+    using Nd2NzCall = npusim::Nd2NzCall;
     void mmad(const MmadCall& call, Loc loc = Loc::current());
     void fixpipe(const FixpipeCall& call, Loc loc = Loc::current());
     void load_fractals(const LoadFractalsCall& call, Loc loc = Loc::current());
+    void nd2nz(const Nd2NzCall& call, Loc loc = Loc::current());
 
     // ---- scalar unit (PIPE_S) -----------------------------------------------------------
     template <Element T>

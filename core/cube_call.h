@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "base/cube_layout.h"
 #include "base/tensor.h"
 #include "base/transaction.h"
 #include "core/request.h"
@@ -27,8 +28,10 @@ struct CubeOperand {
 /// Mmad's full form: fp16 / bf16 / fp32 inputs with an fp32 result, or int8 inputs with an
 /// int32 result (the decoder checks the types against the cube's table); `bias` (of the
 /// result type, n elements, in L1: npusim's stand-in for the bias table) initialises every
-/// row of c instead of zero (not with accumulate); a held as k x m and b as n x k
-/// (row-major) when transposed.
+/// row of c instead of zero (not with accumulate). `layout` RowMajor: a m x k, b k x n, c m x n
+/// dense row-major (a held as k x m and b as n x k when transposed); Fractal: the hardware's
+/// (base/cube_layout.h): a ZZ (ND when m is 1: the GEMV form), b ZN, c NZ, each in whole
+/// fractals; c's elements outside m x n are written 0 (kept when accumulating).
 struct MmadCall {
     CubeOperand c;
     CubeOperand a;
@@ -39,12 +42,15 @@ struct MmadCall {
     CubeOperand bias;
     bool a_transposed = false;
     bool b_transposed = false;
+    CubeLayout layout = CubeLayout::RowMajor;
 };
 
-/// Fixpipe with a conversion (PIPE_FIX, timed as the L0C -> GM copy): m rows of n results
-/// from L0C (row-major) to GM rows `dst_pitch` bytes apart (0: dense), converted by `quant`
-/// (base/cube_types.h) with `quant_word` (scalar modes) or n uint64 words in L1 (`scales`,
-/// per-channel modes); `relu` makes negative results 0.
+/// Fixpipe (PIPE_FIX, timed as the L0C -> GM copy): m rows of n results from L0C to GM rows
+/// `dst_pitch` bytes apart (0: dense), converted by `quant` (base/cube_types.h) with
+/// `quant_word` (scalar modes) or n uint64 words in L1 (`scales`, per-channel modes); `relu`
+/// makes negative results 0. `layout` RowMajor: L0C holds m x n row-major; Fractal: NZ with
+/// 16 x 16 fractals, its column blocks `src_block_stride` elements apart (0: 16 x m rounded up
+/// to 16). Without a conversion it is the plain copy (also under SetAtomic).
 struct FixpipeCall {
     CubeOperand src, dst, scales;
     std::uint32_t m = 0, n = 0;
@@ -52,6 +58,8 @@ struct FixpipeCall {
     FixQuant quant = FixQuant::None;
     bool relu = false;
     std::uint64_t quant_word = 0;
+    CubeLayout layout = CubeLayout::RowMajor;
+    std::uint64_t src_block_stride = 0;
 };
 
 /// LoadData 2D as one instruction (PIPE_MTE1, timed as the strided L1 -> L0 copy):
@@ -63,6 +71,17 @@ struct LoadFractalsCall {
     std::uint32_t fractals = 0;
     std::uint64_t src_pitch = 0, dst_pitch = 512;
     bool transpose = false;
+};
+
+/// DataCopy GM -> L1 with the ND -> NZ conversion (one DMA instruction on MTE2, timed as the
+/// `rows` row copy it reads): `rows` rows of `cols` elements from `src` (rows `src_pitch`
+/// bytes apart) land in `dst` as NZ: C0 columns (32 bytes) a column block, its rows 32 bytes
+/// apart, the column blocks `dst_block_pitch` bytes apart; a last partial block is padded with
+/// zeros to 32 bytes (the cce reference, copy_gm_to_cbuf_multi_nd2nz).
+struct Nd2NzCall {
+    CubeOperand src, dst;
+    std::uint32_t rows = 0, cols = 0;
+    std::uint64_t src_pitch = 0, dst_block_pitch = 0;
 };
 
 }  // namespace npusim

@@ -6,6 +6,7 @@
 #include "base/cube_types.h"
 #include "base/errors.h"
 #include "core/instruction_decoder.h"
+#include "pipes/compute.h"
 #include "pipes/op_table.h"
 
 namespace npusim {
@@ -33,6 +34,7 @@ void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,
     tx.bias = r.has_bias;
     tx.a_transposed = r.a_transposed;
     tx.b_transposed = r.b_transposed;
+    tx.layout = r.layout;
     if (m_core_type != CoreType::Cube) rule_error(tx, "Mmad needs a cube core");
     if (r.has_bias && r.accumulate) {
         rule_error(tx, "Mmad with a bias initialises its result: it cannot also accumulate");
@@ -48,6 +50,13 @@ void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,
     const std::uint64_t m = r.m, n = r.n, k = r.k;
     const std::uint64_t in_size = size_of(type->input);
     const std::uint64_t out_size = size_of(type->result);
+    if (r.layout == CubeLayout::Fractal && (r.a_transposed || r.b_transposed)) {
+        rule_error(tx,
+                   "Mmad in the fractal layout takes no transposed operands (LoadData "
+                   "transposes on the way into L0A / L0B)");
+    }
+    // The elements each operand spans: dense row-major, or whole fractals (base/cube_layout.h).
+    const CubeShapes shapes = cube_shapes(tx);
     auto check = [&](const Operand& op, MemSpace space, std::uint64_t count, const char* role) {
         if (op.space != space) {
             rule_error(tx, std::string(role) + " must be in " + name_of(space) + ", not " +
@@ -55,12 +64,14 @@ void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,
         }
         check_local(tx, op, count, role);
     };
-    check(r.src0, MemSpace::L0A, m * k, "left matrix");
-    check(r.src1, MemSpace::L0B, k * n, "right matrix");
-    check(r.dst, MemSpace::L0C, m * n, "result matrix");
+    const std::uint64_t a_span = shapes.a.span(), b_span = shapes.b.span();
+    const std::uint64_t c_span = shapes.c.span();
+    check(r.src0, MemSpace::L0A, a_span, "left matrix");
+    check(r.src1, MemSpace::L0B, b_span, "right matrix");
+    check(r.dst, MemSpace::L0C, c_span, "result matrix");
     // Reads first, in compute order (a, b, then the accumulator); the write last but one.
-    tx.add_access(MemSpace::L0A, false, r.src0.address, m * k * in_size);
-    tx.add_access(MemSpace::L0B, false, r.src1.address, k * n * in_size);
+    tx.add_access(MemSpace::L0A, false, r.src0.address, a_span * in_size);
+    tx.add_access(MemSpace::L0B, false, r.src1.address, b_span * in_size);
     if (r.has_bias) {
         if (r.bias.dtype != type->result) {
             rule_error(tx, "Mmad's bias is " + std::string(to_string(type->result)) + " for a " +
@@ -71,8 +82,10 @@ void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,
         tx.add_access(MemSpace::L1, false, r.bias.address, n * out_size);
     }
     out.write_access = tx.access_count;
-    tx.add_access(MemSpace::L0C, true, r.dst.address, m * n * out_size);
-    if (r.accumulate) tx.add_access(MemSpace::L0C, false, r.dst.address, m * n * out_size);
+    tx.add_access(MemSpace::L0C, true, r.dst.address, c_span * out_size);
+    if (r.accumulate) tx.add_access(MemSpace::L0C, false, r.dst.address, c_span * out_size);
+    (void)m;
+    (void)k;
 }
 
 void InstructionDecoder::decode_fixpipe(const Request& r, Transaction& tx,
@@ -87,6 +100,8 @@ void InstructionDecoder::decode_fixpipe(const Request& r, Transaction& tx,
     tx.mode = r.mode;
     tx.relu = r.relu;
     tx.quant_word = r.quant_word;
+    tx.layout = r.layout;
+    tx.block_stride = r.block_stride;
     out.route = find_copy_route(r.src0.space, r.dst.space);
     if (r.src0.space != MemSpace::L0C || r.dst.space != MemSpace::GM || !out.route) {
         rule_error(tx, "Fixpipe with a conversion goes from L0C to GM, not from " +
@@ -113,9 +128,18 @@ void InstructionDecoder::decode_fixpipe(const Request& r, Transaction& tx,
     if (info.scaled && !info.per_channel && mode_bit(r.quant_word)) {
         rule_error(tx, what + "with the mode-control bit (36) of deqScalar set: not supported yet");
     }
-    if (r.atomic != AtomicOp::None) {
+    if (r.atomic != AtomicOp::None && (!plain || r.relu)) {
         rule_error(tx, "Fixpipe with a conversion (quantisation or ReLU) under SetAtomic" +
                            std::string(to_string(r.atomic)) + ": not supported yet");
+    }
+    if (r.atomic != AtomicOp::None) {  // the plain copy-out combines with GM
+        if (r.atomic_dtype != r.dst.dtype) {
+            rule_error(tx, "Fixpipe of " + name_of(r.dst.dtype) + " while atomic " +
+                               std::string(to_string(r.atomic)) + " of " + name_of(r.atomic_dtype) +
+                               " is set (at " + format_location(r.atomic_where) +
+                               "): the atomic type must be the copied element type");
+        }
+        tx.atomic = r.atomic;
     }
     const std::uint64_t in_size = size_of(r.src0.dtype), out_size = size_of(r.dst.dtype);
     const std::uint64_t row_bytes = std::uint64_t{r.n} * out_size;
@@ -124,10 +148,17 @@ void InstructionDecoder::decode_fixpipe(const Request& r, Transaction& tx,
         rule_error(tx, "Fixpipe: GM rows " + std::to_string(pitch) +
                            " bytes apart overlap rows of " + std::to_string(row_bytes) + " bytes");
     }
-    check_local(tx, r.src0, tx.count, "source", 32);
+    const MatrixShape src = fixpipe_source(tx);
+    if (r.layout == CubeLayout::Fractal && src.block_stride != 0 && src.col_fractals() > 1 &&
+        src.block_stride < src.row_fractals() * kFractalSide * kFractalSide) {
+        rule_error(tx, "Fixpipe: srcStride " + std::to_string(src.block_stride / kFractalSide) +
+                           " (rows between L0C's column blocks) is less than mSize " +
+                           std::to_string(r.m) + " rounded up to 16");
+    }
+    check_local(tx, r.src0, src.span(), "source", 32);
     const std::uint64_t span = ((r.m - 1) * pitch + row_bytes + out_size - 1) / out_size;
     check_global(tx, r.dst, span, "destination");
-    tx.add_access(MemSpace::L0C, false, r.src0.address, tx.count * in_size);
+    tx.add_access(MemSpace::L0C, false, r.src0.address, src.span() * in_size);
     out.write_access = tx.access_count;
     tx.add_access(MemSpace::GM, true, r.dst.address, row_bytes, r.m, pitch);
     if (info.per_channel) {
@@ -180,6 +211,46 @@ void InstructionDecoder::decode_load_fractals(const Request& r, Transaction& tx,
     tx.add_access(r.src0.space, false, r.src0.address, kFractalBytes, r.rows, r.src_pitch);
     out.write_access = tx.access_count;
     tx.add_access(r.dst.space, true, r.dst.address, kFractalBytes, r.rows, r.dst_pitch);
+}
+
+void InstructionDecoder::decode_nd2nz(const Request& r, Transaction& tx,
+                                      DecodedInstruction& out) const {
+    tx.dtype = tx.src_dtype = r.src0.dtype;
+    tx.layout = CubeLayout::Fractal;
+    tx.m = r.rows;
+    tx.n = static_cast<std::uint32_t>(r.count);
+    tx.count = r.count;
+    out.route = find_copy_route(r.src0.space, r.dst.space);
+    if (r.src0.space != MemSpace::GM || r.dst.space != MemSpace::L1 || !out.route) {
+        rule_error(tx, "DataCopy with the ND -> NZ conversion goes from GM to L1, not from " +
+                           name_of(r.src0.space) + " to " + name_of(r.dst.space));
+    }
+    if (r.dst.dtype != r.src0.dtype) {
+        rule_error(tx, "DataCopy ND -> NZ keeps the element type (got " + name_of(r.src0.dtype) +
+                           " -> " + name_of(r.dst.dtype) + ")");
+    }
+    if (r.rows == 0 || r.count == 0) rule_error(tx, "DataCopy ND -> NZ of 0 rows or columns");
+    const std::uint64_t element = size_of(r.src0.dtype);
+    const std::uint64_t row_bytes = r.count * element;
+    const std::uint64_t blocks = (row_bytes + 31) / 32;
+    const std::uint64_t block_bytes = std::uint64_t{r.rows} * 32;  // one column block's rows
+    if (r.src_pitch < row_bytes) {
+        rule_error(tx, "DataCopy ND -> NZ: source rows " + std::to_string(r.src_pitch) +
+                           " bytes apart overlap rows of " + std::to_string(row_bytes) + " bytes");
+    }
+    if (blocks > 1 && r.dst_pitch < block_bytes) {
+        rule_error(tx, "DataCopy ND -> NZ: column blocks " + std::to_string(r.dst_pitch / 32) +
+                           " C0 rows apart (dstNzC0Stride) overlap blocks of " +
+                           std::to_string(r.rows) + " rows (nValue)");
+    }
+    check_global(tx, r.src0, ((r.rows - 1) * r.src_pitch + row_bytes) / element, "source");
+    check_local(tx, r.dst, ((blocks - 1) * r.dst_pitch + block_bytes) / element, "destination");
+    tx.add_access(MemSpace::GM, false, r.src0.address, row_bytes, r.rows, r.src_pitch);
+    out.write_access = tx.access_count;
+    tx.add_access(r.dst.space, true, r.dst.address, block_bytes, static_cast<std::uint32_t>(blocks),
+                  r.dst_pitch);
+    tx.dma_continues = r.dma_continues;
+    tx.l2_bypass = r.l2_bypass;
 }
 
 }  // namespace npusim

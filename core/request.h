@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <source_location>
 
+#include "base/cube_layout.h"
 #include "base/tensor.h"
 #include "base/transaction.h"
 #include "base/types.h"
@@ -80,6 +81,10 @@ struct Request {
     std::uint32_t rows = 1;
     std::uint64_t src_pitch = 0;
     std::uint64_t dst_pitch = 0;
+    // Mmad, Fixpipe: the operands' layout (Transaction::layout); a Copy with Fractal is the
+    // ND -> NZ copy (rows x count elements, dst_pitch the bytes between column blocks).
+    CubeLayout layout = CubeLayout::RowMajor;
+    std::uint64_t block_stride = 0;  // Fixpipe, Fractal: L0C elements between column blocks
 };
 
 using Loc = std::source_location;

@@ -398,7 +398,47 @@ void compute_brcb(const Transaction& tx, const std::byte* const* sources, std::b
     });
 }
 
+CubeShapes cube_shapes(const Transaction& tx) {
+    const std::uint64_t m = tx.m, n = tx.n, k = tx.k;
+    CubeShapes s;
+    if (tx.layout == CubeLayout::RowMajor) {
+        s.a = tx.a_transposed ? MatrixShape{MatrixFormat::ND, k, m}
+                              : MatrixShape{MatrixFormat::ND, m, k};
+        s.b = tx.b_transposed ? MatrixShape{MatrixFormat::ND, n, k}
+                              : MatrixShape{MatrixFormat::ND, k, n};
+        s.c = MatrixShape{MatrixFormat::ND, m, n};
+        return s;
+    }
+    const std::uint64_t c0 = cube_c0(size_of(tx.src_dtype));
+    // m = 1: the cube reads a as ND (the vendor's GEMV form, "Mmad").
+    s.a = m == 1 ? MatrixShape{MatrixFormat::ND, m, k} : MatrixShape{MatrixFormat::ZZ, m, k, c0};
+    s.b = MatrixShape{MatrixFormat::ZN, k, n, c0};
+    s.c = MatrixShape{MatrixFormat::NZ, m, n, kFractalSide};
+    return s;
+}
+
+MatrixShape fixpipe_source(const Transaction& tx) {
+    if (tx.layout == CubeLayout::RowMajor) return MatrixShape{MatrixFormat::ND, tx.m, tx.n};
+    return MatrixShape{MatrixFormat::NZ, tx.m, tx.n, kFractalSide, tx.block_stride};
+}
+
 namespace {
+
+template <class In, class Acc>
+Acc mmad_dot(const std::byte* a, const std::byte* b, std::uint64_t k, Acc acc, const auto& a_at,
+             const auto& b_at) {
+    for (std::uint64_t i = 0; i < k; ++i) {
+        if constexpr (std::is_same_v<Acc, std::int32_t>) {
+            const auto product = static_cast<std::uint32_t>(std::int32_t{load_at<In>(a, a_at(i))} *
+                                                            std::int32_t{load_at<In>(b, b_at(i))});
+            acc = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc) + product);
+        } else {
+            acc += static_cast<float>(load_at<In>(a, a_at(i))) *
+                   static_cast<float>(load_at<In>(b, b_at(i)));
+        }
+    }
+    return acc;
+}
 
 /// c = a x b (+ c or the bias row) for one cube type: In the inputs, Acc the result. Products
 /// and sums are exact for int8 (int32 results wrap as the hardware's int32 accumulator);
@@ -407,24 +447,31 @@ template <class In, class Acc>
 void mmad_typed(const Transaction& tx, const std::byte* a, const std::byte* b,
                 const std::byte* c_in, std::byte* out) {
     const std::uint64_t m = tx.m, n = tx.n, k = tx.k;
+    const CubeShapes s = cube_shapes(tx);
+    if (tx.layout == CubeLayout::Fractal) {
+        // Whole fractals: the elements outside m x n are 0, or keep their value.
+        const std::uint64_t span = s.c.span();
+        for (std::uint64_t e = 0; e < span; ++e) {
+            store_at<Acc>(out, e, tx.accumulate ? load_at<Acc>(c_in, e) : Acc{});
+        }
+    }
     for (std::uint64_t row = 0; row < m; ++row) {
         for (std::uint64_t col = 0; col < n; ++col) {
-            Acc acc = tx.accumulate ? load_at<Acc>(c_in, row * n + col)
+            const std::uint64_t at = s.c.offset(row, col);
+            Acc acc = tx.accumulate ? load_at<Acc>(c_in, at)
                       : tx.bias     ? load_at<Acc>(c_in, col)
                                     : Acc{};
-            for (std::uint64_t i = 0; i < k; ++i) {
-                const std::uint64_t ai = tx.a_transposed ? i * m + row : row * k + i;
-                const std::uint64_t bi = tx.b_transposed ? col * k + i : i * n + col;
-                if constexpr (std::is_same_v<Acc, std::int32_t>) {
-                    const auto product = static_cast<std::uint32_t>(
-                        std::int32_t{load_at<In>(a, ai)} * std::int32_t{load_at<In>(b, bi)});
-                    acc = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc) + product);
-                } else {
-                    acc += static_cast<float>(load_at<In>(a, ai)) *
-                           static_cast<float>(load_at<In>(b, bi));
-                }
+            if (tx.layout == CubeLayout::Fractal) {
+                acc = mmad_dot<In, Acc>(
+                    a, b, k, acc, [&](std::uint64_t i) { return s.a.offset(row, i); },
+                    [&](std::uint64_t i) { return s.b.offset(i, col); });
+            } else {
+                acc = mmad_dot<In, Acc>(
+                    a, b, k, acc,
+                    [&](std::uint64_t i) { return tx.a_transposed ? i * m + row : row * k + i; },
+                    [&](std::uint64_t i) { return tx.b_transposed ? col * k + i : i * n + col; });
             }
-            store_at<Acc>(out, row * n + col, acc);
+            store_at<Acc>(out, at, acc);
         }
     }
 }

@@ -53,13 +53,28 @@ void compute_sort32(const Transaction& tx, const std::byte* const* sources, std:
 /// MrgSort: tx.group sorted queues of (score, index) pairs (sources, each
 /// tx.accesses[q].bytes long) merged by score, descending; on equal scores the lower queue first.
 void compute_mrg_sort(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// Where Mmad's operands lie (tx.layout, base/cube_layout.h): RowMajor a m x k (k x m when
+/// tx.a_transposed), b k x n (n x k when tx.b_transposed), c m x n; Fractal a ZZ (ND when m
+/// is 1, the GEMV form), b ZN, c NZ. The decoder sizes the accesses with it.
+struct CubeShapes {
+    MatrixShape a, b, c;
+};
+CubeShapes cube_shapes(const Transaction& tx);
+/// Where Fixpipe's source lies in L0C: m x n row-major, or NZ (16 x 16 fractals) with its
+/// column blocks tx.block_stride elements apart (0: packed).
+MatrixShape fixpipe_source(const Transaction& tx);
 /// c[m x n] = (accumulate ? c : bias ? bias row : 0) + a[m x k] * b[k x n]; sources a, b
-/// (fp16, row-major; k x m / n x k when tx.a_transposed / b_transposed), then c_in (fp32,
-/// read only when tx.accumulate) or the bias row (fp32, n elements, when tx.bias).
+/// (cube_shapes), then c_in (the result type, read only when tx.accumulate) or the bias row
+/// (n elements, when tx.bias). Fractal: c's elements outside m x n are 0 (kept when
+/// accumulating).
 void compute_mmad(const Transaction& tx, const std::byte* const* sources, std::byte* out);
-/// Fixpipe (pipes/compute_fixpipe.cpp): sources L0C (m x n, row-major) and, per channel, n
+/// Fixpipe (pipes/compute_fixpipe.cpp): sources L0C (fixpipe_source) and, per channel, n
 /// uint64 scale words; out the m x n converted results, row after row.
 void compute_fixpipe(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// The ND -> NZ copy (a Copy with tx.layout Fractal), in place on the bytes read: `data` holds
+/// tx.accesses[0].rows rows of tx.accesses[0].bytes; afterwards it holds the write access's
+/// rows (C0 column blocks of 32-byte rows), a partial last block padded with zeros.
+void nd2nz_in_place(const Transaction& tx, std::byte* data);
 /// LoadData 2D (pipes/compute_fixpipe.cpp): tx.accesses[0].rows fractals of 512 bytes, read
 /// tx.accesses[0].pitch bytes apart (0: the same fractal each time), one after the other; with
 /// tx.mode 1 each is 16 x 16 elements of 16 bits written transposed: out[f][j][i] = src[f][i][j].

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "pipes/compute.h"
 #include "pipes/element_access.h"
@@ -53,21 +54,23 @@ void compute_fixpipe(const Transaction& tx, const std::byte* const* sources, std
     const std::byte* words = info.per_channel ? sources[1] : nullptr;
     const std::uint64_t m = tx.m, n = tx.n;
     const bool from_int = tx.src_dtype == DType::I32;
+    const MatrixShape source = fixpipe_source(tx);
     for (std::uint64_t row = 0; row < m; ++row) {
         for (std::uint64_t col = 0; col < n; ++col) {
             const std::uint64_t i = row * n + col;
+            const std::uint64_t at = source.offset(row, col);
             if (info.mode == FixQuant::None) {
                 if (from_int) {
-                    const auto v = load_at<std::int32_t>(src, i);
+                    const auto v = load_at<std::int32_t>(src, at);
                     store_at<std::int32_t>(out, i, tx.relu ? std::max(v, 0) : v);
                 } else {
-                    const auto v = load_at<float>(src, i);
+                    const auto v = load_at<float>(src, at);
                     store_at<float>(out, i, tx.relu && v < 0.0F ? 0.0F : v);
                 }
                 continue;
             }
-            const float v = from_int ? static_cast<float>(load_at<std::int32_t>(src, i))
-                                     : load_at<float>(src, i);
+            const float v = from_int ? static_cast<float>(load_at<std::int32_t>(src, at))
+                                     : load_at<float>(src, at);
             if (!info.scaled) {  // F322F16 / F322BF16: a cast that rounds to nearest even
                 const float r = tx.relu && v < 0.0F ? 0.0F : v;
                 if (tx.dtype == DType::F16) {
@@ -107,6 +110,22 @@ void compute_load_fractals(const Transaction& tx, const std::byte* const* source
             for (std::uint64_t j = 0; j < kSide; ++j) {
                 std::memcpy(dst + (j * kSide + i) * 2, src + (i * kSide + j) * 2, 2);
             }
+        }
+    }
+}
+
+void nd2nz_in_place(const Transaction& tx, std::byte* data) {
+    constexpr std::uint64_t kBlock = 32;  // C0 elements: one row of a column block
+    const MemAccess& read = tx.accesses[0];
+    const std::uint64_t rows = read.rows, row_bytes = read.bytes;
+    const std::uint64_t blocks = (row_bytes + kBlock - 1) / kBlock;
+    std::vector<std::byte> nd(data, data + rows * row_bytes);
+    for (std::uint64_t b = 0; b < blocks; ++b) {
+        const std::uint64_t bytes = std::min(kBlock, row_bytes - b * kBlock);
+        for (std::uint64_t r = 0; r < rows; ++r) {
+            std::byte* dst = data + (b * rows + r) * kBlock;
+            std::memcpy(dst, nd.data() + r * row_bytes + b * kBlock, bytes);
+            std::memset(dst + bytes, 0, kBlock - bytes);
         }
     }
 }

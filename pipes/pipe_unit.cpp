@@ -46,12 +46,14 @@ void PipeUnit::start_data(PipeInstruction& instruction, Cycle start, const CostM
     if (op_info(tx.op).unit == OpUnit::Copy) {  // DataCopy, and Fixpipe timed as its copy
         const std::uint64_t bytes = tx.accesses[0].total_bytes();
         const CopyPath& path = instruction.path;
-        // One DMA instruction: the issue cost, then each further burst (row) its own cost.
+        const MemAccess& gm =
+            tx.accesses[0].space == MemSpace::GM ? tx.accesses[0] : tx.accesses[1];
+        // One DMA instruction: the issue cost, then each further burst (row) its own cost; a
+        // GM copy's bursts are its GM rows (a Fixpipe reads L0C as one block).
+        const std::uint32_t bursts = path.uses_gm ? gm.rows : tx.accesses[0].rows;
         const Cycle begin = start + (tx.dma_continues ? path.burst_cycles : path.issue_cycles) +
-                            (tx.accesses[0].rows - 1) * path.burst_cycles;
+                            (bursts - 1) * path.burst_cycles;
         if (path.uses_gm) {
-            const MemAccess& gm =
-                tx.accesses[0].space == MemSpace::GM ? tx.accesses[0] : tx.accesses[1];
             std::uint64_t moved = 0;
             for (std::uint32_t row = 0; row < gm.rows; ++row)
                 moved += cost.gm_bytes_moved(gm.row_address(row), gm.bytes);

@@ -44,8 +44,9 @@ extern "C" __global__ __aicore__ void mmad_bias(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     LocalTensor<half> a1 = inA1.AllocTensor<half>();
     LocalTensor<half> b1 = inB1.AllocTensor<half>();
     LocalTensor<float> bias1 = inC1.AllocTensor<float>();
-    DataCopy(a1, aGm, kM * kK);
-    DataCopy(b1, bGm, kK * kN);
+    // A and B land in L1 as NZ (16-row by C0 fractals, column block after column block).
+    DataCopy(a1, aGm, Nd2NzParams{1, kM, kK, 0, kK, kM, 1, 0});
+    DataCopy(b1, bGm, Nd2NzParams{1, kK, kN, 0, kN, kK, 1, 0});
     DataCopy(bias1, biasGm, kN);
     inA1.EnQue(a1);
     inB1.EnQue(b1);
@@ -57,12 +58,13 @@ extern "C" __global__ __aicore__ void mmad_bias(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     LocalTensor<half> a2 = inA2.AllocTensor<half>();
     LocalTensor<half> b2 = inB2.AllocTensor<half>();
     LocalTensor<float> bias2 = inC2.AllocTensor<float>();
-    LoadData2DParams load;
-    load.repeatTimes = kM * kK / kFractal;
-    load.srcStride = 1;
-    LoadData(a2, a1, load);
-    load.repeatTimes = kK * kN / kFractal;
-    LoadData(b2, b1, load);
+    // A (one 16-row block) into L0A as ZZ; B per 16-row block of k, each fractal transposed,
+    // into L0B as ZN (its NZ fractals kK / 16 apart).
+    LoadData(a2, a1, LoadData2DParams{0, kK / 16, kM / 16, 0, 0, false, 0});
+    for (uint32_t i = 0; i < kK / 16; ++i) {
+        LoadData(b2[i * kN * 16], b1[i * kFractal],
+                 LoadData2DParams{0, kN / 16, kK / 16, 0, 0, true, 0});
+    }
     DataCopy(bias2, bias1, kN);
     inA2.EnQue(a2);
     inB2.EnQue(b2);
@@ -84,6 +86,7 @@ extern "C" __global__ __aicore__ void mmad_bias(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     FixpipeParamsV220<> fix;
     fix.nSize = kN;
     fix.mSize = kM;
+    fix.srcStride = kM;
     fix.dstStride = kN;
     Fixpipe(cGm, c1, fix);
     outCO1.FreeTensor(c1);

@@ -55,8 +55,11 @@ __global__ __aicore__ void cube_typed(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADD
 
     LocalTensor<In> a1 = inA1.AllocTensor<In>();
     LocalTensor<In> b1 = inB1.AllocTensor<In>();
-    DataCopy(a1, aGm, kM * kK);
-    DataCopy(b1, bGm, kK * kN);
+    // A (m x k) and B held transposed in GM (n x k) land in L1 as NZ. With one 16-row block
+    // A's NZ is already L0A's ZZ, and B^T's NZ is L0B's ZN (each fractal 16 n-rows of C0 k):
+    // both are whole-fractal loads, for every type (no ifTranspose needed).
+    DataCopy(a1, aGm, Nd2NzParams{1, kM, kK, 0, kK, kM, 1, 0});
+    DataCopy(b1, bGm, Nd2NzParams{1, kN, kK, 0, kK, kN, 1, 0});
     inA1.EnQue(a1);
     inB1.EnQue(b1);
     a1 = inA1.DeQue<In>();
@@ -99,9 +102,28 @@ __global__ __aicore__ void cube_typed(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADD
     FixpipeParamsV220<> fix;
     fix.nSize = kN;
     fix.mSize = kM;
+    fix.srcStride = kM;
     fix.dstStride = kN;
     Fixpipe(cGm, c1, fix);
     outCO1.FreeTensor(c1);
+}
+
+/// The n x n identity (n a multiple of 16) in ZZ or ZN fractals (the same for it): fractal
+/// (i, j) of 16 x 16 at (i x n / 16 + j) x 256, the diagonal ones the 16 x 16 identity.
+std::vector<half> fractal_identity(uint32_t n) {
+    std::vector<half> out(n * n, half(0.0F));
+    for (uint32_t f = 0; f < n / 16; ++f)
+        for (uint32_t r = 0; r < 16; ++r) out[(f * (n / 16) + f) * 256 + r * 16 + r] = half(1.0F);
+    return out;
+}
+
+/// `values` (rows x cols, row-major) transposed: how the kernels keep B in GM (n x k).
+template <class T>
+std::vector<T> transposed(const std::vector<T>& values, uint32_t rows, uint32_t cols) {
+    std::vector<T> out(values.size());
+    for (uint32_t r = 0; r < rows; ++r)
+        for (uint32_t c = 0; c < cols; ++c) out[c * rows + r] = values[r * cols + c];
+    return out;
 }
 
 /// Input element i of a matrix: small integers for int8, bf16 and fp16 (exact products), and
@@ -136,7 +158,7 @@ TypedRun run_typed() {
     for (uint32_t i = 0; i < kK * kN; ++i) bs[i] = input_value<In>(i, 11);
     for (uint32_t i = 0; i < kN; ++i) biases[i] = static_cast<Out>(i * 3) - static_cast<Out>(40);
     sim.write(a, as);
-    sim.write(b, bs);
+    sim.write(b, transposed(bs, kK, kN));
     sim.write(bias, biases);
     using npusim::ascendc::gm_addr;
     const npusim::RunResult r =
@@ -225,8 +247,11 @@ __global__ __aicore__ void cube_quant(GM_ADDR a, GM_ADDR b, GM_ADDR words, GM_AD
 
     LocalTensor<In> a1 = inA1.AllocTensor<In>();
     LocalTensor<In> b1 = inB1.AllocTensor<In>();
-    DataCopy(a1, aGm, kM * kK);
-    DataCopy(b1, bGm, kK * kN);
+    // A (m x k) and B held transposed in GM (n x k) land in L1 as NZ. With one 16-row block
+    // A's NZ is already L0A's ZZ, and B^T's NZ is L0B's ZN (each fractal 16 n-rows of C0 k):
+    // both are whole-fractal loads, for every type (no ifTranspose needed).
+    DataCopy(a1, aGm, Nd2NzParams{1, kM, kK, 0, kK, kM, 1, 0});
+    DataCopy(b1, bGm, Nd2NzParams{1, kN, kK, 0, kK, kN, 1, 0});
     inA1.EnQue(a1);
     inB1.EnQue(b1);
     a1 = inA1.DeQue<In>();
@@ -319,7 +344,7 @@ void run_quant() {
     const Out sentinel = static_cast<Out>(99);
     std::vector<Out> initial(kM * kWideN, sentinel);
     sim.write(a, as);
-    sim.write(b, bs);
+    sim.write(b, transposed(bs, kK, kN));
     sim.write(words, ws);
     sim.write(c, initial);
     using npusim::ascendc::gm_addr;
@@ -374,7 +399,8 @@ namespace {
 
 // LoadData 2D with srcStride and dstGap: L0A (16 x 64 fp16, 4 fractals) is first filled from
 // a block of -1s, then fractals 1 and 4 of an 8-fractal L1 source land in its fractals 0 and
-// 2 (srcStride 3, dstGap 1). Mmad against a 64 x 64 identity and Fixpipe read L0A back.
+// 2 (srcStride 3, dstGap 1). Mmad against a 64 x 64 identity (kept in GM already in L0B's ZN
+// fractals) and Fixpipe read L0A back as the ZZ matrix it holds.
 constexpr uint32_t kLdK = 64, kLdSrc = 8 * 256;
 
 __global__ __aicore__ void load_strided(GM_ADDR src, GM_ADDR eye, GM_ADDR out) {
@@ -435,6 +461,7 @@ __global__ __aicore__ void load_strided(GM_ADDR src, GM_ADDR eye, GM_ADDR out) {
     FixpipeParamsV220 fix;
     fix.nSize = kLdK;
     fix.mSize = kM;
+    fix.srcStride = kM;
     fix.dstStride = kLdK;
     Fixpipe(outGm, c1, fix);
     outCO1.FreeTensor(c1);
@@ -452,8 +479,7 @@ TEST_CASE("Ascend C LoadData 2D with srcStride and dstGap moves whole 512-byte f
     auto out = sim.allocate<float>(kM * kLdK, "out");
     std::vector<half> srcs(kLdSrc + kM * kLdK, half(-1.0F));
     for (uint32_t i = 0; i < kLdSrc; ++i) srcs[i] = half(static_cast<float>(i % 1024));
-    std::vector<half> eyes(kLdK * kLdK, half(0.0F));
-    for (uint32_t i = 0; i < kLdK; ++i) eyes[i * kLdK + i] = half(1.0F);
+    const std::vector<half> eyes = fractal_identity(kLdK);
     sim.write(src, srcs);
     sim.write(eye, eyes);
     using npusim::ascendc::gm_addr;
@@ -462,12 +488,17 @@ TEST_CASE("Ascend C LoadData 2D with srcStride and dstGap moves whole 512-byte f
         npusim::ascendc::bind_kernel(load_strided, gm_addr(src), gm_addr(eye), gm_addr(out)));
     REQUIRE(r.completed());
     // L0A as 4 fractals of 256 halves: 0 <- source fractal 1, 2 <- source fractal 4, 1 and 3
-    // keep the -1s.
-    std::vector<float> expected(kM * kLdK, -1.0F);
+    // keep the -1s. As ZZ (one 16-row block) element (i, j) is in fractal j / 16 at
+    // (i, j % 16); the output is that matrix, row-major.
+    std::vector<float> l0a(kM * kLdK, -1.0F);
     for (uint32_t i = 0; i < 256; ++i) {
-        expected[i] = static_cast<float>(srcs[256 + i]);
-        expected[512 + i] = static_cast<float>(srcs[4 * 256 + i]);
+        l0a[i] = static_cast<float>(srcs[256 + i]);
+        l0a[512 + i] = static_cast<float>(srcs[4 * 256 + i]);
     }
+    std::vector<float> expected(kM * kLdK);
+    for (uint32_t i = 0; i < kM; ++i)
+        for (uint32_t j = 0; j < kLdK; ++j)
+            expected[i * kLdK + j] = l0a[(j / 16) * 256 + i * 16 + j % 16];
     CHECK(sim.read(out) == expected);
     CHECK_THAT(checker.findings(), npusim::NoFindings());
 }
@@ -478,7 +509,8 @@ namespace {
 // flags: L0B (32 x 64 fp16, 8 fractals) gets source fractals 1, 3, 5 transposed (srcStride
 // 2), fractal 7 transposed twice (srcStride 0, dstGap 1: L0B fractals 3 and 5), fractal 0
 // twice untransposed (L0B 4 and 6) and fractal 2 as it is (L0B 7). Mmad with a 32 x 32
-// identity in L0A and Fixpipe read L0B back. kDropFlag leaves out the MTE1 -> M flag: the
+// identity in L0A (kept in GM already in ZZ fractals) and Fixpipe read L0B back as the ZN
+// matrix it holds. kDropFlag leaves out the MTE1 -> M flag: the
 // checker must report Mmad reading L0A and L0B while the loads write them.
 constexpr uint32_t kTrK = 32, kTrN = 64, kTrSrc = 8 * 256;
 unsigned g_tr_load_line = 0, g_tr_mmad_line = 0;
@@ -533,8 +565,7 @@ TransposedRun run_transposed() {
     auto eye = sim.allocate<half>(kTrK * kTrK, "eye");
     auto src = sim.allocate<half>(kTrSrc, "src");
     auto out = sim.allocate<float>(kTrK * kTrN, "out");
-    std::vector<half> eyes(kTrK * kTrK, half(0.0F));
-    for (uint32_t i = 0; i < kTrK; ++i) eyes[i * kTrK + i] = half(1.0F);
+    const std::vector<half> eyes = fractal_identity(kTrK);
     std::vector<half> srcs(kTrSrc);
     for (uint32_t i = 0; i < kTrSrc; ++i) srcs[i] = half(static_cast<float>(i % 2048));
     sim.write(eye, eyes);
@@ -546,19 +577,25 @@ TransposedRun run_transposed() {
                                              gm_addr(out)));
     REQUIRE(r.completed());
     // The CPU model: L0B fractal f from source fractal from[f], transposed when flipped[f];
-    // the identity product reads L0B back element by element.
+    // the identity product reads L0B back as ZN: b(k, n) is in fractal (k / 16) x 4 + n / 16
+    // at (n % 16, k % 16).
     const uint32_t from[8] = {1, 3, 5, 7, 0, 7, 0, 2};
     const bool flipped[8] = {true, true, true, true, false, true, false, false};
-    TransposedRun run;
-    run.expected.resize(kTrK * kTrN);
+    std::vector<float> l0b(kTrK * kTrN);
     for (uint32_t f = 0; f < 8; ++f) {
         for (uint32_t i = 0; i < 16; ++i) {
             for (uint32_t j = 0; j < 16; ++j) {
                 const uint32_t at = flipped[f] ? j * 16 + i : i * 16 + j;
-                run.expected[f * 256 + i * 16 + j] = static_cast<float>(srcs[from[f] * 256 + at]);
+                l0b[f * 256 + i * 16 + j] = static_cast<float>(srcs[from[f] * 256 + at]);
             }
         }
     }
+    TransposedRun run;
+    run.expected.resize(kTrK * kTrN);
+    for (uint32_t k = 0; k < kTrK; ++k)
+        for (uint32_t n = 0; n < kTrN; ++n)
+            run.expected[k * kTrN + n] =
+                l0b[((k / 16) * (kTrN / 16) + n / 16) * 256 + (n % 16) * 16 + k % 16];
     run.out = sim.read(out);
     run.findings = checker.findings();
     return run;

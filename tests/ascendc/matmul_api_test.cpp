@@ -477,7 +477,8 @@ namespace {
 
 // C = A x B with the Matmul schedule written by hand: per output tile (along M first), per K
 // step: GM -> A1/B1 (strided DataCopy), LoadData to A2/B2, Mmad; Fixpipe to GM. Shapes are
-// whole multiples of the tiles.
+// whole multiples of the tiles. Data-free: it moves the tiles as the Matmul API does inside
+// (whole tiles, no per-block fractal loads), to compare the two schedules' timing only.
 __global__ __aicore__ void basic_gemm(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
     const TCubeTiling t = g_tiling;
     GlobalTensor<half> aGm, bGm;
@@ -546,6 +547,7 @@ __global__ __aicore__ void basic_gemm(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
             FixpipeParamsV220<> fix;
             fix.nSize = static_cast<uint16_t>(bn);
             fix.mSize = static_cast<uint16_t>(bm);
+            fix.srcStride = static_cast<uint16_t>(bm);
             fix.dstStride = static_cast<uint32_t>(t.N);
             Fixpipe(cGm[row * t.N + col], c1, fix);
             co1q.FreeTensor(c1);

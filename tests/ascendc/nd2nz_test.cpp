@@ -1,7 +1,9 @@
-// DataCopy with Nd2NzParams on the cube chain (GM -> L1 -> L0A/L0B, Mmad, Fixpipe): A is the
-// left half of a wider GM matrix (srcDValue > dValue), B a whole one; C = A x B comes out
-// right, as npusim keeps every matrix row-major. Then unaligned rows: DataCopyPad with
-// padding (GM -> UB -> GM) and Nd2Nz rows that are not 32-byte multiples.
+// DataCopy with Nd2NzParams on the cube chain (GM -> L1 -> L0A/L0B, Mmad, Fixpipe) written as
+// for hardware: A is the left half of a wider GM matrix (srcDValue > dValue), B a whole one;
+// both land in L1 as NZ, A is loaded one 16-row block at a time into L0A as ZZ, B one 16-row
+// block at a time, each fractal transposed, into L0B as ZN, and Fixpipe turns L0C's NZ into
+// ND rows. Then unaligned rows: DataCopyPad with padding (GM -> UB -> GM) and Nd2Nz rows that
+// are not 32-byte multiples.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -60,12 +62,19 @@ extern "C" __global__ __aicore__ void nd2nz_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR
 
     LocalTensor<half> a2 = inA2.AllocTensor<half>();
     LocalTensor<half> b2 = inB2.AllocTensor<half>();
-    LoadData2DParams load;
-    load.repeatTimes = kM * kK / kFractal;
-    load.srcStride = 1;
-    LoadData(a2, a1, load);
-    load.repeatTimes = kK * kN / kFractal;
-    LoadData(b2, b1, load);
+    // A: per 16-row block, its kK / 16 fractals (NZ: kM / 16 fractals apart) one after the
+    // other (ZZ). B: per 16-row block of k, its kN / 16 fractals transposed (ZN).
+    for (uint32_t i = 0; i < kM / 16; ++i) {
+        LoadData(a2[i * kK * 16], a1[i * kFractal],
+                 LoadData2DParams{0, kK / 16, kM / 16, 0, 0, false, 0});
+    }
+    for (uint32_t i = 0; i < kK / 16; ++i) {
+        LoadData2DParams load;
+        load.repeatTimes = kN / 16;
+        load.srcStride = kK / 16;
+        load.ifTranspose = true;
+        LoadData(b2[i * kN * 16], b1[i * kFractal], load);
+    }
     inA2.EnQue(a2);
     inB2.EnQue(b2);
     inA1.FreeTensor(a1);
@@ -82,6 +91,7 @@ extern "C" __global__ __aicore__ void nd2nz_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR
     FixpipeParamsV220<> fix;
     fix.nSize = kN;
     fix.mSize = kM;
+    fix.srcStride = kM;
     fix.dstStride = kN;
     Fixpipe(cGm, c1, fix);
     outCO1.FreeTensor(c1);
@@ -128,10 +138,93 @@ Nd2NzRun run(uint32_t row_elements) {
 
 }  // namespace
 
-TEST_CASE("Ascend C DataCopy with Nd2NzParams feeds the cube chain row-major", "[ascendc]") {
+TEST_CASE("Ascend C DataCopy with Nd2NzParams feeds the cube chain in the fractal layouts",
+          "[ascendc]") {
     const Nd2NzRun r = run(kK);
     CHECK(r.c == r.expected);
     CHECK_THAT(r.findings, npusim::NoFindings());
+}
+
+// ---- partial fractals: m, k, n not multiples of 16 (the vendor's Mmad example shape) ----
+
+namespace {
+
+constexpr uint32_t kPm = 30, kPk = 40, kPn = 20;        // 2 x 3 fractals of A, 3 x 2 of B
+constexpr uint32_t kPm16 = 32, kPk16 = 48, kPn16 = 32;  // rounded up to whole fractals
+
+extern "C" __global__ __aicore__ void partial_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR zeros,
+                                                     GM_ADDR c) {
+    GlobalTensor<half> aGm, bGm, zGm;
+    zGm.SetGlobalBuffer((__gm__ half*)zeros, kPm16 * kPk16);
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, kPm * kPk);
+    bGm.SetGlobalBuffer((__gm__ half*)b, kPk * kPn);
+    cGm.SetGlobalBuffer((__gm__ float*)c, kPm * kPn);
+    LocalMemAllocator<Hardware::L1> l1;
+    LocalMemAllocator<Hardware::L0A> l0a;
+    LocalMemAllocator<Hardware::L0B> l0b;
+    LocalMemAllocator<Hardware::L0C> l0c;
+    LocalTensor<half> a1 = l1.Alloc<TPosition::A1, half>(kPm16 * kPk16);
+    LocalTensor<half> b1 = l1.Alloc<TPosition::B1, half>(kPk16 * kPn16);
+    LocalTensor<half> a2 = l0a.Alloc<TPosition::A2, half>(kPm16 * kPk16);
+    LocalTensor<half> b2 = l0b.Alloc<TPosition::B2, half>(kPk16 * kPn16);
+    LocalTensor<float> c1 = l0c.Alloc<TPosition::CO1, float>(kPm16 * kPn16);
+    // The padding rows of the L1 fractals are zeroed first (Nd2Nz writes the nValue rows only,
+    // and LoadData moves whole fractals).
+    DataCopy(a1, zGm, kPm16 * kPk16);
+    DataCopy(b1, zGm, kPk16 * kPn16);
+    PipeBarrier<PIPE_MTE2>();
+    DataCopy(a1, aGm, Nd2NzParams{1, kPm, kPk, 0, kPk, kPm16, 1, 0});
+    DataCopy(b1, bGm, Nd2NzParams{1, kPk, kPn, 0, kPn, kPk16, 1, 0});
+    SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    for (uint32_t i = 0; i < kPm16 / 16; ++i)
+        LoadData(a2[i * kPk16 * 16], a1[i * kFractal],
+                 LoadData2DParams{0, kPk16 / 16, kPm16 / 16, 0, 0, false, 0});
+    for (uint32_t i = 0; i < kPk16 / 16; ++i)
+        LoadData(b2[i * kPn16 * 16], b1[i * kFractal],
+                 LoadData2DParams{0, kPn16 / 16, kPk16 / 16, 0, 0, true, 0});
+    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    Mmad(c1, a2, b2, MmadParams{kPm, kPn, kPk, 0, false, true});
+    SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+    WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    Fixpipe(cGm, c1, FixpipeParamsV220{kPn, kPm, kPm16, kPn, false, QuantMode_t::NoQuant});
+}
+
+}  // namespace
+
+TEST_CASE("Ascend C cube chain with partial fractals (m 30, k 40, n 20)", "[ascendc][cube]") {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto a = sim.allocate<half>(kPm * kPk, "a");
+    auto b = sim.allocate<half>(kPk * kPn, "b");
+    auto zeros = sim.allocate<half>(kPm16 * kPk16, "zeros");
+    auto c = sim.allocate<float>(kPm * kPn, "c");
+    sim.write(zeros, std::vector<half>(kPm16 * kPk16, half(0.0F)));
+    std::vector<half> as(kPm * kPk), bs(kPk * kPn);
+    for (uint32_t i = 0; i < as.size(); ++i) as[i] = half(static_cast<float>(i % 11) - 5.0F);
+    for (uint32_t i = 0; i < bs.size(); ++i) bs[i] = half(static_cast<float>(i % 7) - 3.0F);
+    sim.write(a, as);
+    sim.write(b, bs);
+    const npusim::RunResult r =
+        sim.run({.name = "partial_matmul", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+                npusim::ascendc::bind_kernel(partial_matmul, gm_addr(a), gm_addr(b), gm_addr(zeros),
+                                             gm_addr(c)));
+    REQUIRE(r.completed());
+    std::vector<float> expected;
+    for (uint32_t row = 0; row < kPm; ++row) {
+        for (uint32_t col = 0; col < kPn; ++col) {
+            float acc = 0.0F;
+            for (uint32_t i = 0; i < kPk; ++i)
+                acc +=
+                    static_cast<float>(as[row * kPk + i]) * static_cast<float>(bs[i * kPn + col]);
+            expected.push_back(acc);
+        }
+    }
+    CHECK(sim.read(c) == expected);
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
 }
 
 // ---- unaligned rows: DataCopyPad with padding, Nd2Nz rows that are not 32-byte multiples ----
@@ -231,8 +324,8 @@ extern "C" __global__ __aicore__ void nd2nz_unaligned(GM_ADDR a, uint32_t rowEle
 }  // namespace
 
 TEST_CASE(
-    "Ascend C DataCopy with Nd2NzParams: unaligned rows are one strided DMA, 32-byte "
-    "aligned in L1",
+    "Ascend C DataCopy with Nd2NzParams: unaligned rows are one DMA, a zero-padded C0 block "
+    "in L1",
     "[ascendc]") {
     npusim::Simulator sim(npusim::builtin_chip_config("small"));
     CopyRecorder recorder;
@@ -242,16 +335,16 @@ TEST_CASE(
         sim.run({.name = "nd2nz_unaligned", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
                 npusim::ascendc::bind_kernel(nd2nz_unaligned, gm_addr(a), 10U));
     REQUIRE(r.completed());
-    // One DMA instruction of 4 rows of 10 halves (20 bytes): GM rows 128 bytes apart, L1
-    // rows 32 bytes apart.
+    // One DMA instruction of 4 rows of 10 halves (20 bytes), GM rows 128 bytes apart; in L1
+    // one C0 column block of 4 rows of 32 bytes (the 12 bytes after each row's data are zeros).
     REQUIRE(recorder.copies.size() == 1);
     const npusim::Transaction& tx = recorder.copies[0];
+    CHECK(tx.layout == npusim::CubeLayout::Fractal);
     CHECK(tx.accesses[0].address == a.address);
     CHECK(tx.accesses[0].bytes == 20);
     CHECK(tx.accesses[0].rows == 4);
     CHECK(tx.accesses[0].pitch == kWide * sizeof(half));
     CHECK(tx.accesses[1].address == 0);
-    CHECK(tx.accesses[1].bytes == 20);
-    CHECK(tx.accesses[1].rows == 4);
-    CHECK(tx.accesses[1].pitch == 32);
+    CHECK(tx.accesses[1].bytes == 4 * 32);
+    CHECK(tx.accesses[1].rows == 1);
 }

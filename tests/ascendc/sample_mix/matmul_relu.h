@@ -1,7 +1,7 @@
-// The mixed sample's kernel body: the AIC computes C = A x B (GM -> L1 -> L0A/L0B, Mmad,
-// Fixpipe) and releases its two AIVs with a mode-2 cross-core flag; each AIV writes
-// relu(C) * 0.5 for half the rows. Without the flag pair (crossCoreFlag 0) the AIVs' loads
-// race the Fixpipe.
+// The mixed sample's kernel body: the AIC computes C = A x B (GM -> L1 as NZ -> L0A as ZZ /
+// L0B as ZN, Mmad, Fixpipe NZ -> ND) and releases its two AIVs with a mode-2 cross-core flag; each
+// AIV writes relu(C) * 0.5 for half the rows. Without the flag pair (crossCoreFlag 0) the AIVs'
+// loads race the Fixpipe.
 #pragma once
 
 #include "kernel_operator.h"
@@ -33,20 +33,22 @@ __aicore__ inline void MatmulRelu(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR out,
         pipe.InitBuffer(outCO1, 1, kM * kN * sizeof(float));
         LocalTensor<half> a1 = inA1.AllocTensor<half>();
         LocalTensor<half> b1 = inB1.AllocTensor<half>();
-        DataCopy(a1, aGm, kM * kK);
-        DataCopy(b1, bGm, kK * kN);
+        DataCopy(a1, aGm, Nd2NzParams{1, kM, kK, 0, kK, kM, 1, 0});
+        DataCopy(b1, bGm, Nd2NzParams{1, kK, kN, 0, kN, kK, 1, 0});
         inA1.EnQue(a1);
         inB1.EnQue(b1);
         a1 = inA1.DeQue<half>();
         b1 = inB1.DeQue<half>();
         LocalTensor<half> a2 = inA2.AllocTensor<half>();
         LocalTensor<half> b2 = inB2.AllocTensor<half>();
-        LoadData2DParams load;
-        load.repeatTimes = kM * kK / kFractal;
-        load.srcStride = 1;
-        LoadData(a2, a1, load);
-        load.repeatTimes = kK * kN / kFractal;
-        LoadData(b2, b1, load);
+        // A one 16-row block at a time (ZZ), B one 16-row block of k at a time, each fractal
+        // transposed (ZN).
+        for (uint32_t i = 0; i < kM / 16; ++i)
+            LoadData(a2[i * kK * 16], a1[i * kFractal],
+                     LoadData2DParams{0, kK / 16, kM / 16, 0, 0, false, 0});
+        for (uint32_t i = 0; i < kK / 16; ++i)
+            LoadData(b2[i * kN * 16], b1[i * kFractal],
+                     LoadData2DParams{0, kN / 16, kK / 16, 0, 0, true, 0});
         inA2.EnQue(a2);
         inB2.EnQue(b2);
         inA1.FreeTensor(a1);
@@ -62,6 +64,7 @@ __aicore__ inline void MatmulRelu(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR out,
         FixpipeParamsV220<> fix;
         fix.nSize = kN;
         fix.mSize = kM;
+        fix.srcStride = kM;
         fix.dstStride = kN;
         Fixpipe(cGm, c1, fix);
         outCO1.FreeTensor(c1);

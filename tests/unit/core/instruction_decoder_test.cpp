@@ -720,3 +720,62 @@ TEST_CASE("decoder: operand element types must match what the op computes", "[un
     Transaction cube_tx;
     CHECK_THROWS_WITH(cube.decode(mmad, cube_tx), Catch::Contains("(got fp32 x fp16 -> fp32)"));
 }
+
+TEST_CASE(
+    "decoder: the fractal layouts size Mmad, Fixpipe and the ND -> NZ copy in whole "
+    "fractals",
+    "[unit]") {
+    const Decoders d;
+    // 18 x 20 x 17 half: 2 x 2 fractals of a (ZZ), b (ZN) and c (NZ): the accesses cover them.
+    Request m = mmad(18, 17, 20, true);
+    m.src0 = local(MemSpace::L0A, 0, 4 * 256, DType::F16);
+    m.src1 = local(MemSpace::L0B, 0, 4 * 256, DType::F16);
+    m.dst = local(MemSpace::L0C, 0, 4 * 256, DType::F32);
+    m.layout = CubeLayout::Fractal;
+    Transaction tx = identity();
+    d.aic.decode(m, tx);
+    REQUIRE(tx.access_count == 4);
+    CHECK(tx.layout == CubeLayout::Fractal);
+    CHECK(tx.accesses[0].bytes == 4 * 512);
+    CHECK(tx.accesses[1].bytes == 4 * 512);
+    CHECK(tx.accesses[2].bytes == 4 * 1024);  // the write, then the accumulator read
+    CHECK(tx.accesses[3].bytes == 4 * 1024);
+    // A tensor holding the elements but not the whole fractals is refused.
+    m.src0 = local(MemSpace::L0A, 0, 18 * 20, DType::F16);
+    CHECK_THAT(error_of(d.aic, m), Contains("left matrix"));
+    // Fixpipe of an 18 x 17 NZ result, column blocks 48 rows apart: L0C from the first
+    // element to the end of the last fractal; a stride below 32 rows is refused.
+    Request f;
+    f.op = Op::Fixpipe;
+    f.src0 = local(MemSpace::L0C, 0, 48 * 16 + 2 * 256, DType::F32);
+    f.dst = gm(0, 18 * 17);
+    f.m = 18;
+    f.n = 17;
+    f.layout = CubeLayout::Fractal;
+    f.block_stride = 48 * 16;
+    Transaction ft = identity();
+    d.aic.decode(f, ft);
+    CHECK(ft.accesses[0].bytes == (48 * 16 + 2 * 256) * 4);
+    f.block_stride = 16 * 16;
+    CHECK_THAT(error_of(d.aic, f), Contains("srcStride 16"));
+    // ND -> NZ: 4 rows of 20 halves from GM rows 128 bytes apart land as 2 column blocks of
+    // 4 rows of 32 bytes, 256 bytes apart (dstNzC0Stride 8).
+    Request c;
+    c.op = Op::Copy;
+    c.layout = CubeLayout::Fractal;
+    c.src0 = gm(0, 4 * 64, DType::F16);
+    c.dst = local(MemSpace::L1, 0, 256, DType::F16);
+    c.rows = 4;
+    c.count = 20;
+    c.src_pitch = 128;
+    c.dst_pitch = 256;
+    Transaction ct = identity();
+    d.aic.decode(c, ct);
+    CHECK(ct.accesses[0].rows == 4);
+    CHECK(ct.accesses[0].bytes == 40);
+    CHECK(ct.accesses[1].rows == 2);
+    CHECK(ct.accesses[1].bytes == 128);
+    CHECK(ct.accesses[1].pitch == 256);
+    c.dst_pitch = 64;  // blocks closer than their 4 rows
+    CHECK_THAT(error_of(d.aic, c), Contains("overlap blocks of 4 rows"));
+}

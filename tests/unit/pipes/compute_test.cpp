@@ -759,3 +759,92 @@ TEST_CASE("compute: LoadData's fractals, transposed or repeated", "[unit]") {
     CHECK(std::vector<std::uint16_t>(r.begin() + 256, r.end()) ==
           std::vector<std::uint16_t>(src.begin(), src.begin() + 256));
 }
+
+TEST_CASE("compute: Mmad in the fractal layout reads ZZ / ZN and writes NZ", "[unit]") {
+    // a 18 x 20, b 20 x 17 of half: 2 x 2 fractals of a (ZZ), 2 x 2 of b (ZN), 2 x 2 of c (NZ);
+    // the elements outside the matrices are in whole fractals (and must not count).
+    const std::uint32_t m = 18, k = 20, n = 17;
+    Transaction tx;
+    tx.op = Op::Mmad;
+    tx.src_dtype = DType::F16;
+    tx.m = m;
+    tx.n = n;
+    tx.k = k;
+    tx.layout = CubeLayout::Fractal;
+    const CubeShapes s = cube_shapes(tx);
+    REQUIRE(s.a.span() == 4 * 256);
+    REQUIRE(s.b.span() == 4 * 256);
+    REQUIRE(s.c.span() == 4 * 256);
+    std::vector<half> a(s.a.span(), half(99.0F)), b(s.b.span(), half(99.0F));
+    for (std::uint32_t i = 0; i < m; ++i)
+        for (std::uint32_t j = 0; j < k; ++j)
+            a[s.a.offset(i, j)] = half(static_cast<float>((i * 3 + j) % 7) - 3.0F);
+    for (std::uint32_t i = 0; i < k; ++i)
+        for (std::uint32_t j = 0; j < n; ++j)
+            b[s.b.offset(i, j)] = half(static_cast<float>((i + 2 * j) % 5) - 2.0F);
+    const auto x = to_bytes(a), y = to_bytes(b);
+    std::vector<std::byte> out(s.c.span() * sizeof(float));
+    const std::byte* sources[3] = {x.data(), y.data(), nullptr};
+    compute_mmad(tx, sources, out.data());
+    const std::vector<float> c = from_bytes<float>(out, s.c.span());
+    for (std::uint32_t i = 0; i < m; ++i) {
+        for (std::uint32_t j = 0; j < n; ++j) {
+            float want = 0.0F;
+            for (std::uint32_t p = 0; p < k; ++p)
+                want += static_cast<float>(a[s.a.offset(i, p)]) *
+                        static_cast<float>(b[s.b.offset(p, j)]);
+            CHECK(c[s.c.offset(i, j)] == want);
+        }
+    }
+    CHECK(c[s.c.offset(18, 0)] == 0.0F);  // outside m x n: 0
+    // Fixpipe reads the NZ result (column blocks 32 rows apart) into ND rows.
+    Transaction fix;
+    fix.op = Op::Fixpipe;
+    fix.src_dtype = fix.dtype = DType::F32;
+    fix.m = m;
+    fix.n = n;
+    fix.layout = CubeLayout::Fractal;
+    fix.block_stride = 32 * 16;
+    std::vector<std::byte> nd(std::size_t{m} * n * sizeof(float));
+    const std::byte* from_l0c[2] = {out.data(), nullptr};
+    compute_fixpipe(fix, from_l0c, nd.data());
+    const std::vector<float> rows = from_bytes<float>(nd, m * n);
+    CHECK(rows[0] == c[0]);
+    CHECK(rows[17 * n + 16] == c[s.c.offset(17, 16)]);
+    CHECK(rows[1 * n + 16] == c[32 * 16 + 16]);
+}
+
+TEST_CASE("compute: Mmad in the fractal layout with m 1 reads a as ND (GEMV)", "[unit]") {
+    Transaction tx;
+    tx.op = Op::Mmad;
+    tx.src_dtype = DType::F16;
+    tx.m = 1;
+    tx.n = 1;
+    tx.k = 20;
+    tx.layout = CubeLayout::Fractal;
+    const CubeShapes s = cube_shapes(tx);
+    CHECK(s.a.format == MatrixFormat::ND);
+    CHECK(s.a.offset(0, 17) == 17);
+}
+
+TEST_CASE("compute: the ND -> NZ copy puts C0 column blocks one after the other", "[unit]") {
+    // 2 rows of 20 halves (40 bytes): 2 column blocks of 2 rows of 32 bytes, the second
+    // holding 4 halves of each row and 12 zeros.
+    Transaction tx;
+    tx.op = Op::Copy;
+    tx.layout = CubeLayout::Fractal;
+    tx.add_access(MemSpace::GM, false, 0, 40, 2, 64);
+    tx.add_access(MemSpace::L1, true, 0, 64, 2, 64);
+    std::vector<half> data(64, half(-1.0F));
+    for (int i = 0; i < 40; ++i) data[static_cast<std::size_t>(i)] = half(static_cast<float>(i));
+    auto bytes = to_bytes(data);
+    nd2nz_in_place(tx, bytes.data());
+    const std::vector<float> got = floats(from_bytes<half>(bytes, 64));
+    CHECK(got[0] == 0.0F);
+    CHECK(got[15] == 15.0F);
+    CHECK(got[16] == 20.0F);  // row 1's first block
+    CHECK(got[32] == 16.0F);  // block 1, row 0
+    CHECK(got[35] == 19.0F);
+    CHECK(got[36] == 0.0F);   // the padding is zeros
+    CHECK(got[48] == 36.0F);  // block 1, row 1
+}

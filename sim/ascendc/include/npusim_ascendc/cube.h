@@ -1,19 +1,20 @@
 // Cube instructions: LoadData (L1 -> L0A/L0B, PIPE_MTE1), Mmad (PIPE_M), Fixpipe (L0C -> GM,
 // PIPE_FIX).
 //
-// Layout difference: npusim keeps matrices row-major (ND) in every memory; hardware keeps
-// fractal (NZ / ZZ / ZN) layouts in L1 and L0. LoadData is therefore a copy of whole
-// 512-byte fractals (strided by srcStride / dstGap), Mmad multiplies row-major a[m x k] by
-// b[k x n] (the cube's types, base/cube_types.h), and Fixpipe copies m x n results to GM,
-// converting them on the way (quantisation, ReLU). Kernels that reorder data through the
-// fractal layouts get other data than on hardware. The automatic synchronization inserts
-// nothing on the cube side. The bias table (C2) is kept in L1: DataCopy(C2, C1) is an
-// L1 -> L1 copy on MTE1, and Mmad's bias form reads the bias row from there.
+// Layouts as on hardware (base/cube_layout.h): DataCopy with Nd2NzParams writes NZ into L1,
+// LoadData moves whole 512-byte fractals (strided by srcStride / dstGap, each transposed with
+// ifTranspose), Mmad reads a from L0A as ZZ and b from L0B as ZN and writes c into L0C as NZ
+// (the cube's types, base/cube_types.h), and Fixpipe reads L0C's NZ (srcStride rows between
+// its column blocks) and writes ND rows to GM, converting on the way (quantisation, ReLU).
+// The automatic synchronization inserts nothing on the cube side. The bias table (C2) is kept
+// in L1: DataCopy(C2, C1) is an L1 -> L1 copy on MTE1, and Mmad's bias form reads the bias
+// row from there.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "base/cube_layout.h"
 #include "base/cube_types.h"
 #include "npusim_ascendc/data_copy.h"
 
@@ -289,17 +290,20 @@ void issue_mmad(const AscendC::LocalTensor<C>& dst, const AscendC::LocalTensor<A
     call.has_bias = bias != nullptr;
     if (bias != nullptr) call.bias = bias->native();
     call.accumulate = bias == nullptr && (!params.cmatrixInitVal || params.isBias);
+    call.layout = CubeLayout::Fractal;
     ctx.block().mmad(call, loc);
 }
 
-/// The native Fixpipe of an Ascend C Fixpipe call. Without a conversion (NoQuant, no ReLU)
-/// it is the L0C -> GM copy it always was (one strided DMA); with one, one Fixpipe
-/// instruction the core checks against the conversion table (base/cube_types.h).
+/// The native Fixpipe of an Ascend C Fixpipe call: one Fixpipe instruction the core checks
+/// against the conversion table (base/cube_types.h), reading L0C as NZ (`layout` Fractal,
+/// srcStride rows between column blocks) or, for the Matmul API's own tiles, row-major; a
+/// row-major tile without a conversion is the plain L0C -> GM copy (one strided DMA).
 template <class D, class S, class W, class P>
 void issue_fixpipe(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
                    const AscendC::LocalTensor<W>* scales,
                    const AscendC::FixpipeParamsV220<P>& params,
-                   const AscendC::FixpipeConfig& config, const Loc& loc) {
+                   const AscendC::FixpipeConfig& config, const Loc& loc,
+                   CubeLayout layout = CubeLayout::Fractal) {
     if (params.mSize == 0 || params.nSize == 0 || params.ndNum == 0) return;  // a NOP
     if (config.format != AscendC::CO2Layout::ROW_MAJOR || config.isToUB || params.ndNum > 1) {
         throw KernelError(EventIds::where(loc) +
@@ -308,8 +312,15 @@ void issue_fixpipe(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTens
     }
     const auto quant = static_cast<FixQuant>(params.quantPre);
     const std::uint64_t row_bytes = std::uint64_t{params.nSize} * sizeof(D);
+    const bool fractal = layout == CubeLayout::Fractal;
+    if (fractal && params.nSize > 16 && params.srcStride < (params.mSize + 15) / 16 * 16) {
+        throw KernelError(EventIds::where(loc) + "Fixpipe: srcStride " +
+                          std::to_string(params.srcStride) +
+                          " (C0 rows between L0C's column blocks) is less than mSize " +
+                          std::to_string(params.mSize) + " rounded up to 16");
+    }
     if constexpr (std::is_same_v<D, S>) {
-        if (quant == FixQuant::None && !params.reluEn) {
+        if (!fractal && quant == FixQuant::None && !params.reluEn) {
             const std::uint64_t gap =
                 params.dstStride > params.nSize ? (params.dstStride - params.nSize) * sizeof(D) : 0;
             copy_blocks<S>(view_of(dst), src.native(), params.mSize, row_bytes, 0, gap, loc);
@@ -327,8 +338,11 @@ void issue_fixpipe(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTens
     KernelContext& ctx = context(loc);
     Resume resume(ctx);
     std::vector<Touch> touches;
-    touches.push_back(Touch{MemSpace::L0C, src.native().address,
-                            std::uint64_t{params.mSize} * params.nSize * sizeof(S), false});
+    const MatrixShape source =
+        fractal ? MatrixShape{MatrixFormat::NZ, params.mSize, params.nSize, kFractalSide,
+                              std::uint64_t{params.srcStride} * kFractalSide}
+                : MatrixShape{MatrixFormat::ND, params.mSize, params.nSize};
+    touches.push_back(Touch{MemSpace::L0C, src.native().address, source.span() * sizeof(S), false});
     for (std::uint64_t row = 0; row < params.mSize; ++row) {
         touches.push_back(Touch{MemSpace::GM, view_of(dst).address + row * pitch, row_bytes, true});
     }
@@ -350,6 +364,8 @@ void issue_fixpipe(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTens
     call.quant = quant;
     call.relu = params.reluEn;
     call.quant_word = params.deqScalar;
+    call.layout = layout;
+    call.src_block_stride = fractal ? source.block_stride : 0;
     ctx.block().fixpipe(call, loc);
 }
 
@@ -358,7 +374,8 @@ void issue_fixpipe(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTens
 namespace AscendC {
 
 /// Mmad(c, a, b, params): c[m x n] (+)= a[m x k] x b[k x n]: half, bfloat16_t or float in
-/// with a float result, int8_t in with an int32_t result.
+/// with a float result, int8_t in with an int32_t result; a in L0A as ZZ (ND when m is 1), b
+/// in L0B as ZN, c in L0C as NZ (vendor API reference, "Mmad"; base/cube_layout.h).
 template <class C, class A, class B>
 void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter,
           const MmadParams& params, Loc loc = Loc::current()) {
@@ -373,11 +390,12 @@ void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor
     npusim::ascendc::issue_mmad(dst, fm, filter, &bias, params, loc);
 }
 
-/// Fixpipe(gm, l0c, params): mSize x nSize results from L0C to GM rows dstStride elements
-/// apart (NZ -> ND), converted by quantPre with deqScalar (vendor API reference, "Fixpipe":
-/// F322F16 / F322BF16 round to nearest even, DEQF16 int32 -> half and QF322B8_PRE / REQ8 ->
-/// int8 or uint8 scaled by deqScalar, V* modes by one uint64 word per column from the
-/// cbufWorkspace tensor in L1), reluEn: negative results become 0 (docs/ascendc.md).
+/// Fixpipe(gm, l0c, params): mSize x nSize results from L0C (NZ, its column blocks srcStride
+/// rows of 16 apart) to GM rows dstStride elements apart (NZ -> ND), converted by quantPre with
+/// deqScalar (vendor API reference, "Fixpipe": F322F16 / F322BF16 round to nearest even, DEQF16
+/// int32 -> half and QF322B8_PRE / REQ8 -> int8 or uint8 scaled by deqScalar, V* modes by one
+/// uint64 word per column from the cbufWorkspace tensor in L1), reluEn: negative results become 0
+/// (docs/ascendc.md).
 template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR, class P = void>
 void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
              const FixpipeParamsV220<P>& params, Loc loc = Loc::current()) {

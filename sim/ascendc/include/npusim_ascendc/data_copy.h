@@ -200,11 +200,13 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCo
                                     params.dstStride * 32ULL, loc);
 }
 
-/// DataCopy GM -> L1 (or UB) with the ND -> NZ conversion: ndNum matrices of nValue rows of
-/// dValue elements, the source's rows srcDValue elements apart and its matrices
-/// srcNdMatrixStride apart. npusim keeps matrices row-major (ND) in every memory, so the
-/// destination gets each matrix as dense rows, dstNzMatrixStride elements apart; the NZ
-/// placement fields must describe the plain layout (dstNzNStride 1, dstNzC0Stride >= nValue).
+/// DataCopy GM -> L1 with the ND -> NZ conversion (vendor API reference, "DataCopy" ND2NZ;
+/// the cce reference, copy_gm_to_cbuf_multi_nd2nz): ndNum matrices of nValue rows of dValue
+/// elements, the source's rows srcDValue elements apart and its matrices srcNdMatrixStride
+/// elements apart. Each lands as NZ: its columns in blocks of C0 (32 bytes), every block's rows
+/// 32 bytes apart (dstNzNStride 1, in C0 units), the blocks dstNzC0Stride x 32 bytes apart and
+/// the matrices dstNzMatrixStride elements apart; a partial last block is padded with zeros
+/// (base/cube_layout.h, NZ). One DMA instruction per matrix on MTE2, timed as its nValue rows.
 struct Nd2NzParams {
     std::uint16_t ndNum = 0;
     std::uint16_t nValue = 0;
@@ -227,29 +229,39 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
     if (params.srcDValue < params.dValue)
         fail("srcDValue " + std::to_string(params.srcDValue) + " is less than dValue " +
              std::to_string(params.dValue));
-    // Rows that are not a 32-byte multiple land 32-byte aligned (the NZ layout pads each
-    // row's last C0 group); the bytes after a row's data are not written.
+    if (params.dstNzNStride != 1)
+        fail("dstNzNStride " + std::to_string(params.dstNzNStride) +
+             " (rows of a column block apart) is not supported yet: only 1");
+    constexpr std::uint64_t kBlock = 32;
     const std::uint64_t row_bytes = std::uint64_t{params.dValue} * sizeof(T);
-    const std::uint64_t row_pitch = npusim::ascendc::align32(row_bytes);
-    const std::uint64_t row_elements = row_pitch / sizeof(T);
-    if (params.dstNzNStride != 1 || params.dstNzC0Stride < params.nValue)
-        fail("dstNzNStride " + std::to_string(params.dstNzNStride) + " / dstNzC0Stride " +
-             std::to_string(params.dstNzC0Stride) +
-             " is not supported yet (npusim keeps matrices row-major: dstNzNStride 1, "
-             "dstNzC0Stride >= nValue)");
-    const std::uint64_t matrix = std::uint64_t{params.nValue} * row_elements;
-    if (params.ndNum > 1 && params.dstNzMatrixStride < matrix)
-        fail("dstNzMatrixStride " + std::to_string(params.dstNzMatrixStride) +
-             " is less than a matrix of " + std::to_string(matrix) +
-             " elements in npusim's row-major layout");
+    const std::uint64_t blocks = (row_bytes + kBlock - 1) / kBlock;
+    const std::uint64_t block_pitch = std::uint64_t{params.dstNzC0Stride} * kBlock;
+    const std::uint64_t src_pitch = std::uint64_t{params.srcDValue} * sizeof(T);
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
     for (std::uint32_t i = 0; i < params.ndNum; ++i) {
+        npusim::ascendc::Resume resume(ctx);
         auto d = dst.native();
-        auto s = npusim::ascendc::view_of(src);
         d.address += std::uint64_t{i} * params.dstNzMatrixStride * sizeof(T);
-        s.address += std::uint64_t{i} * params.srcNdMatrixStride * sizeof(T);
-        npusim::ascendc::copy_rows<T>(d, s, params.nValue, row_bytes,
-                                      std::uint64_t{params.srcDValue} * sizeof(T), row_pitch, loc,
-                                      npusim::PadRow{row_bytes != row_pitch});
+        const std::uint64_t s =
+            src.address() + std::uint64_t{i} * params.srcNdMatrixStride * sizeof(T);
+        std::vector<npusim::ascendc::Touch> touches;
+        for (std::uint64_t r = 0; r < params.nValue; ++r)
+            touches.push_back({npusim::MemSpace::GM, s + r * src_pitch, row_bytes, false});
+        for (std::uint64_t b = 0; b < blocks; ++b)
+            touches.push_back({d.space, d.address + b * block_pitch,
+                               std::uint64_t{params.nValue} * kBlock, true});
+        ctx.before_pipe_work(npusim::Pipe::MTE2, touches, loc);
+        if (src.bypasses_l2()) ctx.block().bypass_l2();
+        npusim::Block::Nd2NzCall call;
+        call.src = npusim::GlobalTensor<T>{
+            s, ((params.nValue - 1) * src_pitch + row_bytes + sizeof(T) - 1) / sizeof(T)};
+        d.count = ((blocks - 1) * block_pitch + params.nValue * kBlock) / sizeof(T);
+        call.dst = d;
+        call.rows = params.nValue;
+        call.cols = params.dValue;
+        call.src_pitch = src_pitch;
+        call.dst_block_pitch = block_pitch;
+        ctx.block().nd2nz(call, loc);
     }
 }
 

@@ -366,7 +366,7 @@ private:
         if (atomic == 1) SetAtomicAdd<DstT>(loc);
         npusim::ascendc::issue_fixpipe(dst, c,
                                        static_cast<const LocalTensor<std::uint64_t>*>(nullptr),
-                                       params, CFG_ROW_MAJOR, loc);
+                                       params, CFG_ROW_MAJOR, loc, npusim::CubeLayout::RowMajor);
         if (atomic == 1) SetAtomicNone(loc);
         m_co1.FreeTensor(c, loc);
     }

@@ -31,19 +31,23 @@ extern "C" __global__ __mix__(1, 2) void mix_relu_select(GM_ADDR a, GM_ADDR b, G
         pipe.InitBuffer(qc, 1, kDim * kDim * sizeof(float));
         LocalTensor<half> a1 = qa1.AllocTensor<half>();
         LocalTensor<half> b1 = qb1.AllocTensor<half>();
-        DataCopy(a1, aGm, kDim * kDim);
-        DataCopy(b1, bGm, kDim * kDim);
+        // A and B land in L1 as NZ; A goes to L0A as ZZ (one 16-row block a load), B to L0B
+        // as ZN (one 16-row block of k a load, each fractal transposed).
+        DataCopy(a1, aGm, Nd2NzParams{1, kDim, kDim, 0, kDim, kDim, 1, 0});
+        DataCopy(b1, bGm, Nd2NzParams{1, kDim, kDim, 0, kDim, kDim, 1, 0});
         qa1.EnQue(a1);
         qb1.EnQue(b1);
         a1 = qa1.DeQue<half>();
         b1 = qb1.DeQue<half>();
         LocalTensor<half> a2 = qa2.AllocTensor<half>();
         LocalTensor<half> b2 = qb2.AllocTensor<half>();
-        LoadData2DParams load;
-        load.repeatTimes = kDim * kDim / kFractalHalves;
-        load.srcStride = 1;
-        LoadData(a2, a1, load);
-        LoadData(b2, b1, load);
+        constexpr uint16_t blocks = kDim / 16;
+        for (uint32_t i = 0; i < blocks; ++i) {
+            LoadData(a2[i * kDim * 16], a1[i * kFractalHalves],
+                     LoadData2DParams{0, blocks, blocks, 0, 0, false, 0});
+            LoadData(b2[i * kDim * 16], b1[i * kFractalHalves],
+                     LoadData2DParams{0, blocks, blocks, 0, 0, true, 0});
+        }
         qa2.EnQue(a2);
         qb2.EnQue(b2);
         qa1.FreeTensor(a1);
@@ -59,6 +63,7 @@ extern "C" __global__ __mix__(1, 2) void mix_relu_select(GM_ADDR a, GM_ADDR b, G
         FixpipeParamsV220 fix;
         fix.nSize = kDim;
         fix.mSize = kDim;
+        fix.srcStride = kDim;
         fix.dstStride = kDim;
         Fixpipe(wGm, c, fix);  // RACY(mix_relu_select) RAW first
         qc.FreeTensor(c);

@@ -1,6 +1,7 @@
 // MatmulCustom's kernel on the cube core: its baseM rows of a and all of b into L1 (ND to NZ),
-// L0A/L0B, Mmad into L0C and Fixpipe out to GM. DTYPE_A/B/C are the element types the build
-// defines from the op's declared data types (half, half, float).
+// a into L0A as ZZ (one 16-row block a load), b into L0B as ZN (one 16-row block of k a load,
+// each fractal transposed), Mmad into L0C (NZ) and Fixpipe out to GM (NZ to ND). DTYPE_A/B/C are
+// the element types the build defines from the op's declared data types (half, half, float).
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -53,12 +54,13 @@ extern "C" __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADD
 
     LocalTensor<DTYPE_A> a2 = inA2.AllocTensor<DTYPE_A>();
     LocalTensor<DTYPE_B> b2 = inB2.AllocTensor<DTYPE_B>();
-    LoadData2DParams load;
-    load.repeatTimes = t.baseM * t.k / FRACTAL;
-    load.srcStride = 1;
-    LoadData(a2, a1, load);
-    load.repeatTimes = t.k * t.n / FRACTAL;
-    LoadData(b2, b1, load);
+    const uint16_t mBlocks = t.baseM / 16, kBlocks = t.k / 16, nBlocks = t.n / 16;
+    for (uint32_t i = 0; i < mBlocks; ++i)
+        LoadData(a2[i * t.k * 16], a1[i * FRACTAL],
+                 LoadData2DParams{0, static_cast<uint8_t>(kBlocks), mBlocks, 0, 0, false, 0});
+    for (uint32_t i = 0; i < kBlocks; ++i)
+        LoadData(b2[i * t.n * 16], b1[i * FRACTAL],
+                 LoadData2DParams{0, static_cast<uint8_t>(nBlocks), kBlocks, 0, 0, true, 0});
     inA2.EnQue(a2);
     inB2.EnQue(b2);
     inA1.FreeTensor(a1);
@@ -77,6 +79,7 @@ extern "C" __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADD
     FixpipeParamsV220<> fix;
     fix.nSize = t.n;
     fix.mSize = t.baseM;
+    fix.srcStride = t.baseM;
     fix.dstStride = t.n;
     Fixpipe(cGm, c1, fix);
     outCO1.FreeTensor(c1);
