@@ -16,6 +16,7 @@
 #include "aclnn_matmul_custom.h"
 #include "aclnn_matmul_leaky_custom.h"
 #include "aclnn_reduce_sum_custom.h"
+#include "aclnn_scale_add_custom.h"
 #include "aclnn_scale_custom.h"
 #include "aclnn_vadd_custom.h"
 #include "sim/simulator.h"
@@ -235,6 +236,71 @@ TEST_CASE("Op project ScaleCustom via aclnn: the attributes choose the tiling ke
         }
         CHECK(wrong == 0);
     }
+    CHECK_THAT(run.findings, npusim::NoFindings());
+}
+
+TEST_CASE(
+    "Op project ScaleAddCustom via aclnn: one kernel build per data type combination, "
+    "Float/ListInt/Bool/Int attributes, an optional input",
+    "[ascendc][op_project]") {
+    constexpr std::size_t kLength = 4 * 2 * 256;
+    std::vector<float> xs(kLength), ys(kLength);
+    std::vector<uint16_t> xh(kLength);
+    for (std::size_t i = 0; i < kLength; ++i) {
+        xs[i] = static_cast<float>(i % 17) - 8.0F;
+        ys[i] = static_cast<float>(i % 5) - 2.0F;
+        xh[i] = aclFloatToFloat16(xs[i]);
+    }
+    aclnnStatus floatStatus = -1, halfStatus = -1;
+    std::vector<float> zf;
+    std::vector<uint16_t> zh;
+    const Run run = run_program([&](aclrtStream stream) {
+        DeviceTensor<float> x(xs, ACL_FLOAT), y(ys, ACL_FLOAT), z(xs, ACL_FLOAT);
+        DeviceTensor<uint16_t> x16(xh, ACL_FLOAT16), z16(xh, ACL_FLOAT16);
+        // float, with y: z = 1.5 * (2 x - y); weights {2, -1}, no ReLU, the default tile.
+        const int64_t weights[2] = {2, -1};
+        aclIntArray* w = aclCreateIntArray(weights, 2);
+        floatStatus = call_op(
+            stream,
+            [&](uint64_t* size, aclOpExecutor** executor) {
+                return aclnnScaleAddCustomGetWorkspaceSize(x.tensor, y.tensor, 1.5, w, false, 0,
+                                                           z.tensor, size, executor);
+            },
+            [&](void* ws, uint64_t size, aclOpExecutor* executor) {
+                return aclnnScaleAddCustom(ws, size, executor, stream);
+            });
+        zf = z.read();
+        // half, y absent (null): z = max(1.5 * 3 x, 0); tiles of 128.
+        const int64_t only_x[2] = {3, 1};
+        aclIntArray* w3 = aclCreateIntArray(only_x, 2);
+        halfStatus = call_op(
+            stream,
+            [&](uint64_t* size, aclOpExecutor** executor) {
+                return aclnnScaleAddCustomGetWorkspaceSize(x16.tensor, nullptr, 1.5, w3, true, 128,
+                                                           z16.tensor, size, executor);
+            },
+            [&](void* ws, uint64_t size, aclOpExecutor* executor) {
+                return aclnnScaleAddCustom(ws, size, executor, stream);
+            });
+        zh = z16.read();
+        aclDestroyIntArray(w);
+        aclDestroyIntArray(w3);
+        return 0;
+    });
+    REQUIRE(run.result.completed());
+    CHECK(floatStatus == ACLNN_SUCCESS);
+    CHECK(halfStatus == ACLNN_SUCCESS);
+    REQUIRE(zf.size() == kLength);
+    REQUIRE(zh.size() == kLength);
+    std::size_t wrongFloat = 0, wrongHalf = 0;
+    for (std::size_t i = 0; i < kLength; ++i) {
+        if (zf[i] != 1.5F * (2.0F * xs[i] - ys[i])) ++wrongFloat;
+        if (aclFloat16ToFloat(zh[i]) != std::max(4.5F * xs[i], 0.0F)) ++wrongHalf;
+    }
+    CHECK(wrongFloat == 0);
+    CHECK(wrongHalf == 0);
+    // One launch per call.
+    REQUIRE(run.result.kernels.size() == 2);
     CHECK_THAT(run.findings, npusim::NoFindings());
 }
 
