@@ -19,6 +19,7 @@
 #include "aclnn_scale_add_custom.h"
 #include "aclnn_scale_custom.h"
 #include "aclnn_vadd_custom.h"
+#include "register/op_def_registry.h"
 #include "sim/simulator.h"
 #include "sync/check/catch_matchers.h"
 #include "sync/check/checker.h"
@@ -302,6 +303,21 @@ TEST_CASE(
     // One launch per call.
     REQUIRE(run.result.kernels.size() == 2);
     CHECK_THAT(run.findings, npusim::NoFindings());
+}
+
+TEST_CASE("Op project host: PlatformAscendC::CalcTschBlockDim, ge::GetSizeByDataType",
+          "[ascendc][op_project]") {
+    const npusim::ChipConfig chip = npusim::builtin_chip_config("small");
+    const platform_ascendc::PlatformAscendC platform(chip);
+    CHECK(platform.CalcTschBlockDim(40, 20, 40) == 20);  // 2 AIVs a block
+    CHECK(platform.CalcTschBlockDim(41, 20, 40) == 21);
+    CHECK(platform.CalcTschBlockDim(7, 0, 40) == 7);  // vector only
+    CHECK(platform.CalcTschBlockDim(7, 20, 0) == 7);  // cube only
+    CHECK(platform.CalcTschBlockDim(7, 40, 20) == 7);
+    CHECK(ge::GetSizeByDataType(ge::DT_FLOAT16) == 2);
+    CHECK(ge::GetSizeByDataType(ge::DT_INT64) == 8);
+    CHECK(ge::GetSizeByDataType(ge::DT_BOOL) == 1);
+    CHECK(ge::GetSizeByDataType(ge::DT_UNDEFINED) == -1);
 }
 
 TEST_CASE("Op project MatmulCustom via aclnn: basic cube APIs on both cube cores, exact product",
