@@ -20,7 +20,8 @@
 # namespace is made its own (a macro renames it), so several projects link into one program.
 # The kernel source of an op gets DTYPE_<NAME> (the C type: half, float, int32_t, ...) for each
 # input and output that declares one data type, as the vendor's per-type kernel build defines.
-# Not supported yet (a configure error names it): DYNAMIC inputs (tensor lists), a kernel using
+# Not supported yet (a configure error names it): DYNAMIC inputs (tensor lists), an input and an
+# output of the same name (the vendor's in-place <name>Ref parameter), a kernel using
 # DTYPE_<NAME> in a DataTypeList of several types. A kernel that uses DTYPE_<NAME> of an op with
 # several data type combinations (column j of the DataType lists) is built once per combination,
 # each build in namespace npusim_c<j> with the kernel renamed; aclnn<Op> launches the build whose
@@ -249,6 +250,11 @@ function(_npusim_ascendc_op_api target op host_text kernel_text gen_dir out_snak
       if(statement MATCHES "ParamType[ \t]*\\([ \t]*DYNAMIC")
         message(FATAL_ERROR "npusim_add_ascendc_op(${target}): output ${name} of ${op} is DYNAMIC "
                 "(a tensor list): not supported yet (docs/ascendc.md)")
+      endif()
+      if(name IN_LIST inputs)
+        message(FATAL_ERROR "npusim_add_ascendc_op(${target}): ${op} has an input and an output "
+                "named ${name} (an in-place `${name}Ref` parameter in the vendor's aclnn API): not "
+                "supported yet (docs/ascendc.md)")
       endif()
       list(APPEND outputs ${name})
       string(APPEND output_params "const aclTensor* ${name}Out, ")

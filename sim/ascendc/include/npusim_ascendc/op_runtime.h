@@ -3,8 +3,8 @@
 //
 // aclnn<Op>GetWorkspaceSize -> prepare(): finds the op's definition (OP_ADD), checks the
 // arguments against it (required tensors present, data types one of the declared
-// combinations, output shapes what its InferShape gives), runs its tiling function with a
-// gert::TilingContext built from the tensors, the attributes and the chip, and returns an
+// combinations; output shapes are the caller's, InferShape is not run), runs its tiling function
+// with a gert::TilingContext built from the tensors, the attributes and the chip, and returns an
 // executor holding what the tiling function chose (block dim, tiling key, tiling bytes,
 // workspace sizes, schedule mode) and the workspace size (the sum of GetWorkspaceSizes).
 // aclnn<Op> -> launch(): copies the tiling bytes into GM (on the stream, before the kernel)
@@ -96,14 +96,6 @@ inline const ops::OpDef* definition(const std::string& type) {
     const auto factory = registry.find(type);
     if (factory == registry.end()) return nullptr;
     return made.emplace(type, factory->second()).first->second.get();
-}
-
-inline std::string shape_text(const gert::Shape& shape) {
-    std::string text = "[";
-    for (std::size_t i = 0; i < shape.GetDimNum(); ++i) {
-        text += (i == 0 ? "" : ", ") + std::to_string(shape.GetDim(i));
-    }
-    return text + "]";
 }
 
 inline gert::OpCallView::Parameter parameter(const aclTensor* tensor) {
@@ -245,23 +237,9 @@ inline aclnnStatus prepare(const char* api, const char* type,
     const TypeMatch matched = match_data_types(*def, call);
     if (matched.error) return fail(ACLNN_ERR_PARAM_INVALID, at + *matched.error);
     try {
-        if (def->infer_shape() != nullptr) {
-            std::vector<gert::Shape> shapes(outputs.size());
-            gert::InferShapeContext infer(call, shapes);
-            if (def->infer_shape()(&infer) != ge::GRAPH_SUCCESS) {
-                return fail(ACLNN_ERR_INNER_INFERSHAPE_ERROR,
-                            at + "the InferShape function of " + def->type() + " failed");
-            }
-            for (std::size_t i = 0; i < outputs.size(); ++i) {
-                const gert::Shape& given = call.outputs[i].tensor.GetOriginShape();
-                if (shapes[i] != given) {
-                    return fail(ACLNN_ERR_PARAM_INVALID, at + "output " + def->outputs()[i].name() +
-                                                             " has shape " + shape_text(given) +
-                                                             " but InferShape of " + def->type() +
-                                                             " gives " + shape_text(shapes[i]));
-                }
-            }
-        }
+        // InferShape is not run: the vendor's single-op API takes the output shapes from the
+        // caller's tensors (shape inference serves graph mode). Public projects whose
+        // InferShape copies the input shape for a reduction run right on the device.
         const ops::TilingKernelFunc tiling = def->aicore().tiling();
         if (tiling == nullptr) {
             return fail(ACLNN_ERR_INNER_TILING_ERROR,
