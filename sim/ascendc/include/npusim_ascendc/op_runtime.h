@@ -3,8 +3,8 @@
 //
 // aclnn<Op>GetWorkspaceSize -> prepare(): finds the op's definition (OP_ADD), checks the
 // arguments against it (required tensors present, data types one of the declared
-// combinations, output shapes what its InferShape gives), runs its tiling function with a
-// gert::TilingContext built from the tensors, the attributes and the chip, and returns an
+// combinations; output shapes are the caller's, InferShape is not run), runs its tiling function
+// with a gert::TilingContext built from the tensors, the attributes and the chip, and returns an
 // executor holding what the tiling function chose (block dim, tiling key, tiling bytes,
 // workspace sizes, schedule mode) and the workspace size (the sum of GetWorkspaceSizes).
 // aclnn<Op> -> launch(): copies the tiling bytes into GM (on the stream, before the kernel)
@@ -41,6 +41,9 @@ struct aclOpExecutor {
     std::vector<unsigned char> tiling;
     std::uint64_t workspace = 0;
     std::uint32_t schedule_mode = 0;
+    /// The data type combination (column of the definition's DataType lists) the tensors
+    /// match: which of the op's per-combination kernels aclnn<Op> launches.
+    std::size_t combination = 0;
     std::vector<void*> args;  // inputs (null when an optional one is absent), then outputs
     /// Outputs zeroed before the launch (SetNeedAtomic): device address and bytes.
     std::vector<std::pair<void*, std::uint64_t>> zeroed;
@@ -95,14 +98,6 @@ inline const ops::OpDef* definition(const std::string& type) {
     return made.emplace(type, factory->second()).first->second.get();
 }
 
-inline std::string shape_text(const gert::Shape& shape) {
-    std::string text = "[";
-    for (std::size_t i = 0; i < shape.GetDimNum(); ++i) {
-        text += (i == 0 ? "" : ", ") + std::to_string(shape.GetDim(i));
-    }
-    return text + "]";
-}
-
 inline gert::OpCallView::Parameter parameter(const aclTensor* tensor) {
     gert::OpCallView::Parameter p;
     if (tensor == nullptr) return p;
@@ -132,10 +127,14 @@ inline bool contiguous(const aclTensor& tensor) {
     return true;
 }
 
-/// Whether the data types of the call's tensors are one of the definition's combinations;
-/// else the message saying why not.
-inline std::optional<std::string> check_data_types(const ops::OpDef& def,
-                                                   const gert::OpCallView& call) {
+/// The data type combination the call's tensors match (the first matching column of the
+/// definition's DataType lists; 0 when no parameter declares several), else the message
+/// saying why none does.
+struct TypeMatch {
+    std::size_t column = 0;
+    std::optional<std::string> error;
+};
+inline TypeMatch match_data_types(const ops::OpDef& def, const gert::OpCallView& call) {
     std::vector<std::pair<const ops::OpParamDef*, const gert::OpCallView::Parameter*>> params;
     for (std::size_t i = 0; i < def.inputs().size(); ++i) {
         if (call.inputs[i].present) params.emplace_back(&def.inputs()[i], &call.inputs[i]);
@@ -158,10 +157,10 @@ inline std::optional<std::string> check_data_types(const ops::OpDef& def,
                 accepted += (accepted.empty() ? "" : ", ") + ge::to_string(t);
             }
         }
-        return param->name() + " has data type " + ge::to_string(type) + "; " + def.type() +
-               " accepts " + accepted + " for it";
+        return {0, param->name() + " has data type " + ge::to_string(type) + "; " + def.type() +
+                       " accepts " + accepted + " for it"};
     }
-    if (columns == 0) return std::nullopt;
+    if (columns == 0) return {};
     for (std::size_t column = 0; column < columns; ++column) {
         bool all = true;
         for (const auto& [param, arg] : params) {
@@ -169,14 +168,14 @@ inline std::optional<std::string> check_data_types(const ops::OpDef& def,
             if (types.empty() || param->type_list()) continue;
             if (column >= types.size() || types[column] != arg->desc.GetDataType()) all = false;
         }
-        if (all) return std::nullopt;
+        if (all) return {column, std::nullopt};
     }
     std::string given;
     for (const auto& [param, arg] : params) {
         given += (given.empty() ? "" : ", ") + param->name() + " " +
                  ge::to_string(arg->desc.GetDataType());
     }
-    return "no data type combination of " + def.type() + " matches " + given;
+    return {0, "no data type combination of " + def.type() + " matches " + given};
 }
 
 /// aclnn<Op>GetWorkspaceSize.
@@ -235,27 +234,12 @@ inline aclnnStatus prepare(const char* api, const char* type,
         call.outputs.push_back(parameter(outputs[i]));
     }
     call.attrs = gert::RuntimeAttrs(std::move(attrs));
-    if (const auto wrong = check_data_types(*def, call)) {
-        return fail(ACLNN_ERR_PARAM_INVALID, at + *wrong);
-    }
+    const TypeMatch matched = match_data_types(*def, call);
+    if (matched.error) return fail(ACLNN_ERR_PARAM_INVALID, at + *matched.error);
     try {
-        if (def->infer_shape() != nullptr) {
-            std::vector<gert::Shape> shapes(outputs.size());
-            gert::InferShapeContext infer(call, shapes);
-            if (def->infer_shape()(&infer) != ge::GRAPH_SUCCESS) {
-                return fail(ACLNN_ERR_INNER_INFERSHAPE_ERROR,
-                            at + "the InferShape function of " + def->type() + " failed");
-            }
-            for (std::size_t i = 0; i < outputs.size(); ++i) {
-                const gert::Shape& given = call.outputs[i].tensor.GetOriginShape();
-                if (shapes[i] != given) {
-                    return fail(ACLNN_ERR_PARAM_INVALID, at + "output " + def->outputs()[i].name() +
-                                                             " has shape " + shape_text(given) +
-                                                             " but InferShape of " + def->type() +
-                                                             " gives " + shape_text(shapes[i]));
-                }
-            }
-        }
+        // InferShape is not run: the vendor's single-op API takes the output shapes from the
+        // caller's tensors (shape inference serves graph mode). Public projects whose
+        // InferShape copies the input shape for a reduction run right on the device.
         const ops::TilingKernelFunc tiling = def->aicore().tiling();
         if (tiling == nullptr) {
             return fail(ACLNN_ERR_INNER_TILING_ERROR,
@@ -279,6 +263,7 @@ inline aclnnStatus prepare(const char* api, const char* type,
         made->block_dim = context.GetBlockDim();
         made->tiling_key = context.GetTilingKey();
         made->schedule_mode = context.GetScheduleMode();
+        made->combination = matched.column;
         const gert::TilingData& raw = *context.GetRawTilingData();
         const auto* bytes = static_cast<const unsigned char*>(raw.GetData());
         made->tiling.assign(bytes, bytes + std::min(raw.GetDataSize(), raw.GetCapacity()));
@@ -397,6 +382,24 @@ aclnnStatus launch(const char* api, void (*kernel)(Params...), const char* name,
                         ")");
     }
     return ACLNN_SUCCESS;
+}
+
+/// aclnn<Op> of an op built once per data type combination (DTYPE_<NAME> differs): launches
+/// the kernel of the combination GetWorkspaceSize matched.
+template <class... Params, std::size_t N>
+aclnnStatus launch(const char* api, void (*const (&kernels)[N])(Params...), const char* name,
+                   const KernelTypes& types, void* workspace, std::uint64_t workspace_size,
+                   aclOpExecutor* executor, aclrtStream stream,
+                   acl::Where where = acl::Where::current()) {
+    const std::size_t combination = executor != nullptr ? executor->combination : 0;
+    if (combination >= N) {
+        delete executor;
+        return fail(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
+                    std::string(api) + ": no kernel built for data type combination " +
+                        std::to_string(combination) + " of " + name);
+    }
+    return launch(api, kernels[combination], name, types, workspace, workspace_size, executor,
+                  stream, where);
 }
 
 }  // namespace npusim::ascendc::op

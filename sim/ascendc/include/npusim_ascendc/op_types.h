@@ -39,6 +39,33 @@ using graphStatus = std::uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 
+/// The size in bytes of one element of `type` (graph/types.h's GetSizeByDataType); -1 for
+/// DT_UNDEFINED.
+inline int GetSizeByDataType(DataType type) {
+    switch (type) {
+        case DT_INT8:
+        case DT_UINT8:
+        case DT_BOOL:
+            return 1;
+        case DT_FLOAT16:
+        case DT_BF16:
+        case DT_INT16:
+        case DT_UINT16:
+            return 2;
+        case DT_FLOAT:
+        case DT_INT32:
+        case DT_UINT32:
+            return 4;
+        case DT_INT64:
+        case DT_UINT64:
+        case DT_DOUBLE:
+            return 8;
+        case DT_UNDEFINED:
+            return -1;
+    }
+    return -1;
+}
+
 /// The name of a data type as messages print it ("DT_FLOAT16").
 inline std::string to_string(DataType type) {
     switch (type) {

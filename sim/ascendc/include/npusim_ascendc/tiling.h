@@ -82,9 +82,10 @@ inline std::uint64_t current_tiling_key() {
 /// Tiling structs are often declared in namespace optiling; GET_TILING_DATA looks there too.
 namespace optiling {}
 
-#define GET_TILING_DATA_WITH_STRUCT(Type, var, tiling)     \
-    const Type var = ::npusim::ascendc::read_tiling<Type>( \
-        reinterpret_cast<const uint8_t*>(tiling), std::source_location::current())
+// A modifiable copy, as the vendor's (kernels pass its arrays to non-const pointers).
+#define GET_TILING_DATA_WITH_STRUCT(Type, var, tiling)                                        \
+    Type var = ::npusim::ascendc::read_tiling<Type>(reinterpret_cast<const uint8_t*>(tiling), \
+                                                    std::source_location::current())
 /// The pointer form: `ptr` points to a copy read once, as above.
 #define GET_TILING_DATA_PTR_WITH_STRUCT(Type, ptr, tiling)               \
     GET_TILING_DATA_WITH_STRUCT(Type, npusim_tiling_copy_##ptr, tiling); \

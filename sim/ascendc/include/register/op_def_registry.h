@@ -4,10 +4,15 @@
 // definition under the class's name for the generated aclnn API (npusim_add_ascendc_op).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <functional>
+#include <iostream>  // the vendor's register headers bring it (op_host sources print with std::cout)
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "register/op_def.h"
 #include "tiling/platform/platform_ascendc.h"

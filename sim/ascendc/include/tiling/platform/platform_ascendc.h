@@ -76,6 +76,16 @@ public:
     std::uint32_t GetCoreNumAic() const { return static_cast<std::uint32_t>(chip().cube_cores); }
     /// The AI cores a vector kernel spreads over (the vendor's GetCoreNum on A2: the AIV count).
     std::uint32_t GetCoreNum() const { return GetCoreNumAiv(); }
+    /// The block dim of a mixed (cube + vector) kernel whose work is `sliceNum` AIV slices:
+    /// each block has aivCoreNum / aicCoreNum AIVs, so ceil(sliceNum / that ratio); sliceNum
+    /// itself when either count is 0 (a vector-only or cube-only op) or there are fewer AIVs
+    /// than AICs.
+    std::uint32_t CalcTschBlockDim(std::uint32_t sliceNum, std::uint32_t aicCoreNum,
+                                   std::uint32_t aivCoreNum) const {
+        if (aicCoreNum == 0 || aivCoreNum == 0 || aicCoreNum > aivCoreNum) return sliceNum;
+        const std::uint32_t ratio = aivCoreNum / aicCoreNum;
+        return (sliceNum + ratio - 1) / ratio;
+    }
 
 private:
     /// The chip given at construction, else the running host program's
