@@ -388,6 +388,14 @@ public:
         r.group = static_cast<std::uint32_t>(queues.size());
         issue(r, loc);
     }
+    /// One vector instruction whose other fields `r` holds (Transpose: rows, count, pitches;
+    /// CastInt4: count, mode), on destination d and source a.
+    template <Element D, Element S>
+    void vector_call(Request r, LocalTensor<D> d, LocalTensor<S> a, Loc loc = Loc::current()) {
+        r.dst = local_operand(d);
+        r.src0 = local_operand(a);
+        issue(r, loc);
+    }
     /// Bit i of `bits` (uint8, LSB first) = a[i] <mode> b[i], for n elements (n / 8 bytes).
     template <Element T>
     void compare(LocalTensor<std::uint8_t> bits, LocalTensor<T> a, LocalTensor<T> b, CmpMode mode,

@@ -27,6 +27,9 @@ void compute_reduce_min(const Transaction& tx, const std::byte* const* sources, 
 /// tx.src_dtype -> tx.dtype for tx.count elements, rounded by RoundMode(tx.mode); integer
 /// targets saturate.
 void compute_cast(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// CastInt4: tx.count 4-bit integers (two a byte, element 2i in the low nibble of byte i) from
+/// fp16 (tx.src_dtype F16: rounded by RoundMode(tx.mode), saturated to [-8, 7]) or to fp16.
+void compute_cast_int4(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// Compare / CompareScalar: bit i of out = src0[i] <mode> src1[i] (or tx.scalar), LSB first;
 /// tx.dtype is the compared type.
 void compute_compare(const Transaction& tx, const std::byte* const* sources, std::byte* out);
@@ -53,6 +56,9 @@ void compute_sort32(const Transaction& tx, const std::byte* const* sources, std:
 /// MrgSort: tx.group sorted queues of (score, index) pairs (sources, each
 /// tx.accesses[q].bytes long) merged by score, descending; on equal scores the lower queue first.
 void compute_mrg_sort(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// Transpose: the tx.group x (tx.count / tx.group) source matrix (its rows
+/// tx.accesses[0].pitch bytes apart when strided) written transposed, row after row, into out.
+void compute_transpose(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// c[m x n] = (accumulate ? c : bias ? bias row : 0) + a[m x k] * b[k x n]; sources a, b
 /// (fp16, row-major; k x m / n x k when tx.a_transposed / b_transposed), then c_in (fp32,
 /// read only when tx.accumulate) or the bias row (fp32, n elements, when tx.bias).
