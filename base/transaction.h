@@ -80,6 +80,13 @@ enum class Op : std::uint8_t {
     // fractals any distance apart (0: the same one again); `mode` 1 transposes each fractal
     // (ifTranspose, LoadDataWithTranspose: 16 x 16 elements of 16 bits).
     LoadFractals,
+    // A rows x cols matrix (Transaction::group rows) written as its cols x rows transpose, one
+    // vector instruction (Transpose, TransDataTo5HD); either side's rows may be strided.
+    Transpose,
+    // Cast to or from 4-bit integers (int4b_t), two a byte, element 2i in the low nibble of
+    // byte i: half -> int4 (Transaction::mode the RoundMode, saturating to [-8, 7]) when the
+    // source is fp16, int4 -> half otherwise; the int4 side is an int8 operand of count / 2.
+    CastInt4,
 };
 
 /// Fixpipe's conversion out of L0C (Transaction::mode of a Fixpipe), in the order of the

@@ -388,6 +388,13 @@ public:
         r.group = static_cast<std::uint32_t>(queues.size());
         issue(r, loc);
     }
+    /// One vector instruction on d and a whose other fields r holds (Transpose, CastInt4).
+    template <Element D, Element S>
+    void vector_call(Request r, LocalTensor<D> d, LocalTensor<S> a, Loc loc = Loc::current()) {
+        r.dst = local_operand(d);
+        r.src0 = local_operand(a);
+        issue(r, loc);
+    }
     /// Bit i of `bits` (uint8, LSB first) = a[i] <mode> b[i], for n elements (n / 8 bytes).
     template <Element T>
     void compare(LocalTensor<std::uint8_t> bits, LocalTensor<T> a, LocalTensor<T> b, CmpMode mode,
@@ -450,7 +457,6 @@ public:
     using MmadCall = npusim::MmadCall;
     using FixpipeCall = npusim::FixpipeCall;
     using LoadFractalsCall = npusim::LoadFractalsCall;
-    using Nd2NzCall = npusim::Nd2NzCall;
     void mmad(const MmadCall& call, Loc loc = Loc::current());
     void fixpipe(const FixpipeCall& call, Loc loc = Loc::current());
     void load_fractals(const LoadFractalsCall& call, Loc loc = Loc::current());

@@ -357,6 +357,58 @@ void InstructionDecoder::decode_rearrange(const Request& r, Transaction& tx,
             ub(r.src1, r.count, "index source", false);
             ub(r.dst, r.count * 8 / size, "destination", true);
             break;
+        case Op::Transpose: {
+            // r.rows x (count / rows) source elements; each side dense (pitch 0) or its rows
+            // pitch bytes apart (TransDataTo5HD's address lists).
+            const std::uint64_t rows = r.rows;
+            const std::uint64_t cols = rows == 0 ? 0 : r.count / rows;
+            if (size != 1 && size != 2 && size != 4) {
+                rule_error(tx, name + " takes 1-, 2- or 4-byte elements");
+            }
+            same_type(r.src0, "source");
+            if (cols == 0 || r.count % rows != 0) {
+                rule_error(tx, name + " of " + std::to_string(r.count) + " elements in " +
+                                   std::to_string(rows) + " rows");
+            }
+            tx.group = static_cast<std::uint32_t>(rows);
+            auto side = [&](const Operand& op, std::uint64_t n, std::uint64_t row_bytes,
+                            std::uint64_t pitch, const char* role, bool write) {
+                if (pitch == 0 || n == 1) return ub(op, n * row_bytes / size, role, write);
+                if (pitch < row_bytes) {
+                    rule_error(tx, name + ": " + role + " rows " + std::to_string(pitch) +
+                                       " bytes apart overlap rows of " + std::to_string(row_bytes) +
+                                       " bytes");
+                }
+                if (op.space != MemSpace::UB) {
+                    rule_error(tx, std::string(role) + " must be in UB, not " + name_of(op.space));
+                }
+                check_local(tx, op, ((n - 1) * pitch + row_bytes) / size, role);
+                if (write) out.write_access = tx.access_count;
+                tx.add_access(MemSpace::UB, write, op.address, row_bytes,
+                              static_cast<std::uint32_t>(n), pitch);
+            };
+            side(r.src0, rows, cols * size, r.src_pitch, "source", false);
+            side(r.dst, cols, rows * size, r.dst_pitch, "destination", true);
+            break;
+        }
+        case Op::CastInt4: {
+            // half <-> int4: the int4 side is r.count / 2 bytes of an int8 operand.
+            const bool to_int4 = r.src0.dtype == DType::F16;
+            if ((to_int4 ? r.dst.dtype : r.src0.dtype) != DType::I8 ||
+                (to_int4 ? r.src0.dtype : r.dst.dtype) != DType::F16) {
+                rule_error(tx, name + " to or from int4b_t converts half only");
+            }
+            if (r.count == 0 || r.count % 2 != 0) {
+                rule_error(tx, name + " of " + std::to_string(r.count) +
+                                   " int4b_t elements: a whole number of bytes");
+            }
+            tx.src_dtype = r.src0.dtype;
+            tx.dtype = r.dst.dtype;
+            const std::uint64_t half_count = r.count, byte_count = r.count / 2;
+            ub(r.src0, to_int4 ? half_count : byte_count, "source", false);
+            ub(r.dst, to_int4 ? byte_count : half_count, "destination", true);
+            break;
+        }
         default: {  // MrgSort: r.group queues (src0, src1, src2, src3) of 8-byte structures
             if (!sortable) rule_error(tx, name + " merges half or float (score, index) queues");
             if (r.group < 2 || r.group > 4) {

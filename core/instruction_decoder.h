@@ -71,7 +71,7 @@ public:
 private:
     void decode_copy(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     void decode_vector(const Request& r, Transaction& tx, DecodedInstruction& out) const;
-    // Gather, GatherMask, Sort32, MrgSort (OpInfo::rearranges).
+    // Gather, GatherMask, Sort32, MrgSort, Transpose (OpInfo::rearranges).
     void decode_rearrange(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     // Mmad, Fixpipe (core/instruction_decoder_cube.cpp).
     void decode_mmad(const Request& r, Transaction& tx, DecodedInstruction& out) const;

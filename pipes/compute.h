@@ -27,6 +27,9 @@ void compute_reduce_min(const Transaction& tx, const std::byte* const* sources, 
 /// tx.src_dtype -> tx.dtype for tx.count elements, rounded by RoundMode(tx.mode); integer
 /// targets saturate.
 void compute_cast(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// CastInt4: tx.count 4-bit integers (two a byte, element 2i in the low nibble of byte i) from
+/// fp16 (tx.src_dtype F16: rounded by RoundMode(tx.mode), saturated to [-8, 7]) or to fp16.
+void compute_cast_int4(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// Compare / CompareScalar: bit i of out = src0[i] <mode> src1[i] (or tx.scalar), LSB first;
 /// tx.dtype is the compared type.
 void compute_compare(const Transaction& tx, const std::byte* const* sources, std::byte* out);
@@ -63,6 +66,9 @@ CubeShapes cube_shapes(const Transaction& tx);
 /// Where Fixpipe's source lies in L0C: m x n row-major, or NZ (16 x 16 fractals) with its
 /// column blocks tx.block_stride elements apart (0: packed).
 MatrixShape fixpipe_source(const Transaction& tx);
+/// Transpose: the tx.group x (tx.count / tx.group) source matrix (its rows
+/// tx.accesses[0].pitch bytes apart when strided) written transposed, row after row, into out.
+void compute_transpose(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// c[m x n] = (accumulate ? c : bias ? bias row : 0) + a[m x k] * b[k x n]; sources a, b
 /// (cube_shapes), then c_in (the result type, read only when tx.accumulate) or the bias row
 /// (n elements, when tx.bias). Fractal: c's elements outside m x n are 0 (kept when

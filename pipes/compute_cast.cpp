@@ -1,5 +1,6 @@
 // Compute of Cast: every element type to every other, with the vendor's round modes
 // (semantics: docs/ascendc.md, "Cast").
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -134,6 +135,26 @@ void compute_cast(const Transaction& tx, const std::byte* const* sources, std::b
         visit_dtype(tx.src_dtype,
                     [&](auto from) { cast<decltype(to), decltype(from)>(tx, sources[0], out); });
     });
+}
+
+void compute_cast_int4(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
+    if (tx.src_dtype == DType::F16) {  // half -> int4, packed
+        for (std::uint64_t i = 0; i < tx.count; ++i) {
+            const double v = as_double(load_at<half>(sources[0], i));
+            const double r = std::isnan(v) ? 0.0 : round_to_integer(v, RoundMode(tx.mode));
+            const int q = static_cast<int>(std::clamp(r, -8.0, 7.0));
+            const auto nibble = static_cast<unsigned>(q) & 0xFU;
+            auto& byte = out[i / 2];
+            byte = i % 2 == 0 ? std::byte(nibble)
+                              : std::byte((std::to_integer<unsigned>(byte) & 0xFU) | (nibble << 4));
+        }
+        return;
+    }
+    for (std::uint64_t i = 0; i < tx.count; ++i) {  // int4 -> half, exact
+        const unsigned byte = std::to_integer<unsigned>(sources[0][i / 2]);
+        const int nibble = static_cast<int>(i % 2 == 0 ? byte & 0xFU : byte >> 4);
+        store_at<half>(out, i, from_double<half>(nibble >= 8 ? nibble - 16 : nibble));
+    }
 }
 
 }  // namespace npusim

@@ -1,5 +1,5 @@
 // Compute of the ops that move elements to data-dependent places: Gather, GatherMask,
-// Sort32, MrgSort (semantics: docs/ascendc.md, "API status").
+// Sort32, MrgSort, Transpose (semantics: docs/ascendc.md, "API status").
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -95,6 +95,19 @@ void compute_mrg_sort(const Transaction& tx, const std::byte* const* sources, st
         if (best == queues) break;
         std::memcpy(out + written++ * kPairBytes, sources[best] + next[best]++ * kPairBytes,
                     kPairBytes);
+    }
+}
+
+void compute_transpose(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
+    const std::uint64_t size = size_of(tx.dtype);
+    const std::uint64_t rows = tx.group;
+    const std::uint64_t cols = rows == 0 ? 0 : tx.count / rows;
+    const MemAccess& in = tx.accesses[0];
+    const std::uint64_t pitch = in.rows > 1 ? in.pitch : cols * size;
+    for (std::uint64_t i = 0; i < rows; ++i) {
+        for (std::uint64_t j = 0; j < cols; ++j) {
+            std::memcpy(out + (j * rows + i) * size, sources[0] + i * pitch + j * size, size);
+        }
     }
 }
 

@@ -143,13 +143,27 @@ constexpr std::array kOps{
            .name = "LoadData",
            .unit = OpUnit::Copy,
            .compute = &compute_load_fractals},
+    // Transpose / TransDataTo5HD: a matrix written transposed; the decoder sizes the (possibly
+    // strided) rows read and written.
+    OpInfo{.op = Op::Transpose,
+           .name = "Transpose",
+           .unit = OpUnit::Vector,
+           .ub_sources = 1,
+           .compute = &compute_transpose,
+           .rearranges = true},
+    OpInfo{.op = Op::CastInt4,
+           .name = "Cast",
+           .unit = OpUnit::Vector,
+           .ub_sources = 1,
+           .compute = &compute_cast_int4,
+           .rearranges = true},
 };
 
 constexpr bool rows_in_enum_order() {
     for (std::size_t i = 0; i < kOps.size(); ++i) {
         if (static_cast<std::size_t>(kOps[i].op) != i) return false;
     }
-    return static_cast<std::size_t>(Op::LoadFractals) + 1 == kOps.size();
+    return static_cast<std::size_t>(Op::CastInt4) + 1 == kOps.size();
 }
 static_assert(rows_in_enum_order(), "kOps has one row per Op, in enumerator order");
 

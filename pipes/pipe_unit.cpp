@@ -81,7 +81,7 @@ void PipeUnit::start_data(PipeInstruction& instruction, Cycle start, const CostM
         bool all_ub = true;
         for (std::uint8_t i = 0; i < tx.access_count; ++i) {
             const MemAccess& a = tx.accesses[i];
-            bytes = std::max(bytes, a.bytes);
+            bytes = std::max(bytes, a.total_bytes());  // every row of a strided operand
             all_ub = all_ub && a.space == MemSpace::UB;
             if (a.write) {
                 write = a.address;

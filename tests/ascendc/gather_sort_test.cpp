@@ -282,3 +282,60 @@ TEST_CASE("Ascend C Gatherb: 32-byte blocks by byte offsets, checked clean; bad 
         CHECK(checker.findings().empty());
     }
 }
+
+namespace {
+
+unsigned g_refused_lines[4] = {0, 0, 0, 0};
+
+// The forms of Transpose, TransDataTo5HD, GetMrgSortResult and int4b_t views npusim refuses,
+// one per `which`, each a KernelError naming the line.
+extern "C" __global__ __aicore__ void refused_kernel(uint32_t which) {
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<half> a = ub.Alloc<half>(512);
+    LocalTensor<half> b = ub.Alloc<half>(512);
+    LocalTensor<uint8_t> tmp = ub.Alloc<uint8_t>(64);
+    Duplicate(a, half(1), 512);
+    uint64_t dstList[16], srcList[16];
+    for (int i = 0; i < 16; ++i) {
+        dstList[i] = b[16 * i].GetPhyAddr();
+        srcList[i] = a[16 * (i == 5 ? 20 : i)].GetPhyAddr();  // one address out of step
+    }
+    uint16_t q[4] = {0, 0, 0, 0};
+    if (which == 0) {
+        g_refused_lines[0] = __LINE__ + 1;
+        Transpose(b, a, tmp, {1, 2, 2, 8, TransposeType::TRANSPOSE_NCHW2NHWC});
+    } else if (which == 1) {
+        g_refused_lines[1] = __LINE__ + 1;
+        TransDataTo5HD<half>(dstList, srcList, {false, false, 1, 0, 0});
+    } else if (which == 2) {
+        g_refused_lines[2] = __LINE__ + 1;
+        GetMrgSortResult(q[0], q[1], q[2], q[3]);
+    } else {
+        g_refused_lines[3] = __LINE__ + 1;
+        Cast(b, a.ReinterpretCast<int4b_t>()[0], RoundMode::CAST_NONE, 3);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("Ascend C Transpose, TransDataTo5HD, GetMrgSortResult, int4b_t: refused forms stop",
+          "[ascendc]") {
+    const char* messages[] = {"Transpose: sharedTmpBuffer holds 64 bytes, this shape needs 2048",
+                              "TransDataTo5HD with source addresses that are not evenly spaced",
+                              "GetMrgSortResult before any MrgSort with ifExhaustedSuspension",
+                              "Cast of 3 int4b_t elements"};
+    for (uint32_t which = 0; which < 4; ++which) {
+        npusim::Simulator sim(npusim::builtin_chip_config("small"));
+        sim.launch({.name = "refused"}, npusim::ascendc::bind_kernel(refused_kernel, which));
+        std::string message;
+        try {
+            sim.run();
+        } catch (const npusim::KernelError& error) {
+            message = error.what();
+        }
+        CAPTURE(which);
+        CHECK_THAT(message, Catch::Contains("gather_sort_test.cpp:" +
+                                            std::to_string(g_refused_lines[which]) + ":") &&
+                                Catch::Contains(messages[which]));
+    }
+}

@@ -49,8 +49,8 @@ expect_error tik2 "the pre-release tik2 dialect (namespace tik2) is not supporte
   'tik2::TPipe pipe; (void)pipe;'
 expect_error tik2_que "the pre-release tik2 dialect (namespace tik2) is not supported" \
   'tik2::TQue<tik2::QuePosition::VECIN, 2> q; (void)q;'
-expect_error get_mrg_sort_result "GetMrgSortResult (MrgSort with ifExhaustedSuspension)" \
-  'uint16_t a, b, c, d; GetMrgSortResult(a, b, c, d);'
+expect_error transpose_type "Transpose (16 x 16) takes int16_t, uint16_t or half" \
+  'LocalTensor<float> a; Transpose(a, a);'
 expect_error set_fixpipe_config "SetFixPipeConfig (Fixpipe quantization tables)" \
   'LocalTensor<uint64_t> t; SetFixPipeConfig(t);'
 expect_error position_co2 "this TPosition (CO2, SPM, SHM, TSCM, C2PIPE2GM) is not supported" \

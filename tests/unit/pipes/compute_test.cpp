@@ -256,6 +256,44 @@ TEST_CASE("compute: Cast to float types rounds to nearest even", "[unit]") {
           std::vector<float>{float(half(0.1F)), -65504.0F});
 }
 
+TEST_CASE("compute: Transpose writes a dense or row-strided matrix transposed", "[unit]") {
+    // 2 x 3 int16 source, rows 8 bytes apart (a strided source: TransDataTo5HD's address list).
+    Transaction tx = compute_tx(Op::Transpose, DType::I16, 6, 0.0);
+    tx.group = 2;
+    tx.add_access(MemSpace::UB, false, 0, 6, 2, 8);
+    const std::vector<std::int16_t> in{1, 2, 3, -1, 4, 5, 6, -1};
+    const std::vector<std::byte> x = to_bytes(in);
+    const std::byte* sources[3] = {x.data(), nullptr, nullptr};
+    std::vector<std::byte> out(6 * sizeof(std::int16_t));
+    op_info(Op::Transpose).compute(tx, sources, out.data());
+    CHECK(from_bytes<std::int16_t>(out, 6) == std::vector<std::int16_t>{1, 4, 2, 5, 3, 6});
+    Transaction dense = compute_tx(Op::Transpose, DType::I16, 6, 0.0);
+    dense.group = 3;  // 3 x 2 dense
+    dense.add_access(MemSpace::UB, false, 0, 12);
+    op_info(Op::Transpose).compute(dense, sources, out.data());
+    CHECK(from_bytes<std::int16_t>(out, 6) == std::vector<std::int16_t>{1, 3, 4, 2, -1, 5});
+}
+
+TEST_CASE("compute: CastInt4 packs half to 4 bits by the round mode and back", "[unit]") {
+    Transaction tx = compute_tx(Op::CastInt4, DType::I8, 4, 0.0);
+    tx.src_dtype = DType::F16;
+    tx.mode = static_cast<std::uint32_t>(RoundMode::Ceil);
+    const std::vector<half> in = halves({-8.5F, 7.5F, 1.25F, -0.5F});
+    const std::vector<std::byte> x = to_bytes(in);
+    const std::byte* sources[3] = {x.data(), nullptr, nullptr};
+    std::vector<std::byte> packed(2);
+    op_info(Op::CastInt4).compute(tx, sources, packed.data());
+    // ceil: -8 (saturated), 7 (8 saturated), 2, 0; element 2i in the low nibble.
+    CHECK(std::to_integer<int>(packed[0]) == 0x78);
+    CHECK(std::to_integer<int>(packed[1]) == 0x02);
+    Transaction back = compute_tx(Op::CastInt4, DType::F16, 4, 0.0);
+    back.src_dtype = DType::I8;
+    const std::byte* packed_source[3] = {packed.data(), nullptr, nullptr};
+    std::vector<std::byte> out(4 * sizeof(half));
+    op_info(Op::CastInt4).compute(back, packed_source, out.data());
+    CHECK(floats(from_bytes<half>(out, 4)) == std::vector<float>{-8.0F, 7.0F, 2.0F, 0.0F});
+}
+
 TEST_CASE("compute: Mmad multiplies fp16 matrices into fp32", "[unit]") {
     // a: 2x3, b: 3x2, row-major.
     const auto a = halves({1, 2, 3, 4, 5, 6});

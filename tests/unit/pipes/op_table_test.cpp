@@ -10,7 +10,7 @@
 using namespace npusim;
 
 namespace {
-constexpr int kOpCount = static_cast<int>(Op::LoadFractals) + 1;
+constexpr int kOpCount = static_cast<int>(Op::CastInt4) + 1;
 
 struct Expected {
     Op op;
@@ -75,6 +75,8 @@ constexpr Expected kExpected[] = {
     {Op::AddRelu, OpUnit::Vector, 2},
     {Op::SubRelu, OpUnit::Vector, 2},
     {Op::LoadFractals, OpUnit::Copy, 0},
+    {Op::Transpose, OpUnit::Vector, 1},
+    {Op::CastInt4, OpUnit::Vector, 1},
 };
 static_assert(std::size(kExpected) == kOpCount);
 }  // namespace
@@ -96,11 +98,13 @@ TEST_CASE("op table: every op has its row with the right unit and UB sources", "
         CHECK(info.bit_output == (expected.op == Op::Compare || expected.op == Op::CompareScalar));
         CHECK(info.mask_source == (expected.op == Op::Select || expected.op == Op::SelectScalar));
         CHECK(info.rearranges == (expected.op == Op::Gather || expected.op == Op::GatherMask ||
-                                  expected.op == Op::Sort32 || expected.op == Op::MrgSort));
+                                  expected.op == Op::Sort32 || expected.op == Op::MrgSort ||
+                                  expected.op == Op::Transpose || expected.op == Op::CastInt4));
     }
 }
 
-// Select with a scalar is the vendor's Select too: the one op sharing a name.
+// Select with a scalar is the vendor's Select too, and Cast to / from int4b_t its Cast: the two
+// ops sharing a name.
 TEST_CASE("op table: names are the vendor spellings, unique", "[unit]") {
     std::set<std::string_view> names;
     for (int i = 0; i < kOpCount; ++i) {
@@ -109,7 +113,8 @@ TEST_CASE("op table: names are the vendor spellings, unique", "[unit]") {
         CHECK_FALSE(op_info(op).name.empty());
         names.insert(op_info(op).name);
     }
-    CHECK(names.size() == static_cast<std::size_t>(kOpCount) - 1);
+    CHECK(names.size() == static_cast<std::size_t>(kOpCount) - 2);
+    CHECK(to_string(Op::CastInt4) == "Cast");
     CHECK(to_string(Op::SelectScalar) == "Select");
     CHECK(to_string(Op::Copy) == "DataCopy");
     CHECK(to_string(Op::Fill) == "Duplicate");

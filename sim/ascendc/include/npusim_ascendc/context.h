@@ -357,6 +357,8 @@ public:
         bool index = false;  // calIndex: the position follows the value
     };
     std::optional<ReduceResult>& last_reduce() { return m_last_reduce; }
+    /// The queue elements the last MrgSort with ifExhaustedSuspension took (GetMrgSortResult).
+    std::optional<std::array<std::uint16_t, 4>>& mrg_sort_result() { return m_mrg_sort_result; }
 
     // Synchronization as every layer path issues it: the native call, the event-id
     // bookkeeping and the happens-before model in one place.
@@ -428,6 +430,7 @@ private:
     PadRegister m_pad_register;
     std::optional<std::uint64_t> m_cmp_register;
     std::optional<ReduceResult> m_last_reduce;
+    std::optional<std::array<std::uint16_t, 4>> m_mrg_sort_result;
     void* m_pipe = nullptr;
 };
 

@@ -252,7 +252,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
                                std::uint64_t{params.nValue} * kBlock, true});
         ctx.before_pipe_work(npusim::Pipe::MTE2, touches, loc);
         if (src.bypasses_l2()) ctx.block().bypass_l2();
-        npusim::Block::Nd2NzCall call;
+        npusim::Nd2NzCall call;
         call.src = npusim::GlobalTensor<T>{
             s, ((params.nValue - 1) * src_pitch + row_bytes + sizeof(T) - 1) / sizeof(T)};
         d.count = ((blocks - 1) * block_pitch + params.nValue * kBlock) / sizeof(T);

@@ -3,7 +3,9 @@
 // (docs/ascendc.md, "API status").
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -152,6 +154,61 @@ void gather_mask(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<
     rsvdCnt = total;
 }
 
+/// MrgSort with ifExhaustedSuspension (one repeat): the scalar unit first reads the scores it
+/// needs to find where the merge stops (the first queue used up; a timed approximation, as
+/// the hardware merges without them), then one MrgSort instruction merges what each queue
+/// gives up to there, which is the suspended merge's output.
+template <class T>
+void mrg_sort_suspending(const AscendC::LocalTensor<T>& dst, const AscendC::MrgSortSrcList<T>& src,
+                         const AscendC::MrgSort4Info& params, const Loc& loc) {
+    const std::uint32_t queues = params.validBit == 3    ? 2
+                                 : params.validBit == 7  ? 3
+                                 : params.validBit == 15 ? 4
+                                                         : 0;
+    if (queues == 0 || params.repeatTimes != 1) {
+        throw KernelError(EventIds::where(loc) + "MrgSort with ifExhaustedSuspension: validBit " +
+                          std::to_string(params.validBit) + " (3, 7 or 15) and repeatTimes " +
+                          std::to_string(params.repeatTimes) + " (1)");
+    }
+    constexpr std::uint64_t per_pair = 8 / sizeof(T);
+    const AscendC::LocalTensor<T>* lists[4] = {&src.src1, &src.src2, &src.src3, &src.src4};
+    std::array<std::uint16_t, 4> taken{};
+    for (std::uint32_t q = 0; q < queues; ++q) {
+        if (params.elementLengths[q] == 0) {  // used up before the start: nothing merged
+            context(loc).mrg_sort_result() = taken;
+            return;
+        }
+    }
+    for (bool going = true; going;) {
+        std::uint32_t best = queues;
+        float best_score = 0.0F;
+        for (std::uint32_t q = 0; q < queues; ++q) {
+            const float score =
+                static_cast<float>(scalar_get<T>(lists[q]->native(), taken[q] * per_pair, loc));
+            if (best == queues || score > best_score) {  // equal scores: the lower queue
+                best = q;
+                best_score = score;
+            }
+        }
+        ++taken[best];
+        going = taken[best] != params.elementLengths[best];
+    }
+    context(loc).mrg_sort_result() = taken;
+    std::vector<npusim::LocalTensor<T>> views;
+    std::vector<Touch> reads;
+    std::uint64_t total = 0;
+    for (std::uint32_t q = 0; q < queues; ++q) {
+        const npusim::LocalTensor<T> view = lists[q]->native().sub(0, taken[q] * per_pair);
+        views.push_back(view);
+        reads.push_back(read_of(view, view.count));
+        total += view.count;
+    }
+    const npusim::LocalTensor<T> out = dst.native().sub(0, total);
+    vector_instruction(out, total, std::move(reads), loc, [&](npusim::Block& b) {
+        b.mrg_sort(out, std::span<const npusim::LocalTensor<T>>(views), loc);
+    });
+}
+
 }  // namespace npusim::ascendc
 
 namespace AscendC {
@@ -250,14 +307,16 @@ void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
 /// MrgSort(dst, src, params): merges the first 2 / 3 / 4 sorted queues (validBit 3 / 7 / 15)
 /// by score, descending (equal scores: the lower queue first); repeatTimes > 1 merges
 /// consecutive groups of four equal contiguous queues, one instruction per group (a timed
-/// approximation). ifExhaustedSuspension is not supported yet.
+/// approximation). ifExhaustedSuspension (one repeat): the merge stops once a queue is used
+/// up; GetMrgSortResult then gives each queue's count taken.
 template <class T>
 void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgSort4Info& params,
              Loc loc = Loc::current()) {
     static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                   "npusim Ascend C: MrgSort merges half or float (score, index) queues");
     if (params.ifExhaustedSuspension) {
-        npusim::ascendc::not_supported_yet(loc, "MrgSort with ifExhaustedSuspension");
+        npusim::ascendc::mrg_sort_suspending(dst, src, params, loc);
+        return;
     }
     const std::uint32_t queues = params.validBit == 3    ? 2
                                  : params.validBit == 7  ? 3
@@ -366,11 +425,21 @@ void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src,
     }
     issue();
 }
-template <class T = void, class... Args>
-void GetMrgSortResult(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<T, Args...>,
-                  "npusim Ascend C: GetMrgSortResult (MrgSort with ifExhaustedSuspension) is not "
-                  "supported yet (docs/ascendc.md, API status)");
+/// GetMrgSortResult: how many (score, index) pairs of each queue the last MrgSort with
+/// ifExhaustedSuspension took (a KernelError naming the line before any).
+inline void GetMrgSortResult(std::uint16_t& mrgSortList1, std::uint16_t& mrgSortList2,
+                             std::uint16_t& mrgSortList3, std::uint16_t& mrgSortList4,
+                             Loc loc = Loc::current()) {
+    const auto& result = npusim::ascendc::context(loc).mrg_sort_result();
+    if (!result) {
+        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
+                                  "GetMrgSortResult before any MrgSort with "
+                                  "ifExhaustedSuspension = true");
+    }
+    mrgSortList1 = (*result)[0];
+    mrgSortList2 = (*result)[1];
+    mrgSortList3 = (*result)[2];
+    mrgSortList4 = (*result)[3];
 }
 
 }  // namespace AscendC

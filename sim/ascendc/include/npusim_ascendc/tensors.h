@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <type_traits>
 
 #include "npusim_ascendc/basics.h"
 
@@ -39,6 +41,12 @@ namespace AscendC {
 /// GlobalTensor::SetL2CacheHint: CACHE_MODE_DISABLE reads do not allocate in L2 (for data
 /// read once); the other modes behave as CACHE_MODE_NORMAL.
 enum class CacheMode : std::uint8_t { CACHE_MODE_NORMAL, CACHE_MODE_DISABLE, CACHE_MODE_LAST };
+
+/// A 4-bit signed integer (-8..7): tensors of them hold two a byte, element 2i in the low
+/// nibble of byte i (the packing of the vendor's cast sample); see LocalTensor<int4b_t>.
+struct int4b_t {
+    std::uint8_t storage = 0;
+};
 
 template <class T>
 class GlobalTensor {
@@ -119,9 +127,15 @@ public:
     }
     template <class U>
     LocalTensor<U> ReinterpretCast() const {
-        return {npusim::LocalTensor<U>{m_native.space, m_native.address,
-                                       m_native.count * sizeof(T) / sizeof(U)},
-                m_position};
+        if constexpr (std::is_same_v<U, int4b_t>) {
+            return {npusim::LocalTensor<std::int8_t>{m_native.space, m_native.address,
+                                                     m_native.count * sizeof(T)},
+                    m_native.count * sizeof(T) * 2, m_position};
+        } else {
+            return {npusim::LocalTensor<U>{m_native.space, m_native.address,
+                                           m_native.count * sizeof(T) / sizeof(U)},
+                    m_position};
+        }
     }
     TPosition GetPosition() const { return m_position; }
     /// Byte offset inside its local memory.
@@ -133,6 +147,91 @@ public:
 private:
     npusim::LocalTensor<T> m_native;
     TPosition m_position = TPosition::VECCALC;
+};
+
+/// 4-bit elements: a view of the packed bytes (npusim::LocalTensor<int8_t>) and the element
+/// count; a view may start at an even element only (a byte boundary).
+template <>
+class LocalTensor<int4b_t> {
+public:
+    using PrimType = int4b_t;
+
+    LocalTensor() = default;
+    LocalTensor(npusim::LocalTensor<std::int8_t> bytes, std::uint64_t count, TPosition position)
+        : m_bytes(bytes), m_count(count), m_position(position) {}
+    LocalTensor(TPosition position, std::uint64_t address, std::uint64_t length,
+                Loc loc = Loc::current())
+        : m_bytes{space_at(position, loc), address, (length + 1) / 2},
+          m_count(length),
+          m_position(position) {}
+
+    std::uint64_t GetSize() const { return m_count; }
+    LocalTensor operator[](std::uint64_t offset) const {
+        if (offset % 2 != 0) {
+            throw npusim::KernelError("LocalTensor<int4b_t>[" + std::to_string(offset) +
+                                      "]: an odd element starts inside a byte (npusim: not "
+                                      "supported, docs/ascendc.md)");
+        }
+        const std::uint64_t left = m_count > offset ? m_count - offset : 0;
+        return {m_bytes.sub(offset / 2, (left + 1) / 2), left, m_position};
+    }
+    template <class U>
+    LocalTensor<U> ReinterpretCast() const {
+        return {npusim::LocalTensor<U>{m_bytes.space, m_bytes.address, m_bytes.count / sizeof(U)},
+                m_position};
+    }
+    TPosition GetPosition() const { return m_position; }
+    std::uint64_t GetPhyAddr() const { return m_bytes.address; }
+    void SetSize(std::uint64_t count) {
+        m_count = count;
+        m_bytes.count = (count + 1) / 2;
+    }
+    /// The packed bytes.
+    const npusim::LocalTensor<std::int8_t>& bytes() const { return m_bytes; }
+
+private:
+    npusim::LocalTensor<std::int8_t> m_bytes;
+    std::uint64_t m_count = 0;
+    TPosition m_position = TPosition::VECCALC;
+};
+
+/// 4-bit elements in GM, packed as in LocalTensor<int4b_t>.
+template <>
+class GlobalTensor<int4b_t> {
+public:
+    using PrimType = int4b_t;
+
+    void SetGlobalBuffer(__gm__ int4b_t* buffer, std::uint64_t size = 0) {
+        m_address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(buffer));
+        m_size = size;
+    }
+    __gm__ int4b_t* GetPhyAddr() const {
+        return reinterpret_cast<int4b_t*>(static_cast<std::uintptr_t>(m_address));
+    }
+    std::uint64_t GetSize() const { return m_size; }
+    GlobalTensor operator[](std::uint64_t offset) const {
+        if (offset % 2 != 0) {
+            throw npusim::KernelError("GlobalTensor<int4b_t>[" + std::to_string(offset) +
+                                      "]: an odd element starts inside a byte (npusim: not "
+                                      "supported, docs/ascendc.md)");
+        }
+        GlobalTensor view = *this;
+        view.m_address = m_address + offset / 2;
+        view.m_size = m_size > offset ? m_size - offset : 0;
+        return view;
+    }
+    /// The packed bytes as a GlobalTensor<int8_t>.
+    GlobalTensor<std::int8_t> bytes() const {
+        GlobalTensor<std::int8_t> view;
+        view.SetGlobalBuffer(reinterpret_cast<std::int8_t*>(static_cast<std::uintptr_t>(m_address)),
+                             (m_size + 1) / 2);
+        return view;
+    }
+    std::uint64_t address() const { return m_address; }
+
+private:
+    std::uint64_t m_address = 0;
+    std::uint64_t m_size = 0;
 };
 
 }  // namespace AscendC

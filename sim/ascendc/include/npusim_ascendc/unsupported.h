@@ -45,9 +45,3 @@ void GetBlockIdx(Args&&...) {
 }
 #undef NPUSIM_TIK2_UNSUPPORTED
 }  // namespace tik2
-
-namespace AscendC {
-/// 4-bit integers are not modelled: declared (incomplete) so that a sample using them in
-/// another scenario compiles; a tensor of them does not.
-struct int4b_t;
-}  // namespace AscendC

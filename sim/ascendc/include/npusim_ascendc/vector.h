@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "npusim_ascendc/level0.h"
@@ -74,6 +76,14 @@ std::vector<Run<2>> unary_runs(const Mask& mask, bool is_set_mask, std::uint64_t
     return level0_runs<T, 2>(
         level0_mask<T>(mask, is_set_mask, loc), repeat,
         {Strides{p.dstBlkStride, p.dstRepStride}, Strides{p.srcBlkStride, p.srcRepStride}});
+}
+
+template <class D, class S>
+void cast_int4(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
+               AscendC::RoundMode round, std::uint64_t n, const Loc& loc);  // int4.h
+
+[[noreturn]] inline void not_supported_yet_v(const Loc& loc, const std::string& what) {
+    throw KernelError(EventIds::where(loc) + what + " is not supported yet (docs/ascendc.md)");
 }
 
 }  // namespace npusim::ascendc
@@ -236,11 +246,10 @@ void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Mask& mask
     }
 }
 
-/// Cast(dst, src, round, count): every RoundMode (CAST_NONE rounds like CAST_RINT where the
-/// value is not representable; CAST_ODD only to float types); integer targets saturate.
+/// The count form of Cast between two element types of npusim's DType table.
 template <class D, class S>
-void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode round, std::int32_t count,
-          Loc loc = Loc::current()) {
+void cast_count(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode round,
+                std::int32_t count, Loc loc) {
     if (round == RoundMode::CAST_ODD && !npusim::FloatElement<D>) {
         throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
                                   "Cast: RoundMode::CAST_ODD converts to a float type only");
@@ -250,6 +259,68 @@ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode round,
         dst.native(), n, {npusim::ascendc::read_of(src.native(), n)}, loc, [&](npusim::Block& b) {
             b.cast(dst.native(), src.native(), n, static_cast<npusim::RoundMode>(round), loc);
         });
+}
+
+/// Cast(dst, src, round, count): every RoundMode (CAST_NONE rounds like CAST_RINT where the
+/// value is not representable; CAST_ODD only to float types); integer targets saturate;
+/// int4b_t to and from half (int4.h).
+template <class D, class S>
+void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode round, std::int32_t count,
+          Loc loc = Loc::current()) {
+    if constexpr (std::is_same_v<D, int4b_t> || std::is_same_v<S, int4b_t>) {
+        npusim::ascendc::cast_int4(dst, src, round, static_cast<std::uint64_t>(count), loc);
+        return;
+    } else {
+        cast_count(dst, src, round, count, loc);
+    }
+}
+/// Cast(dst, src, round, mask, repeatTime, UnaryRepeatParams): per repeat the elements the mask
+/// enables among 256 bytes of the wider type (the vendor's rule: the mask follows the larger
+/// sizeof), each operand's repeats dstRepStride / srcRepStride of its own 32-byte blocks
+/// apart; one count-form Cast per run contiguous in both. Types of different sizes with block
+/// strides other than 1 are not supported yet (KernelError).
+template <class D, class S, bool isSetMask = true, class Mask>
+void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode round, const Mask& mask,
+          std::uint8_t repeatTime, const UnaryRepeatParams& p, Loc loc = Loc::current()) {
+    constexpr bool d4 = std::is_same_v<D, int4b_t>, s4 = std::is_same_v<S, int4b_t>;
+    using Wide = std::conditional_t<d4, S, std::conditional_t<s4 || sizeof(D) >= sizeof(S), D, S>>;
+    if constexpr (!d4 && !s4 && sizeof(D) == sizeof(S)) {
+        for (const auto& r : npusim::ascendc::unary_runs<D>(mask, isSetMask, repeatTime, p, loc)) {
+            Cast(dst[r.offset[0]], src[r.offset[1]], round, static_cast<std::int32_t>(r.count),
+                 loc);
+        }
+    } else {
+        if (p.dstBlkStride != 1 || p.srcBlkStride != 1) {
+            npusim::ascendc::not_supported_yet_v(
+                loc, "Cast of types of different sizes with block strides other than 1");
+        }
+        constexpr std::uint64_t dst_block = d4 ? 64 : 32 / (d4 ? 1 : sizeof(D));
+        constexpr std::uint64_t src_block = s4 ? 64 : 32 / (s4 ? 1 : sizeof(S));
+        const auto m = npusim::ascendc::level0_mask<Wide>(mask, isSetMask, loc);
+        const std::uint64_t repeats = npusim::ascendc::level0_repeats<Wide>(m, repeatTime);
+        std::uint64_t at_d = 0, at_s = 0, length = 0;
+        auto flush = [&] {
+            if (length != 0)
+                Cast(dst[at_d], src[at_s], round, static_cast<std::int32_t>(length), loc);
+            length = 0;
+        };
+        for (std::uint64_t r = 0; r < repeats; ++r) {
+            for (std::uint64_t e = 0; e < 256 / sizeof(Wide); ++e) {
+                if (!npusim::ascendc::level0_enabled<Wide>(m, r, e)) continue;
+                const std::uint64_t d = r * p.dstRepStride * dst_block + e;
+                const std::uint64_t s = r * p.srcRepStride * src_block + e;
+                if (length != 0 && d == at_d + length && s == at_s + length) {
+                    ++length;
+                    continue;
+                }
+                flush();
+                at_d = d;
+                at_s = s;
+                length = 1;
+            }
+        }
+        flush();
+    }
 }
 
 struct BrcbRepeatParams {

@@ -24,6 +24,7 @@ extern "C" __global__ __aicore__ void u16_bits(GM_ADDR x, GM_ADDR y, GM_ADDR r, 
 extern "C" __global__ __aicore__ void i64_u32(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR u, GM_ADDR m,
                                               uint32_t racy);
 extern "C" __global__ __aicore__ void bf16_exp(GM_ADDR x, GM_ADDR z, uint32_t racy);
+extern "C" __global__ __aicore__ void int4_cast(GM_ADDR x, GM_ADDR q, GM_ADDR z, uint32_t racy);
 extern "C" __global__ __aicore__ void relu_select(GM_ADDR x, GM_ADDR y, uint32_t racy);
 extern "C" __global__ __aicore__ void row_sums(GM_ADDR x, GM_ADDR sums, uint32_t valid,
                                                uint32_t racy);
@@ -48,6 +49,8 @@ extern "C" __global__ __aicore__ void cmp_register(GM_ADDR x, GM_ADDR sel, GM_AD
                                                    uint32_t racy);
 extern "C" __global__ __aicore__ void reduce_spr(GM_ADDR x, GM_ADDR out, uint32_t racy);
 extern "C" __global__ __aicore__ void slice_copy(GM_ADDR x, GM_ADDR out, uint32_t racy);
+extern "C" __global__ __aicore__ void transpose_merge(GM_ADDR x, GM_ADDR out, GM_ADDR counts,
+                                                      uint32_t racy);
 extern "C" __global__ __mix__(1, 2) void mix_relu_select(GM_ADDR a, GM_ADDR b, GM_ADDR work,
                                                          GM_ADDR out, uint32_t racy);
 
@@ -206,6 +209,32 @@ void run_types() {
             ok = ok && static_cast<float>(z[i]) == bf(std::exp(static_cast<float>(x[i])));
         }
         report("bf16_exp", ok);
+    }
+    {
+        constexpr uint32_t n = 512;
+        std::vector<half> x(n);
+        for (uint32_t i = 0; i < n; ++i)
+            x[i] = half(static_cast<float>(int(i * 29 % 73)) / 4.0F - 9.0F);
+        Buffer xb = make_buffer(x), qb = make_buffer(std::vector<uint8_t>(n / 2)),
+               zb = make_buffer(std::vector<half>(n));
+#ifdef ASCENDC_CPU_DEBUG
+        ICPU_RUN_KF(int4_cast, 1, xb.device, qb.device, zb.device, racy("int4_cast"));
+#else
+        // clang-format off
+        int4_cast<<<1, nullptr, g_stream>>>(xb.device, qb.device, zb.device, racy("int4_cast"));
+        // clang-format on
+#endif
+        const auto q = read_back<uint8_t>(qb);
+        const auto z = read_back<half>(zb);
+        read_back<half>(xb);
+        bool ok = true;
+        for (uint32_t i = 0; i < n; ++i) {
+            const float v = std::min(7.0F, std::max(-8.0F, std::ceil(static_cast<float>(x[i]))));
+            const unsigned nibble = static_cast<unsigned>(static_cast<int>(v)) & 0xFU;
+            ok = ok && static_cast<float>(z[i]) == v &&
+                 ((q[i / 2] >> (4 * (i % 2))) & 0xFU) == nibble;
+        }
+        report("int4_cast", ok);
     }
 }
 
@@ -557,6 +586,60 @@ void run_sort() {
             ok = ok && o[n + i] == x[n - 1 - i];
         }
         report("gather_pick", ok);
+    }
+    {
+        constexpr uint32_t n = 864, total = 1120;
+        std::vector<half> x(n);
+        for (uint32_t i = 0; i < n; ++i) x[i] = half(static_cast<float>(int(i * 37 % 101) - 50));
+        Buffer xb = make_buffer(x), ob = make_buffer(std::vector<half>(total)),
+               cb = make_buffer(std::vector<int32_t>(8));
+#ifdef ASCENDC_CPU_DEBUG
+        ICPU_RUN_KF(transpose_merge, 1, xb.device, ob.device, cb.device, racy("transpose_merge"));
+#else
+        // clang-format off
+        transpose_merge<<<1, nullptr, g_stream>>>(xb.device, ob.device, cb.device, racy("transpose_merge"));
+        // clang-format on
+#endif
+        const auto o = read_back<half>(ob);
+        const auto c = read_back<int32_t>(cb);
+        read_back<half>(xb);
+        auto f = [](half v) { return static_cast<float>(v); };
+        bool ok = true;
+        for (uint32_t i = 0; i < 16; ++i) {
+            for (uint32_t j = 0; j < 16; ++j) ok = ok && f(o[i * 16 + j]) == f(x[j * 16 + i]);
+        }
+        for (uint32_t b = 0; b < 2; ++b) {  // [2, 3, 2 x 8] -> [2, 2 x 8, 3]
+            for (uint32_t ch = 0; ch < 3; ++ch) {
+                for (uint32_t hw = 0; hw < 16; ++hw) {
+                    ok =
+                        ok && f(o[256 + b * 48 + hw * 3 + ch]) == f(x[256 + b * 48 + ch * 16 + hw]);
+                }
+            }
+        }
+        for (uint32_t ch = 0; ch < 16; ++ch) {  // 16 channels x 32 -> 32 x 16
+            for (uint32_t hw = 0; hw < 32; ++hw) {
+                ok = ok && f(o[352 + hw * 16 + ch]) == f(x[352 + ch * 32 + hw]);
+            }
+        }
+        // The two sorted queues, merged until one is used up (equal scores: the first queue).
+        std::vector<uint32_t> q[2];
+        for (uint32_t k = 0; k < 2; ++k) {
+            for (uint32_t i = 0; i < 32; ++i) q[k].push_back(32 * k + i);
+            std::stable_sort(q[k].begin(), q[k].end(),
+                             [&](uint32_t a, uint32_t b) { return f(x[352 + a]) > f(x[352 + b]); });
+        }
+        std::size_t next[2] = {0, 0}, out = 0;
+        while (next[0] < 32 && next[1] < 32) {
+            const int k = f(x[352 + q[1][next[1]]]) > f(x[352 + q[0][next[0]]]) ? 1 : 0;
+            const uint32_t pick = q[k][next[k]++];
+            uint32_t index = 0;
+            std::memcpy(&index, &o[864 + 4 * out + 2], 4);
+            ok = ok && f(o[864 + 4 * out]) == f(x[352 + pick]) && index == pick;
+            ++out;
+        }
+        for (std::size_t i = 864 + 4 * out; i < total; ++i) ok = ok && f(o[i]) == 0.0F;
+        ok = ok && c[0] == static_cast<int32_t>(next[0]) && c[1] == static_cast<int32_t>(next[1]);
+        report("transpose_merge", ok);
     }
 }
 

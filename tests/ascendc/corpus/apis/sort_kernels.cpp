@@ -85,3 +85,62 @@ extern "C" __global__ __aicore__ void gather_pick(GM_ADDR x, GM_ADDR out, GM_ADD
     WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
     DataCopy(cGm, c, 8);
 }
+
+// Transposes and a suspended merge over x (864 halves), into out (1120 halves) and counts:
+// out[0, 256) = x[0, 256) as a 16 x 16 matrix transposed (Transpose); out[256, 352) = x[256,
+// 352) as [N 2, C 3, H 2, W 8] in [N, H, W, C] order (TransposeParamsExt); out[352, 864) =
+// x[352, 864) as 16 channels of 32 values in [HW, C0] order (TransDataTo5HD, two repeats);
+// out[864, 1120) = two Sort32 queues of x[352, 416) merged until one is used up (MrgSort with
+// ifExhaustedSuspension), zeros after; counts[0, 2) = the pairs taken of each (GetMrgSortResult).
+extern "C" __global__ __aicore__ void transpose_merge(GM_ADDR x, GM_ADDR out, GM_ADDR counts,
+                                                      uint32_t racy) {
+    constexpr uint32_t n = 864, total = 1120, tmpBytes = 2560, perPair = 8 / sizeof(half);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> calc;
+    pipe.InitBuffer(calc, (n + total) * sizeof(half) + tmpBytes + 64 * 4 + 64 * 8 + 32);
+    GlobalTensor<half> xGm, oGm;
+    GlobalTensor<int32_t> cGm;
+    xGm.SetGlobalBuffer((__gm__ half*)x, n);
+    oGm.SetGlobalBuffer((__gm__ half*)out, total);
+    cGm.SetGlobalBuffer((__gm__ int32_t*)counts, 8);
+    LocalTensor<half> in = calc.Get<half>();
+    LocalTensor<half> res = in[n];
+    LocalTensor<uint8_t> tmp = calc.GetWithOffset<uint8_t>(tmpBytes, (n + total) * sizeof(half));
+    const uint32_t posAt = (n + total) * sizeof(half) + tmpBytes;
+    LocalTensor<uint32_t> positions = calc.GetWithOffset<uint32_t>(64, posAt);
+    LocalTensor<half> sorted = calc.GetWithOffset<half>(64 * perPair, posAt + 64 * 4);
+    LocalTensor<int32_t> taken = calc.GetWithOffset<int32_t>(8, posAt + 64 * 4 + 64 * 8);
+    DataCopy(in[256], xGm[256], n - 256);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    DataCopy(in, xGm, 256);  // RACY(transpose_merge) RAW first
+    if (racy == 0) {
+        SetFlag<HardEvent::MTE2_V>(EVENT_ID1);
+        WaitFlag<HardEvent::MTE2_V>(EVENT_ID1);
+    }
+    Transpose<half>(res, in);  // RACY(transpose_merge) RAW second
+    TransposeParamsExt ext(2, 3, 2, 8, TransposeType::TRANSPOSE_NCHW2NHWC);
+    Transpose(res[256], in[256], tmp, ext);
+    TransDataTo5HDParams params(false, false, 2, 16, 1);
+    uint64_t dstList[16], srcList[16];
+    for (int i = 0; i < 16; ++i) {
+        dstList[i] = (uint64_t)res[352 + 16 * i].GetPhyAddr();
+        srcList[i] = (uint64_t)in[352 + 32 * i].GetPhyAddr();
+    }
+    TransDataTo5HD<half>(dstList, srcList, params);
+    for (uint32_t i = 0; i < 64; ++i) positions.SetValue(i, i);
+    Sort32<half>(sorted, in[352], positions, 2);
+    Duplicate(res[864], half(0), 256);
+    const uint16_t lengths[4] = {32, 32, 0, 0};
+    MrgSort(res[864], MrgSortSrcList<half>(sorted, sorted[32 * perPair], sorted, sorted),
+            MrgSort4Info(lengths, true, 3, 1));
+    uint16_t first = 0, second = 0, third = 0, fourth = 0;
+    GetMrgSortResult(first, second, third, fourth);
+    Duplicate(taken, 0, 8);
+    taken.SetValue(0, first);
+    taken.SetValue(1, second);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(oGm, res, total);
+    DataCopy(cGm, taken, 8);
+}

@@ -123,3 +123,35 @@ extern "C" __global__ __aicore__ void bf16_exp(GM_ADDR x, GM_ADDR z, uint32_t ra
     }
     DataCopy(zGm, out, kLen);  // RACY(bf16_exp) RAW second
 }
+
+// 4-bit integers: q (int4b_t, 512 packed in 256 bytes) = Cast<CEIL>(x(half)) in the mask /
+// repeat form (mask 128, 4 repeats, dst repeats 2 blocks apart, as the vendor's cast sample);
+// z(half) = Cast(q) back in the count form, so z = clamp(ceil(x), -8, 7).
+extern "C" __global__ __aicore__ void int4_cast(GM_ADDR x, GM_ADDR q, GM_ADDR z, uint32_t racy) {
+    constexpr uint32_t n = 512;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, n * sizeof(half) * 2 + n / 2);
+    GlobalTensor<half> xGm, zGm;
+    GlobalTensor<int4b_t> qGm;
+    xGm.SetGlobalBuffer((__gm__ half*)x, n);
+    qGm.SetGlobalBuffer((__gm__ int4b_t*)q, n);
+    zGm.SetGlobalBuffer((__gm__ half*)z, n);
+    LocalTensor<half> in = buf.Get<half>(n);
+    LocalTensor<half> back = buf.GetWithOffset<half>(n, n * sizeof(half));
+    LocalTensor<int4b_t> packed =
+        buf.GetWithOffset<int8_t>(n / 2, n * sizeof(half) * 2).ReinterpretCast<int4b_t>();
+    DataCopy(in, xGm, n);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Cast<int4b_t, half>(packed, in, RoundMode::CAST_CEIL, 128, 4, {1, 1, 2, 8});
+    Cast(back, packed, RoundMode::CAST_NONE, n);  // RACY(int4_cast) RAW first
+    if (racy == 0) {
+        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    }
+    DataCopy(zGm, back, n);  // RACY(int4_cast) RAW second
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID1);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID1);
+    DataCopy(qGm, packed, n);
+}
