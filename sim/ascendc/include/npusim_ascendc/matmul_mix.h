@@ -62,17 +62,21 @@ inline MatmulChannelKey matmul_channel_key(npusim::Block& b) {
 }
 
 /// True on the AIC of a mixed kernel: REGIST_MATMUL_OBJ serves the AIVs' requests there
-/// (unless ASCENDC_CUBE_ONLY: the AIC calls the Matmul itself, as the vendor's cube-only mode).
-inline bool matmul_serves_here(Loc loc = Loc::current()) {
-#ifdef ASCENDC_CUBE_ONLY
-    (void)loc;
-    return false;
-#else
+/// (unless `cube_only`, ASCENDC_CUBE_ONLY: the AIC calls the Matmul itself, as the vendor's
+/// cube-only mode). The macro is read where REGIST_MATMUL_OBJ expands, not in this inline
+/// function: one program may hold kernels of both modes, and an inline function's body must
+/// be the same in every source (at -O0 the linker keeps one copy for all).
+inline bool matmul_serves_here(bool cube_only, Loc loc = Loc::current()) {
+    if (cube_only) return false;
     npusim::Block& b = context(loc).block();
     return b.core_type() == npusim::CoreType::Cube &&
            npusim::vector_cores_per_block(b.kernel_type()) > 0;
-#endif
 }
+#ifdef ASCENDC_CUBE_ONLY
+#define NPUSIM_ASCENDC_CUBE_ONLY true
+#else
+#define NPUSIM_ASCENDC_CUBE_ONLY false
+#endif
 
 /// AIV: whether this core's Matmul objects are clients of the group's AIC.
 inline bool matmul_is_client(npusim::Block& b) {
@@ -225,7 +229,7 @@ void serve_matmul(const Loc& loc, AscendC::TPipe* pipe, GM_ADDR, Objects&&... ob
 // On the AIC of a mixed kernel the macro serves the AIVs and returns from the kernel, as the
 // vendor's does (npusim_ascendc/matmul_mix.h); elsewhere it registers (and Inits) the objects.
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                        \
-    if (::npusim::ascendc::matmul_serves_here()) {                                      \
+    if (::npusim::ascendc::matmul_serves_here(NPUSIM_ASCENDC_CUBE_ONLY)) {              \
         ::npusim::ascendc::serve_matmul(::npusim::ascendc::Loc::current(), tpipe,       \
                                         (GM_ADDR)(workspace), __VA_ARGS__);             \
         return;                                                                         \
