@@ -1,5 +1,6 @@
 #include "sync/check/agents.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace npusim::check {
@@ -176,7 +177,6 @@ void Agents::free_block(BlockState* b) {
     // with the kernel (a block is freed when its kernel is retired, or after).
     b->allocations.clear();
     b->local_shadows.fill(nullptr);
-    b->flag_queues = RecentFlagQueues{};
     b->handed_over = b->ended = b->parked = false;
     m_spare_blocks.push_back(b);
 }
@@ -230,6 +230,31 @@ VectorClock Agents::drained(const BlockState& b) const {
         c.raise(b.agents[s], a.counter);
     }
     return c;
+}
+
+const std::vector<ClockEntry>& Agents::end_counts(KernelState& k) {
+    k.ended = true;
+    // A block's agents are consecutive ids (new_agents), and two blocks hold the same set
+    // (one went on with the other's agents) or disjoint ones: the blocks in order of their
+    // first agent, each set once, give the counts sorted by agent.
+    std::vector<const BlockState*>& blocks = m_end_blocks;
+    blocks.assign(k.blocks.begin(), k.blocks.end());
+    std::sort(blocks.begin(), blocks.end(),
+              [](const BlockState* a, const BlockState* b) { return a->agents[0] < b->agents[0]; });
+    std::vector<ClockEntry>& counts = m_end_counts;
+    counts.clear();
+    const BlockState* previous = nullptr;
+    for (const BlockState* b : blocks) {
+        if (previous != nullptr && previous->agents[0] == b->agents[0]) continue;
+        previous = b;
+        for (Slot s = 0; s < kAgentSlots; ++s) {
+            const AgentId id = b->agents[s];
+            assert(id == b->agents[0] + s);
+            if (m_agents[id].counter != 0) counts.push_back({id, m_agents[id].counter});
+        }
+    }
+    for (BlockState* b : k.blocks) b->ended = true;
+    return counts;
 }
 
 // What a kernel's blocks can know is its start clock, what its own blocks did (flags,

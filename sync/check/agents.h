@@ -106,8 +106,8 @@ private:
     mutable std::array<Known, 8> m_known{};  // accesses found inside one buffer
 };
 
-/// The intra-core flag queues (SyncEdges) a block used last, by (event id, src, dst): a
-/// kernel uses a few flags, so their keys share one cache line and their queues another.
+/// The intra-core flag queues (SyncEdges) a core's blocks used last, by (event id, src, dst):
+/// a kernel uses a few flags, so their keys share one cache line and their queues another.
 class RecentFlagQueues {
 public:
     static constexpr std::size_t kSlots = 8;
@@ -148,7 +148,6 @@ struct BlockState {
     std::array<AgentId, kAgentSlots> agents{};
     LocalBuffers allocations;  // (cleared, not freed, when the state is reused)
     std::array<Shadow*, kMemSpaces> local_shadows{};  // this core's local spaces, once found
-    RecentFlagQueues flag_queues;  // its core's intra-core flags (SyncEdges), once found
     // The next block on its core took over `agents` (Agents::block_of); `final_clock` is
     // what this block drained then, its drained() from now on.
     bool handed_over = false;
@@ -273,6 +272,12 @@ public:
 
     /// The kernel is over: returns all it did (what the host, or its stream, learns).
     VectorClock end_kernel(KernelState& k);
+    /// The kernel is over and its blocks learned nothing beyond its start clock and their own
+    /// work (!done_from_blocks): what end_kernel() would return is its start raised by these
+    /// counts, its blocks' agents at their instruction counts (sorted by agent, no repeats;
+    /// valid until the next call). A stream whose clock still covers the kernel's start learns
+    /// the same from them without the start's list being copied.
+    const std::vector<ClockEntry>& end_counts(KernelState& k);
 
 private:
     std::vector<Agent> m_agents;
@@ -291,6 +296,8 @@ private:
         std::array<EpochCount, VectorClock::kWindow> issued{};
     };
     std::vector<FreeSet> m_free_sets;
+    std::vector<ClockEntry> m_end_counts;         // end_counts(), its storage reused
+    std::vector<const BlockState*> m_end_blocks;  // the same
     // Kernel names for reports, interned: 4 bytes per kernel id (the scheduler numbers its
     // kernels in launch order from m_first_kernel_id), one string per name.
     static constexpr std::uint32_t kNoName = ~std::uint32_t{0};

@@ -65,11 +65,12 @@ struct Checker::Impl {
     void end_kernel(check::KernelState& k, bool aborted) {
         const std::uint32_t id = k.info.id;
         memcheck.report_uninitialized(shadows, id);
-        VectorClock done = agents.end_kernel(k);
-        if (k.info.host_op != 0 && !aborted) {
-            streams.kernel_ended(k.info.host_op, std::move(done));
+        if (k.info.host_op != 0 && !aborted && !k.done_from_blocks) {
+            streams.kernel_ended(k.info.host_op, agents.end_counts(k));
+        } else if (k.info.host_op != 0 && !aborted) {
+            streams.kernel_ended(k.info.host_op, agents.end_kernel(k));
         } else {
-            agents.host().clock.join(done);
+            agents.host().clock.join(agents.end_kernel(k));
         }
         if (aborted) {
             sync.drop_flags(id);

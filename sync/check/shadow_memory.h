@@ -257,10 +257,32 @@ private:
             explain_uninitialized(sh, site, lo, hi);
             return;
         }
+        if (repeats_read(iv, site, view, lo, hi)) return;
         const std::uint32_t me = m_runs.make(site, lo, hi - lo);
         const bool unset = read_over(iv, lo, site, view, space, me);
         merge_left(sh, it, position.left, me, false);
         if (unset) note_uninitialized(sh, space, site, lo, hi);
+    }
+    // Whether this read of exactly [lo, hi) repeats the same instruction's read of the same
+    // bytes (add(c, a, a) reads a twice) and changes nothing: the interval's newest read is
+    // it, its write is ordered before the instruction (no race, nothing uninitialized), and
+    // the list is short enough that the read before filtered it with this very view. A
+    // second read_over would report nothing, drop that read (the instruction covers itself)
+    // and add one with the same site in its place, and the merge with the left neighbour
+    // fails for both (a run never extends by an access with its own epoch).
+    bool repeats_read(const Interval& iv, const Site& site, const View& view, std::uint64_t lo,
+                      std::uint64_t hi) const {
+        const std::size_t n = iv.reads.size();
+        if (n == 0 || n > 8 || iv.write == kNoRun) return false;
+        const RunRef& newest = iv.reads[n - 1];
+        if ((newest.id & kAtomicTag) != 0 || newest.agent != site.agent ||
+            newest.last != site.epoch)
+            return false;
+        const Run& r = m_runs[newest.id];
+        return r.pieces == 1 && r.origin == lo && r.size == hi - lo &&
+               r.first.serial == site.serial && r.first.kernel_id == site.kernel_id &&
+               r.first.launch == site.launch && r.first.time == site.time &&
+               m_runs.all_covered(iv.write, view);
     }
     [[gnu::noinline]] void access_general(MemSpace space, Shadow& sh, const Site& site,
                                           const View& view, std::uint64_t lo, std::uint64_t hi,

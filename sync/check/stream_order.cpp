@@ -88,6 +88,13 @@ void StreamOrder::kernel_ended(std::uint64_t op, VectorClock done) {
     if (it != m_ops.end()) it->second.kernel_done = std::move(done);
 }
 
+void StreamOrder::kernel_ended(std::uint64_t op, const std::vector<ClockEntry>& counts) {
+    const auto it = m_ops.find(op);
+    if (it == m_ops.end()) return;
+    it->second.kernel_counts.assign(counts.begin(), counts.end());
+    it->second.kernel_counted = true;
+}
+
 void StreamOrder::completed(std::uint64_t op) {
     const auto it = m_ops.find(op);
     if (it == m_ops.end()) return;
@@ -98,6 +105,9 @@ void StreamOrder::completed(std::uint64_t op) {
     switch (p.kind) {
         case HostOpKind::Kernel:
             if (p.kernel_done) clock.join(*p.kernel_done);
+            if (p.kernel_counted)
+                clock.raise_sorted(p.kernel_counts.data(),
+                                   p.kernel_counts.data() + p.kernel_counts.size());
             break;
         case HostOpKind::EventRecord: {
             const auto c = m_captures.find(op);
@@ -141,8 +151,13 @@ void StreamOrder::host_synchronized(std::uint64_t op) {
 void StreamOrder::end() {
     VectorClock& host = m_agents.host().clock;
     for (auto& [id, s] : m_streams) host.join(m_agents.agent(s.agent).clock);
+    // A kernel ended by its counts started from its stream's clock, which the host has just
+    // learned: the counts are the rest.
     for (auto& [op, p] : m_ops) {
         if (p.kernel_done) host.join(*p.kernel_done);
+        if (p.kernel_counted)
+            host.raise_sorted(p.kernel_counts.data(),
+                              p.kernel_counts.data() + p.kernel_counts.size());
     }
     m_streams.clear();
     m_ops.clear();

@@ -42,7 +42,11 @@ struct PendingOp {
     std::uint64_t waits_for = 0;
     std::shared_ptr<const VectorClock> host;  // the host's knowledge when it was queued
     std::optional<VectorClock> kernel_done;   // a kernel op whose kernel ended
-    std::vector<GmRange> reads;               // Copy / Memset
+    // ...or, ended with its blocks knowing only its start (a copy of its stream's clock,
+    // which only grows) and their own work: its agents' counts (kernel_counted)
+    std::vector<ClockEntry> kernel_counts;
+    bool kernel_counted = false;
+    std::vector<GmRange> reads;  // Copy / Memset
     std::vector<GmRange> writes;
 };
 
@@ -67,6 +71,12 @@ public:
     /// The op, while queued and not completed (null otherwise).
     const PendingOp* pending(std::uint64_t op) const;
     void kernel_ended(std::uint64_t op, VectorClock done);
+    /// The kernel of `op` ended, its blocks having learned nothing beyond their start, which
+    /// was a copy of its stream's clock (Agents::end_counts): its end is that start raised by
+    /// `counts`, and since a stream's clock only grows, raising the stream's clock by
+    /// `counts` when the op completes joins the same (two lists of every agent are not
+    /// merged for it).
+    void kernel_ended(std::uint64_t op, const std::vector<ClockEntry>& counts);
     /// The op completed: its stream learns what it brought (a kernel's work, a record's
     /// capture); a record captures its stream's knowledge. A copy's or memset's accesses must
     /// be checked before (stream_access()).

@@ -43,8 +43,8 @@ FlagQueue& SyncEdges::find_flag_queue(BlockState& b, const Transaction& tx) {
     FlagQueue& queue = m_flags[{b.type, b.core, tx.flag_src, tx.flag_dst, tx.event_id}];
     const int src = pipe_index(tx.flag_src);
     const int dst = pipe_index(tx.flag_dst);
-    if (src >= 0 && dst >= 0)  // remembered by the block from now on
-        b.flag_queues.add(RecentFlagQueues::key(tx.event_id, src, dst), &queue);
+    if (src >= 0 && dst >= 0)  // remembered by the core from now on
+        recent_queues(b).add(RecentFlagQueues::key(tx.event_id, src, dst), &queue);
     return queue;
 }
 

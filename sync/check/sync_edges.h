@@ -99,17 +99,23 @@ public:
     void forget_kernel(std::uint32_t kernel_id);
 
 private:
-    // The queue of tx's flag on b's core: the block remembers the ones it used last
-    // (BlockState::flag_queues); others (and a flag that names no real pipe: the decoder
-    // admits none) are asked of the map.
+    // The queue of tx's flag on b's core: the core remembers the ones its blocks used last
+    // (a queue belongs to its core, and the map never drops one, so the next block on the
+    // core finds them too); others (and a flag that names no real pipe: the decoder admits
+    // none) are asked of the map.
     FlagQueue& flag_queue(BlockState& b, const Transaction& tx) {
         const int src = pipe_index(tx.flag_src);
         const int dst = pipe_index(tx.flag_dst);
         if (src >= 0 && dst >= 0) {
-            if (FlagQueue* q = b.flag_queues.find(RecentFlagQueues::key(tx.event_id, src, dst)))
+            if (FlagQueue* q = recent_queues(b).find(RecentFlagQueues::key(tx.event_id, src, dst)))
                 return *q;
         }
         return find_flag_queue(b, tx);
+    }
+    RecentFlagQueues& recent_queues(const BlockState& b) {
+        auto& cores = m_recent_queues[b.type == CoreType::Cube ? 1 : 0];
+        if (b.core >= cores.size()) cores.resize(b.core + 1);
+        return cores[b.core];
     }
     FlagQueue& find_flag_queue(BlockState& b, const Transaction& tx);
     // Inline: most of a fine-grained kernel's instructions are these two.
@@ -152,6 +158,8 @@ private:
     // Intra-core flags: per (core type, core, src, dst, id), oldest first. The ordered map
     // gives the report order at kernel end; its nodes never move.
     std::map<std::tuple<CoreType, std::uint32_t, Pipe, Pipe, std::uint32_t>, FlagQueue> m_flags;
+    // The queues each core's blocks used last, per core type (vector, cube) and core.
+    std::array<std::vector<RecentFlagQueues>, 2> m_recent_queues;
 
     // SyncAll barriers by (kernel, sync_id, op). Transaction::sync_id is the barrier
     // instance's identity (base/syncall_id.h): equal on every block of the same instance and

@@ -249,6 +249,24 @@ public:
         }
         return true;
     }
+    /// raise() for each of the entries [b, b_end), sorted by agent without repeats: one merge
+    /// with the list, not a search and an insert each (a kernel's end raises every agent of
+    /// its blocks).
+    void raise_sorted(const ClockEntry* b, const ClockEntry* const b_end) {
+        bool raised = false;
+        std::vector<ClockEntry>& outside = other_scratch();
+        outside.clear();
+        for (; b != b_end; ++b) {
+            if (b->agent - m_base < kWindow) {
+                raised = raise_quietly(b->agent, b->epoch) || raised;
+            } else {
+                outside.push_back(*b);
+            }
+        }
+        if (!outside.empty())
+            raised = raise_listed(outside.data(), outside.data() + outside.size()) || raised;
+        if (raised) ++m_version;
+    }
     AgentId window_base() const { return m_base; }
     /// Incremented on every change: lets a consumer skip a join it has already done.
     std::uint64_t version() const { return m_version; }
@@ -281,6 +299,28 @@ private:
             list[at].epoch = value;
         } else {
             list.insert(list.begin() + static_cast<std::ptrdiff_t>(at), {agent, value});
+        }
+        return true;
+    }
+
+    // merge_entries() for entries [b, b_end) that the list mostly holds already (a kernel's
+    // agents, reused from earlier kernels): raised in place in one walk when it holds every
+    // one, merged otherwise.
+    bool raise_listed(const ClockEntry* b, const ClockEntry* const b_end) {
+        bool changes = false;
+        const ClockEntry* a = m_entries.begin();
+        const ClockEntry* const a_end = m_entries.end();
+        for (const ClockEntry* e = b; e != b_end; ++e) {
+            while (a != a_end && a->agent < e->agent) ++a;
+            if (a == a_end || a->agent != e->agent) return merge_entries(b, b_end);
+            changes = changes || e->epoch > a->epoch;
+        }
+        if (!changes) return false;
+        std::vector<ClockEntry>& list = m_entries.own();
+        std::size_t at = 0;
+        for (const ClockEntry* e = b; e != b_end; ++e) {
+            while (list[at].agent < e->agent) ++at;
+            list[at].epoch = std::max(list[at].epoch, e->epoch);
         }
         return true;
     }

@@ -260,3 +260,39 @@ TEST_CASE("shadow memory: a buffer written again keeps one run, remade for each 
     REQUIRE(f.findings.size() == 2);
     CHECK(f.findings[1].kind == FindingKind::RaceRAW);
 }
+
+// The fast path for an instruction reading the same bytes twice (add(c, a, a)): the second
+// read changes nothing only when the first found the write ordered before it. Unordered,
+// both reads are still checked: the RAW is reported for each of them, as before.
+TEST_CASE("shadow memory: an instruction reading the same bytes twice is still checked twice",
+          "[unit]") {
+    Fixture f;
+    Shadow& gm = f.shadows.gm();
+    VectorClock writer;
+    writer.set(1, 1);
+    f.shadows.access(MemSpace::GM, gm, loop_site(1, 1), View{writer}, 0, kTile, true);
+    // Agent 2 knows the write: both operand reads are clean, and one read stands for them.
+    VectorClock ordered;
+    ordered.set(1, 1);
+    const Site twice = loop_site(2, 1);
+    f.shadows.access(MemSpace::GM, gm, twice, View{ordered, ~AgentId{0}, 0, 2, 1}, 0, kTile, false);
+    f.shadows.access(MemSpace::GM, gm, twice, View{ordered, ~AgentId{0}, 0, 2, 1}, 0, kTile, false);
+    CHECK(f.findings.empty());
+    REQUIRE(gm.intervals().size() == 1);
+    CHECK(gm.intervals().begin()->second.reads.size() == 1);
+    // Agent 3 does not know the write: each operand read races with it.
+    VectorClock unordered;
+    const Site racy = loop_site(3, 1);
+    f.shadows.access(MemSpace::GM, gm, racy, View{unordered, ~AgentId{0}, 0, 3, 1}, 0, kTile,
+                     false);
+    f.shadows.access(MemSpace::GM, gm, racy, View{unordered, ~AgentId{0}, 0, 3, 1}, 0, kTile,
+                     false);
+    REQUIRE(f.findings.size() == 1);
+    CHECK(f.findings[0].kind == FindingKind::RaceRAW);
+    CHECK(f.findings[0].count == 2);
+    // A later write by agent 1 that knows neither read races with both readers' reads.
+    writer.set(1, 2);
+    f.shadows.access(MemSpace::GM, gm, loop_site(1, 2), View{writer}, 0, kTile, true);
+    CHECK(f.findings.size() == 2);
+    CHECK(f.findings[1].kind == FindingKind::RaceWAR);
+}

@@ -4,6 +4,7 @@
 #include "sync/check/stream_order.h"
 
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -104,6 +105,35 @@ TEST_CASE("stream order: the end of a program gives the host everything and forg
     CHECK(order.last_op() == 0);
     CHECK(agents.host().clock.get(s2) == copy);
     CHECK(order.pending(1) == nullptr);
+}
+
+TEST_CASE("stream order: a kernel ended by its agents' counts raises its stream by them",
+          "[unit]") {
+    Agents agents;
+    StreamOrder order(agents);
+    order.begin();
+    const AgentId s1 = order.stream_agent(1);
+    const EpochCount copy = run(order, op(1, HostOpKind::Copy, 1));
+    // Kernel op 2 on stream 1: its blocks' agents 40..41 and 60 did 3, 5 and 2 instructions.
+    const std::vector<ClockEntry> counts = {{40, 3}, {41, 5}, {60, 2}};
+    order.queued(op(2, HostOpKind::Kernel, 1), 0);
+    order.started(2);
+    order.kernel_ended(2, counts);
+    CHECK(agents.agent(s1).clock.get(41) == 0);  // learned when the op completes
+    order.completed(2);
+    const VectorClock& stream = agents.agent(s1).clock;
+    CHECK(stream.get(s1) == copy);
+    CHECK(stream.get(40) == 3);
+    CHECK(stream.get(41) == 5);
+    CHECK(stream.get(60) == 2);
+    // Kernel op 3 never completes: the end of the program gives the host its counts too.
+    order.queued(op(3, HostOpKind::Kernel, 1), 0);
+    order.started(3);
+    order.kernel_ended(3, std::vector<ClockEntry>{{41, 9}});
+    order.end();
+    CHECK(agents.host().clock.get(40) == 3);
+    CHECK(agents.host().clock.get(41) == 9);
+    CHECK(agents.host().clock.get(s1) == copy);
 }
 
 TEST_CASE("host calls: a recent call is found by its fields, an older one by its key", "[unit]") {
