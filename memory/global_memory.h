@@ -1,11 +1,13 @@
 // Global memory (GM): the chip's large shared memory, backed sparsely on the host.
 //
-// A 64 GiB modelled GM costs host memory only for the pages a run touches: pages are
-// allocated on first write (reads of untouched pages return zeros without allocating).
-// Buffers are handed out by a simple allocator so later checkers can tell which buffer an
-// address belongs to. A contiguous buffer (allocate_contiguous) is backed by one host block
-// that its pages map into, so host code can hold its bytes as one span: the runtime's
-// unified-memory host allocations, which kernels and the host share.
+// A 64 GiB modelled GM costs host memory only for the pages a run touches. Its bytes live
+// in one reserved host address range (a "window": GM address A is host byte
+// host_base() + A), whose pages the host OS backs on first touch; a freed buffer's pages are
+// given back. Because the window is flat, a GM address has a host pointer that kernels may
+// dereference directly (the Ascend C layer's `__gm__` pointers), and a contiguous buffer's
+// bytes are one host span (the runtime's unified-memory allocations, which kernels and the
+// host share). Buffers are handed out by a simple allocator so checkers can tell which
+// buffer an address belongs to.
 #pragma once
 
 #include <algorithm>
@@ -13,10 +15,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <optional>
+#include <set>
 #include <span>
 #include <string>
-#include <vector>
 
 namespace npusim {
 
@@ -34,6 +35,8 @@ public:
     static constexpr std::uint64_t kPageBytes = std::uint64_t{1} << kPageBits;
     static constexpr std::uint64_t kAlignment = 512;  // every buffer starts 512-byte aligned
 
+    /// Reserves the host window (address space only). Throws UsageError when the host
+    /// cannot reserve `capacity_bytes` of address space (e.g. a `ulimit -v` below it).
     explicit GlobalMemory(std::uint64_t capacity_bytes);
     ~GlobalMemory();
     GlobalMemory(const GlobalMemory&) = delete;
@@ -44,9 +47,9 @@ public:
     /// Returns the address of a new buffer. Throws UsageError when GM is exhausted or bytes
     /// is zero. Addresses start at kAlignment so that address 0 is never a valid buffer.
     std::uint64_t allocate(std::uint64_t bytes, std::string name);
-    /// A buffer whose bytes are one contiguous host block, page-aligned in GM (its pages map
-    /// into the block, so reads and writes through GM and through contiguous_bytes() see the
-    /// same bytes). Costs its whole size in host memory at once. Errors as allocate().
+    /// A buffer page-aligned in GM whose pages no other buffer shares, so host code can hold
+    /// its bytes (contiguous_bytes()) for as long as it lives. Counts its whole size as
+    /// resident (host code may write it at any time). Errors as allocate().
     std::uint64_t allocate_contiguous(std::uint64_t bytes, std::string name);
     /// The host bytes of the live contiguous buffer starting at `address` (valid until it is
     /// freed). Throws UsageError for any other address.
@@ -62,19 +65,45 @@ public:
     void read(std::uint64_t address, void* destination, std::uint64_t bytes) const;
     void write(std::uint64_t address, const void* source, std::uint64_t bytes);
     /// A host cache hint for a read that comes later (the first few lines of the range):
-    /// no effect on contents, never allocates a page.
+    /// no effect on contents, never makes a page resident.
     void prefetch(std::uint64_t address, std::uint64_t bytes) const;
 
-    /// Host bytes held for page backing (what a run touched).
+    /// The host pointer of GM address 0: GM byte A is host_base()[A]. Pages of live buffers
+    /// are readable and writable through it (unwritten bytes read as zero); an address
+    /// outside every buffer that was never written is not mapped.
+    std::byte* host_base() const { return m_window; }
+    /// Whether `pointer` lies inside this GM's host window.
+    bool owns(const void* pointer) const;
+    /// The live GM whose window contains `pointer` (any thread), or nullptr.
+    static GlobalMemory* owner_of(const void* pointer);
+    /// The GM whose run this thread is executing (see Running), or nullptr.
+    static GlobalMemory* running();
+    /// The GM that an address given without a simulator refers to: running(), else the live
+    /// GM created last; nullptr when none is alive.
+    static GlobalMemory* implied();
+    /// Marks this GM as the one a run on this thread is executing, for its lifetime.
+    class Running {
+    public:
+        explicit Running(GlobalMemory& gm);
+        ~Running();
+        Running(const Running&) = delete;
+        Running& operator=(const Running&) = delete;
+
+    private:
+        GlobalMemory* m_previous;
+    };
+
+    /// Host bytes held for page backing (the pages a run wrote).
     std::uint64_t resident_bytes() const { return m_resident_pages * kPageBytes; }
-    /// Calls fn(lo, hi) for each maximal run of backed pages inside [lo, hi) (clipped to it),
-    /// in address order: a superset of the bytes ever written there, at page granularity.
+    /// Calls fn(lo, hi) for each maximal run of written pages inside [lo, hi) (clipped to
+    /// it), in address order: a superset of the bytes ever written there, at page
+    /// granularity.
     template <class Fn>
     void for_each_resident_range(std::uint64_t lo, std::uint64_t hi, Fn&& fn) const {
         std::uint64_t run_lo = hi;
         for (std::uint64_t page = lo >> kPageBits; (page << kPageBits) < hi; ++page) {
             const std::uint64_t page_lo = std::max(lo, page << kPageBits);
-            if (page_for_read(page) != nullptr) {
+            if (written(page)) {
                 if (run_lo == hi) run_lo = page_lo;
             } else if (run_lo != hi) {
                 fn(run_lo, page_lo);
@@ -85,27 +114,26 @@ public:
     }
 
 private:
-    // Two-level page table: a directory of 1 GiB chunks, each a table of page pointers
-    // allocated on first write. Lookup is two array indexings, no hashing. A page pointer
-    // either owns its page (allocated on first write, deleted on release) or points into a
-    // contiguous buffer's block (m_contiguous owns those); the destructor and
-    // release_pages() tell them apart by the buffer's `contiguous` flag.
-    static constexpr std::uint64_t kChunkBits = 30;
-    static constexpr std::uint64_t kPagesPerChunk = std::uint64_t{1} << (kChunkBits - kPageBits);
-    using PageTable = std::unique_ptr<std::byte*[]>;
+    // Per 64 KiB page: whether its host pages are mapped readable and writable (a live
+    // buffer's pages, or written ones), and whether a write through read()/write() touched it.
+    static constexpr std::uint8_t kMapped = 1, kWritten = 2;
 
-    std::byte* page_for_write(std::uint64_t page_index);
-    const std::byte* page_for_read(std::uint64_t page_index) const;
-    std::byte*& page_slot(std::uint64_t page_index);
+    bool written(std::uint64_t page) const { return (m_pages[page] & kWritten) != 0; }
+    void map_pages(std::uint64_t first_page, std::uint64_t end_page);
+    void mark_written(std::uint64_t first_page, std::uint64_t end_page);
     void release_pages(std::uint64_t address, std::uint64_t bytes);
     std::uint64_t reserve(std::uint64_t bytes, std::uint64_t alignment, const std::string& name);
 
     std::uint64_t m_capacity;
-    std::vector<PageTable> m_chunks;
+    std::uint64_t m_window_bytes;  // capacity rounded up to whole pages
+    std::byte* m_window = nullptr;
+    // kMapped | kWritten, one per page; calloc'ed, so a large GM's table costs host memory
+    // only where pages are used.
+    std::unique_ptr<std::uint8_t[], void (*)(void*)> m_pages;
     std::uint64_t m_resident_pages = 0;
     std::uint64_t m_next_free;
     std::map<std::uint64_t, GmBuffer> m_buffers;
-    std::map<std::uint64_t, std::unique_ptr<std::byte[]>> m_contiguous;  // by buffer address
+    std::set<std::uint64_t> m_contiguous;  // addresses of live contiguous buffers
 };
 
 }  // namespace npusim

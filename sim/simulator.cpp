@@ -96,6 +96,7 @@ void Simulator::launch(const LaunchSpec& spec, KernelBody body) {
 
 RunResult Simulator::run() {
     m_has_run = true;
+    const GlobalMemory::Running running(global_memory());  // kernels' __gm__ pointers
     return m_chip->run_launched();
 }
 
@@ -115,6 +116,7 @@ RunResult Simulator::run_host(HostProgram program, const RuntimeOptions& options
     m_has_run = true;
     RunResult result;
     chip.begin_run(result);
+    const GlobalMemory::Running running(global_memory());  // kernels' __gm__ pointers
     auto session = std::make_unique<HostSession>(chip, options);
     session->start(std::move(program));
     chip.simulate();

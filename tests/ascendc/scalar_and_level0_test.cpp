@@ -2,6 +2,7 @@
 // MTE3 -> S before GetValue of what a store wrote), and the mask/repeat ("level 0") vector
 // forms: contiguous ones are the count form, strided ones one instruction per run.
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -183,4 +184,89 @@ TEST_CASE("level-0 Add: contiguous repeats equal the count form, strided ones ru
         CHECK(strided[64 + j] == xs[64 + j] + 2.0F * xs[j]);
     }
     CHECK_THAT(checker.findings(), npusim::NoFindings());
+}
+
+namespace {
+
+struct ScaleTiling {
+    uint32_t count;
+    float scale;
+    uint32_t marker;
+};
+
+int g_foreign_line = 0;
+
+// Reads its tiling with plain scalar loads through a __gm__ pointer, as public samples'
+// CopyTiling loops do, scales x by it, and writes the marker back through the pointer.
+extern "C" __global__ __aicore__ void pointer_tiling_scale(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
+    ScaleTiling t;
+    auto* words = reinterpret_cast<uint32_t*>(&t);
+    auto* tiling32 = reinterpret_cast<__gm__ uint32_t*>(tiling);
+    for (uint32_t i = 0; i < sizeof(ScaleTiling) / sizeof(uint32_t); i++) {
+        words[i] = *(tiling32 + i);
+    }
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQueue;
+    TQue<TPosition::VECOUT, 1> outQueue;
+    pipe.InitBuffer(inQueue, 1, t.count * sizeof(float));
+    pipe.InitBuffer(outQueue, 1, t.count * sizeof(float));
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, t.count);
+    yGm.SetGlobalBuffer((__gm__ float*)y, t.count);
+    LocalTensor<float> in = inQueue.AllocTensor<float>();
+    DataCopy(in, xGm, t.count);
+    inQueue.EnQue(in);
+    in = inQueue.DeQue<float>();
+    LocalTensor<float> out = outQueue.AllocTensor<float>();
+    Muls(out, in, t.scale, t.count);
+    outQueue.EnQue(out);
+    inQueue.FreeTensor(in);
+    out = outQueue.DeQue<float>();
+    DataCopy(yGm, out, t.count);
+    outQueue.FreeTensor(out);
+    if (GetBlockIdx() == 0) tiling32[2] = t.marker + 1;
+}
+
+extern "C" __global__ __aicore__ void foreign_pointer(GM_ADDR x) {
+    GlobalTensor<float> xGm;
+    g_foreign_line = __LINE__ + 1;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 8);
+}
+
+}  // namespace
+
+TEST_CASE("kernels read and write GM through __gm__ pointers (CopyTiling loops)", "[ascendc]") {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto x = sim.allocate<float>(kCount, "x");
+    auto y = sim.allocate<float>(kCount, "y");
+    auto tiling = sim.allocate<uint32_t>(3, "tiling");
+    std::vector<float> xs(kCount);
+    for (uint32_t i = 0; i < kCount; ++i) xs[i] = float(i) - 7.5F;
+    sim.write(x, xs);
+    const ScaleTiling t{kCount, 3.0F, 41};
+    std::vector<uint32_t> words(3);
+    std::memcpy(words.data(), &t, sizeof t);
+    sim.write(tiling, words);
+    using npusim::ascendc::gm_addr;
+    sim.launch({.name = "pointer_tiling_scale"},
+               npusim::ascendc::bind_kernel(pointer_tiling_scale, gm_addr(x), gm_addr(y),
+                                            gm_addr(tiling)));
+    REQUIRE(sim.run().completed());
+    const std::vector<float> ys = sim.read(y);
+    for (uint32_t i = 0; i < kCount; ++i) CHECK(ys[i] == 3.0F * xs[i]);
+    CHECK(sim.read(tiling)[2] == 42U);
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+}
+
+TEST_CASE("a host pointer passed as GM_ADDR is a KernelError naming the line", "[ascendc]") {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    std::vector<float> host(8);
+    sim.launch(
+        {.name = "foreign_pointer"},
+        npusim::ascendc::bind_kernel(foreign_pointer, reinterpret_cast<GM_ADDR>(host.data())));
+    REQUIRE_THROWS_WITH(sim.run(), Catch::Contains("scalar_and_level0_test.cpp:" +
+                                                   std::to_string(g_foreign_line)) &&
+                                       Catch::Contains("is not in the simulator's GM"));
 }

@@ -84,7 +84,7 @@ Arg to_device(Arg arg, std::vector<Staged>& staged) {
             found = &staged.back();
         }
         const std::uint64_t address = found->gm.address + (host - start);
-        return reinterpret_cast<Arg>(static_cast<std::uintptr_t>(address));
+        return reinterpret_cast<Arg>(gm_pointer(Process::get().sim().global_memory(), address));
     } else {
         return arg;
     }

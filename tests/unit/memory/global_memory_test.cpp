@@ -2,7 +2,9 @@
 // writes across page boundaries, buffer allocation and freeing, capacity.
 #include "memory/global_memory.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <span>
 #include <vector>
@@ -184,4 +186,40 @@ TEST_CASE("global memory: live contiguous buffers are released with the memory",
     gm.write(address, ones.data(), ones.size());
     gm.write(address + 3 * kPage, ones.data(), 16);  // an ordinary page after it
     CHECK(gm.resident_bytes() == 4 * kPage);
+}
+
+TEST_CASE("global memory: GM byte A is host_base()[A], in both directions", "[unit]") {
+    GlobalMemory gm(kGiB);
+    const std::uint64_t address = gm.allocate(3 * kPage, "buffer");
+    std::byte* host = gm.host_base() + address;
+    // A live buffer's bytes are mapped before any write: unwritten ones read as zero.
+    CHECK(std::to_integer<int>(host[kPage + 7]) == 0);
+    host[5] = std::byte{0x5A};  // a kernel's store through its __gm__ pointer
+    CHECK(read_bytes(gm, address + 5, 1) == std::vector<std::uint8_t>{0x5A});
+    const std::uint32_t word = 0xCAFEF00D;
+    gm.write(address + 2 * kPage, &word, sizeof word);
+    std::uint32_t seen = 0;
+    std::memcpy(&seen, host + 2 * kPage, sizeof seen);
+    CHECK(seen == word);
+    // Freed pages read as zero again through both paths (their host memory is given back).
+    gm.free(address);
+    CHECK(std::to_integer<int>(host[2 * kPage]) == 0);
+    CHECK(read_bytes(gm, address + 2 * kPage, 4) == std::vector<std::uint8_t>(4, 0));
+}
+
+TEST_CASE("global memory: owner_of, running and implied tell which GM a pointer is in", "[unit]") {
+    GlobalMemory first(kGiB);
+    GlobalMemory second(kGiB);
+    const int on_the_stack = 0;
+    CHECK(GlobalMemory::owner_of(first.host_base() + 4096) == &first);
+    CHECK(GlobalMemory::owner_of(second.host_base() + kGiB - 1) == &second);
+    CHECK(GlobalMemory::owner_of(&on_the_stack) == nullptr);
+    CHECK(GlobalMemory::running() == nullptr);
+    CHECK(GlobalMemory::implied() == &second);  // the live GM created last
+    {
+        const GlobalMemory::Running running(first);
+        CHECK(GlobalMemory::running() == &first);
+        CHECK(GlobalMemory::implied() == &first);
+    }
+    CHECK(GlobalMemory::running() == nullptr);
 }

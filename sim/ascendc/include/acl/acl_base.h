@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "npusim_ascendc/gm_pointer.h"
 #include "sim/host/runtime.h"
 
 using aclError = int;
@@ -203,7 +204,8 @@ inline void* handle_of(Graph graph) {
 /// The device buffer a pointer falls in, as a view from that pointer; nullopt-like
 /// (bytes 0) when it is no device pointer.
 inline DeviceBuffer device_at(const void* pointer) {
-    const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(pointer));
+    const std::uint64_t address = ascendc::gm_address_if_any(pointer);
+    if (address == 0) return {};
     auto it = g_host.device.upper_bound(address);
     if (it == g_host.device.begin()) return {};
     --it;

@@ -99,8 +99,7 @@ struct Launcher {
                 [&](const auto& arg) {
                     if constexpr (std::is_pointer_v<std::decay_t<decltype(arg)>>) {
                         if (i == found->second) {
-                            options.sys_workspace =
-                                static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(arg));
+                            options.sys_workspace = ascendc::gm_address(arg, where);
                         }
                     }
                     ++i;

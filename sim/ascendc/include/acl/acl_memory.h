@@ -90,11 +90,11 @@ inline aclError aclrtMalloc(void** devPtr, std::size_t size, aclrtMemMallocPolic
     return npusim::acl::call([&](npusim::Runtime& rt) {
         const npusim::DeviceBuffer buffer = rt.malloc(size, {}, where);
         npusim::acl::g_host.device[buffer.address] = buffer;
-        *devPtr = reinterpret_cast<void*>(static_cast<std::uintptr_t>(buffer.address));
+        *devPtr = npusim::ascendc::gm_pointer<void>(buffer.address, where);
     });
 }
 inline aclError aclrtFree(void* devPtr, npusim::acl::Where where = npusim::acl::Where::current()) {
-    const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(devPtr));
+    const std::uint64_t address = npusim::ascendc::gm_address_if_any(devPtr);
     const auto it = npusim::acl::g_host.device.find(address);
     if (it == npusim::acl::g_host.device.end()) return ACL_ERROR_INVALID_PARAM;
     const npusim::DeviceBuffer buffer = it->second;

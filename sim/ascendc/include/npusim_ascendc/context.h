@@ -33,6 +33,7 @@
 #include "base/tensor.h"
 #include "base/types.h"
 #include "core/block.h"
+#include "npusim_ascendc/gm_pointer.h"
 
 // Compile-time default of the compiler's automatic synchronization (bisheng
 // --cce-auto-sync=on|off). Build with -DNPUSIM_ASCENDC_AUTO_SYNC=0 to model code compiled
@@ -457,11 +458,18 @@ private:
     KernelContext& m_ctx;
 };
 
-/// GM_ADDR for a host-side GM buffer: the kernel's pointer arguments carry simulated GM
-/// addresses. Kernels must not dereference them (use GlobalTensor).
+/// GM_ADDR for a host-side GM buffer of the simulator whose GM is `gm`
+/// (`sim.global_memory()`; npusim_ascendc/gm_pointer.h).
 template <Element T>
-std::uint8_t* gm_addr(GlobalTensor<T> tensor) {
-    return reinterpret_cast<std::uint8_t*>(static_cast<std::uintptr_t>(tensor.address));
+std::uint8_t* gm_addr(const GlobalMemory& gm, GlobalTensor<T> tensor) {
+    return gm_pointer(gm, tensor.address);
+}
+/// GM_ADDR for a host-side GM buffer of the implied simulator: the one running on this
+/// thread, else the one created last of those alive. A pointer of another simulator's GM is
+/// a KernelError where the kernel uses it.
+template <Element T>
+std::uint8_t* gm_addr(GlobalTensor<T> tensor, Loc loc = Loc::current()) {
+    return gm_pointer(tensor.address, loc);
 }
 
 /// A native kernel body that runs an Ascend C kernel function with these arguments.

@@ -123,7 +123,7 @@ public:
     void npusim_register(std::uint32_t object, GM_ADDR workspace, bool has_tiling, Loc loc) {
         m_object = object;
         m_init_aic = !has_tiling;
-        m_workspace = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(workspace));
+        m_workspace = npusim::ascendc::gm_address(workspace, loc);
         m_loc = loc;
         m_client = npusim::ascendc::matmul_is_client(npusim::ascendc::context(loc).block());
         m_registered = m_client;
@@ -355,8 +355,7 @@ private:
         const std::uint64_t rows = cur_m(), cols = cur_n();
         LocalTensor<L0cT> c = m_co1.template DeQue<L0cT>(loc);
         GlobalTensor<DstT> dst;
-        dst.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(static_cast<std::uintptr_t>(address)),
-                            count);
+        dst.SetGlobalBuffer(npusim::ascendc::gm_pointer<DstT>(address, loc), count, loc);
         FixpipeParamsV220<void> params;
         params.nSize = static_cast<std::uint16_t>(cols);
         params.mSize = static_cast<std::uint16_t>(rows);

@@ -297,7 +297,7 @@ KernelBody bind_keyed_kernel(Kernel kernel, LaunchOptions options, std::uint64_t
         t_current = &ctx;
         // The op framework sets the system workspace before the kernel runs (kernels of an
         // operator project call GetSysWorkSpacePtr without SetSysWorkspace).
-        ctx.set_sys_workspace(reinterpret_cast<std::uintptr_t>(workspace));
+        ctx.set_sys_workspace(gm_address(workspace));
         launch_tiling_keys()[&ctx] = key;
         struct Clear {
             KernelContext* ctx;
@@ -358,8 +358,7 @@ aclnnStatus launch(const char* api, void (*kernel)(Params...), const char* name,
         }
         acl::g_host.at_exit.emplace_back([device](Runtime& r) { r.free(device); });
         for (const auto& [data, bytes] : ex->zeroed) {
-            const DeviceBuffer output{
-                static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(data)), bytes};
+            const DeviceBuffer output{gm_address(data, where), bytes};
             if (bytes > 0) rt.memset_async(output, 0, bytes, s, where);
         }
         LaunchSpec spec;
@@ -368,8 +367,7 @@ aclnnStatus launch(const char* api, void (*kernel)(Params...), const char* name,
         const auto keyed = types.by_key.find(ex->tiling_key);
         spec.type = keyed != types.by_key.end() ? keyed->second : types.other;
         if (ex->schedule_mode == 1) spec.schedule_mode = ScheduleMode::Batch;
-        auto* const tiling =
-            reinterpret_cast<std::uint8_t*>(static_cast<std::uintptr_t>(device.address));
+        auto* const tiling = gm_pointer(device.address, where);
         rt.launch(s, spec,
                   bind_op_kernel(kernel, *ex, static_cast<std::uint8_t*>(workspace), tiling,
                                  std::index_sequence_for<Params...>{}),

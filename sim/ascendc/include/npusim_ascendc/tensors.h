@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "npusim_ascendc/basics.h"
+#include "npusim_ascendc/gm_pointer.h"
 
 namespace npusim::ascendc {
 
@@ -53,17 +54,16 @@ class GlobalTensor {
 public:
     using PrimType = T;
 
-    /// The buffer at `buffer` (a simulated GM address from the kernel's GM_ADDR argument),
-    /// `size` elements (0: unknown; bounds are then checked against the GM buffer only).
-    void SetGlobalBuffer(__gm__ T* buffer, std::uint64_t size = 0) {
-        m_address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(buffer));
+    /// The buffer at `buffer` (a `__gm__` pointer: npusim_ascendc/gm_pointer.h), `size`
+    /// elements (0: unknown; bounds are then checked against the GM buffer only).
+    void SetGlobalBuffer(__gm__ T* buffer, std::uint64_t size = 0,
+                         const std::source_location& loc = std::source_location::current()) {
+        m_address = npusim::ascendc::gm_address(buffer, loc);
         m_size = size;
     }
-    __gm__ T* GetPhyAddr() const {
-        return reinterpret_cast<T*>(static_cast<std::uintptr_t>(m_address));
-    }
+    __gm__ T* GetPhyAddr() const { return npusim::ascendc::gm_pointer<T>(m_address); }
     __gm__ T* GetPhyAddr(std::uint64_t offset) const {
-        return reinterpret_cast<T*>(static_cast<std::uintptr_t>(m_address + offset * sizeof(T)));
+        return npusim::ascendc::gm_pointer<T>(m_address + offset * sizeof(T));
     }
     std::uint64_t GetSize() const { return m_size; }
     void SetL2CacheHint(CacheMode mode) { m_bypass_l2 = mode == CacheMode::CACHE_MODE_DISABLE; }
@@ -201,13 +201,12 @@ class GlobalTensor<int4b_t> {
 public:
     using PrimType = int4b_t;
 
-    void SetGlobalBuffer(__gm__ int4b_t* buffer, std::uint64_t size = 0) {
-        m_address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(buffer));
+    void SetGlobalBuffer(__gm__ int4b_t* buffer, std::uint64_t size = 0,
+                         const std::source_location& loc = std::source_location::current()) {
+        m_address = npusim::ascendc::gm_address(buffer, loc);
         m_size = size;
     }
-    __gm__ int4b_t* GetPhyAddr() const {
-        return reinterpret_cast<int4b_t*>(static_cast<std::uintptr_t>(m_address));
-    }
+    __gm__ int4b_t* GetPhyAddr() const { return npusim::ascendc::gm_pointer<int4b_t>(m_address); }
     std::uint64_t GetSize() const { return m_size; }
     GlobalTensor operator[](std::uint64_t offset) const {
         if (offset % 2 != 0) {
@@ -223,8 +222,7 @@ public:
     /// The packed bytes as a GlobalTensor<int8_t>.
     GlobalTensor<std::int8_t> bytes() const {
         GlobalTensor<std::int8_t> view;
-        view.SetGlobalBuffer(reinterpret_cast<std::int8_t*>(static_cast<std::uintptr_t>(m_address)),
-                             (m_size + 1) / 2);
+        view.SetGlobalBuffer(npusim::ascendc::gm_pointer<std::int8_t>(m_address), (m_size + 1) / 2);
         return view;
     }
     std::uint64_t address() const { return m_address; }

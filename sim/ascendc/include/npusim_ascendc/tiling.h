@@ -42,8 +42,8 @@ template <class Tiling>
 Tiling read_tiling(const std::uint8_t* tiling_gm, const Loc& loc) {
     static_assert(std::is_trivially_copyable_v<Tiling>, "tiling data must be a plain struct");
     Tiling value{};
-    read_gm_bytes(static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(tiling_gm)),
-                  sizeof(Tiling), reinterpret_cast<unsigned char*>(&value), loc);
+    read_gm_bytes(gm_address(tiling_gm, loc), sizeof(Tiling),
+                  reinterpret_cast<unsigned char*>(&value), loc);
     return value;
 }
 
@@ -51,8 +51,8 @@ Tiling read_tiling(const std::uint8_t* tiling_gm, const Loc& loc) {
 template <class Member>
 Member read_tiling_member(const std::uint8_t* tiling_gm, std::size_t offset, const Loc& loc) {
     Member value{};
-    read_gm_bytes(static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(tiling_gm)) + offset,
-                  sizeof(Member), reinterpret_cast<unsigned char*>(&value), loc);
+    read_gm_bytes(gm_address(tiling_gm, loc) + offset, sizeof(Member),
+                  reinterpret_cast<unsigned char*>(&value), loc);
     return value;
 }
 

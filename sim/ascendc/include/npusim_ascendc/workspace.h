@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "npusim_ascendc/basics.h"
+#include "npusim_ascendc/gm_pointer.h"
 
 namespace npusim::ascendc {
 /// The system workspace the library APIs reserve at the start of the workspace: 16 MiB, the
@@ -18,8 +19,7 @@ namespace AscendC {
 
 /// Records the workspace whose first kSysWorkspaceBytes the library APIs use.
 inline void SetSysWorkspace(GM_ADDR workspace, Loc loc = Loc::current()) {
-    npusim::ascendc::context(loc).set_sys_workspace(
-        static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(workspace)));
+    npusim::ascendc::context(loc).set_sys_workspace(npusim::ascendc::gm_address(workspace, loc));
 }
 /// The workspace SetSysWorkspace recorded (null if it recorded null, as an op launched
 /// without a workspace); a KernelError naming the line before any SetSysWorkspace.
@@ -31,7 +31,7 @@ inline GM_ADDR GetSysWorkSpacePtr(Loc loc = Loc::current()) {
                                   "GetSysWorkSpacePtr before SetSysWorkspace (no system "
                                   "workspace was set in this block)");
     }
-    return reinterpret_cast<GM_ADDR>(static_cast<std::uintptr_t>(address));
+    return npusim::ascendc::gm_pointer(address, loc);
 }
 /// The user's part of the workspace: after the system workspace. Null stays null (an op
 /// launched without a workspace).
