@@ -29,7 +29,7 @@ namespace {
 // The host's tiling, as the kernels' tiling argument would carry it.
 TCubeTiling g_tiling;
 
-enum Flags : uint32_t { kBias = 1, kTransA = 2, kTransB = 4, kIterate = 8 };
+enum Flags : uint32_t { kBias = 1, kTransA = 2, kTransB = 4, kIterate = 8, kAsync = 16 };
 
 TCubeTiling tiling_for(int m, int n, int k, int single_m, int single_n, int base_m, int base_n,
                        int base_k, bool bias) {
@@ -89,7 +89,14 @@ __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_
     mm.SetTail(std::min(tiling.singleCoreM, tiling.M - m0),
                std::min(tiling.singleCoreN, tiling.N - n0));
     const int cAt = kCFormat == CubeFormat::NZ ? n0 * paddedM + m0 * 16 : m0 * tiling.N + n0;
-    if ((flags & kIterate) != 0) {
+    if ((flags & kAsync) != 0) {
+        // The vendor's async form: one Iterate<false>, then GetTensorC<false> once per tile.
+        mm.template Iterate<false>();
+        const int tiles =
+            ((std::min(tiling.singleCoreM, tiling.M - m0) + tiling.baseM - 1) / tiling.baseM) *
+            ((std::min(tiling.singleCoreN, tiling.N - n0) + tiling.baseN - 1) / tiling.baseN);
+        for (int i = 0; i < tiles; ++i) mm.template GetTensorC<false>(cGm[cAt]);
+    } else if ((flags & kIterate) != 0) {
         while (mm.template Iterate<false>()) {
             mm.template GetTensorC<false>(cGm[cAt]);
         }
@@ -726,9 +733,24 @@ TEST_CASE("Matmul API: host tiling (MultiCoreMatmulTiling) fits the chip and run
     CHECK(std::memcmp(bytes.data(), &tiling, bytes.size()) == 0);
     CHECK_THROWS(tiling.SaveToBuffer(bytes.data(), bytes.size() - 1));
 
-    // Shapes npusim's Matmul cannot take get no tiling.
+    // fp16 tiles move in the fractal layouts and take any N; fp32 ones with B not transposed
+    // move row-major in whole 32-byte rows, so an N of 70 floats gets no tiling.
     host.SetShape(100, 70, 64);
+    CHECK(host.GetTiling(tiling) == 0);
+    host.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    host.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
     CHECK(host.GetTiling(tiling) == -1);
+}
+
+TEST_CASE("Matmul API: unaligned M, N, K with a bias, async Iterate<false> + GetTensorC<false>",
+          "[ascendc][matmul]") {
+    // 100 x 72 x 40 over 2 x 2 cores of 64 x 48 (tails 36 x 24), K 40 (a partial k block):
+    // Nd2Nz pads the partial column blocks, the bias row of 24 floats comes in as DataCopyPad.
+    const Problem p = make_problem(100, 72, 40);
+    const Result r = run_matmul<CubeFormat::ND>(
+        p, tiling_for(100, 72, 40, 64, 48, 32, 32, 32, true), kBias | kAsync);
+    CHECK(r.c == reference(p, true));
+    CHECK_THAT(r.findings, npusim::NoFindings());
 }
 
 TEST_CASE("Matmul API: an N tail of half a fractal (8 fp16 columns) runs", "[ascendc][matmul]") {

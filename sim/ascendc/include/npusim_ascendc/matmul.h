@@ -192,6 +192,8 @@ public:
         SetSingleShape(tailM > 0 ? tailM : m_m, tailN > 0 ? tailN : m_n, tailK > 0 ? tailK : m_k);
     }
     void SetWorkspace(GM_ADDR, int) {}
+    template <class T>
+    void SetWorkspace(const GlobalTensor<T>&) {}
     /// UB scratch for the vendor's format conversions on the vector core; npusim's schedule
     /// needs none (accepted and unused, as SetWorkspace).
     void SetLocalWorkspace(const LocalTensor<std::uint8_t>&) {}
@@ -214,6 +216,7 @@ public:
             m_tile_m = m_next / tiles_n;
         }
         ++m_next;
+        m_async = !sync;
         if (m_client) {
             if (enPartialSum) fail("Iterate(enPartialSum) from an AIV is not supported yet", loc);
         } else {
@@ -227,8 +230,7 @@ public:
     template <bool sync = true>
     void GetTensorC(const GlobalTensor<DstT>& gm, std::uint8_t enAtomic = 0,
                     bool enSequentialWrite = false, Loc loc = Loc::current()) {
-        if (!m_pending) fail("GetTensorC without a tile (call Iterate first)", loc);
-        m_pending = false;
+        take_tile<sync>(loc);
         // ND: rows `stride` elements apart; NZ: column blocks of `stride` rows.
         const std::uint64_t stride =
             kCNz                ? npusim::ascendc::align16(enSequentialWrite ? cur_m() : m_org_m)
@@ -254,15 +256,15 @@ public:
                 "UB): call it from the AIV",
                 loc);
         }
-        if (!m_pending) fail("GetTensorC without a tile (call Iterate first)", loc);
+        take_tile<sync>(loc);
         if (enAtomic != 0) fail("GetTensorC to UB with enAtomic is not supported", loc);
         if (kCNz) fail("C in NZ to UB is not supported yet", loc);
-        m_pending = false;
         const std::uint64_t rows = cur_m(), cols = cur_n();
-        // enSequentialWrite: the tile packed at the tensor's start; otherwise at its place in
-        // the single-core C (rows m_n elements apart) that the tensor holds.
+        // enSequentialWrite (and the async form, whose tensor holds one base tile): the tile
+        // packed at the tensor's start; otherwise at its place in the single-core C (rows m_n
+        // elements apart) that the tensor holds.
         npusim::ascendc::UbPlace place{rows, cols, 0, cols};
-        if (!enSequentialWrite) {
+        if (!enSequentialWrite && sync) {
             place.offset = m_tile_m * m_tiling.baseM * m_n + m_tile_n * m_tiling.baseN;
             place.stride = static_cast<std::uint64_t>(m_n);
         }
@@ -330,6 +332,18 @@ private:
     }
     void reset_iteration() {
         m_next = 0;
+        m_pending = false;
+        m_async = false;
+    }
+    /// GetTensorC takes the tile Iterate made; after an Iterate<false> each GetTensorC<false>
+    /// takes the next tile (the vendor's async form: one Iterate<false>, then GetTensorC<false>
+    /// once per tile).
+    template <bool sync>
+    void take_tile(const Loc& loc) {
+        if (!m_pending && !sync && m_async) {
+            if (!Iterate<false>(false, loc)) fail("GetTensorC<false> after the last tile", loc);
+        }
+        if (!m_pending) fail("GetTensorC without a tile (call Iterate first)", loc);
         m_pending = false;
     }
     void check_ready(const Loc& loc) const {
@@ -476,11 +490,17 @@ private:
             npusim::ascendc::GlobalView<L0cT> src;
             src.address = m_bias.address + n0 * sizeof(L0cT);
             src.count = m_bias.count;
-            npusim::ascendc::copy_elements<L0cT>(bias1.native(), src, cols, loc);
+            // A row that is not whole 32-byte blocks comes in as DataCopyPad does (its block
+            // padded in L1), and moves to C2 as whole blocks.
+            const std::uint32_t pad = static_cast<std::uint32_t>(
+                npusim::ascendc::align32(cols * sizeof(L0cT)) - cols * sizeof(L0cT));
+            npusim::ascendc::copy_elements<L0cT>(bias1.native(), src, cols, loc,
+                                                 npusim::PadRow{pad != 0, 0, pad});
             m_bias1.EnQue(bias1, loc);
             bias1 = m_bias1.template DeQue<L0cT>(loc);
             bias2 = m_bias2.template AllocTensor<L0cT>(loc);
-            npusim::ascendc::copy_elements<L0cT>(bias2.native(), bias1.native(), cols, loc);
+            npusim::ascendc::copy_elements<L0cT>(bias2.native(), bias1.native(),
+                                                 cols + pad / sizeof(L0cT), loc);
             m_bias2.EnQue(bias2, loc);
             m_bias1.FreeTensor(bias1, loc);
             bias2 = m_bias2.template DeQue<L0cT>(loc);
@@ -557,6 +577,7 @@ private:
     bool m_bias_on = false;
     bool m_inited = false;
     bool m_pending = false;
+    bool m_async = false;  // the last Iterate was Iterate<false>
     std::int64_t m_m = 0, m_n = 0, m_k = 0;
     std::int64_t m_org_m = 0, m_org_n = 0, m_org_ka = 0, m_org_kb = 0, m_org_kc = 0;
     std::uint64_t m_next = 0, m_tile_m = 0, m_tile_n = 0;

@@ -56,6 +56,14 @@ constexpr std::uint32_t TOTAL_UB_SIZE = 192 * 1024;
 
 }  // namespace AscendC
 
+// The vendor's headers declare the configurations at global scope: samples write
+// `Matmul<A, B, C, Bias, CFG_NORM>` and `constexpr MatmulConfig GetCustomMDLCFG()` unqualified.
+using AscendC::CFG_MDL;
+using AscendC::CFG_NORM;
+using AscendC::GetMDLConfig;
+using AscendC::GetNormalConfig;
+using AscendC::MatmulConfig;
+
 namespace npusim::ascendc {
 
 /// L0C's element type for cube inputs `SrcT` (int8 -> int32, the float types -> float).
