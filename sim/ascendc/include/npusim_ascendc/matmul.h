@@ -56,7 +56,12 @@ class Matmul {
     static constexpr bool kBiasOfL0c = std::is_same_v<BiasT, L0cT>;
     static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
                   "npusim Ascend C: the Matmul API reads A and B from GM only yet");
-    static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ) &&
+    static_assert(MM_CFG.scheduleType == ScheduleType::INNER_PRODUCT,
+                  "npusim Ascend C: the Matmul API's ScheduleType::OUTER_PRODUCT (two tiles a "
+                  "GetTensorC) is not supported yet");
+    // A GEMV's A (CubeFormat::VECTOR, one row) is read as ND.
+    static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ ||
+                   A_TYPE::format == CubeFormat::VECTOR) &&
                       (B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ),
                   "npusim Ascend C: the Matmul API takes ND or NZ A and B only yet");
     static_assert(C_TYPE::format == CubeFormat::ND ||
@@ -208,7 +213,10 @@ public:
         const std::uint64_t tiles_m = npusim::ascendc::ceil_div(m_m, m_tiling.baseM);
         const std::uint64_t tiles_n = npusim::ascendc::ceil_div(m_n, m_tiling.baseN);
         if (m_next >= tiles_m * tiles_n) return false;
-        if (m_tiling.iterateOrder == 0) {
+        const bool along_m = MM_CFG.iterateOrder == IterateOrder::UNDEF
+                                 ? m_tiling.iterateOrder == 0
+                                 : MM_CFG.iterateOrder == IterateOrder::ORDER_M;
+        if (along_m) {
             m_tile_m = m_next % tiles_m;
             m_tile_n = m_next / tiles_m;
         } else {

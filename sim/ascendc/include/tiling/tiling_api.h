@@ -39,6 +39,9 @@ enum class TPosition : std::int32_t {
     MAX
 };
 enum class CubeFormat : std::int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+/// SetTraverse's order of the output tiles: FIRSTM along M first (iterateOrder 0), FIRSTN along
+/// N first (1).
+enum class MatrixTraverse : std::int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 /// The element types: the graph engine's (ge::DataType::DT_FLOAT16 and
 /// matmul_tiling::DataType::DT_FLOAT16 name the same value).
 using DataType = ge::DataType;
@@ -129,6 +132,10 @@ public:
         m_order = order;
         return 0;
     }
+    std::int32_t SetTraverse(MatrixTraverse traverse) {
+        m_order = traverse == MatrixTraverse::FIRSTN ? 1 : 0;
+        return 0;
+    }
     std::int32_t GetBaseM() const { return m_result.baseM; }
     std::int32_t GetBaseN() const { return m_result.baseN; }
     std::int32_t GetBaseK() const { return m_result.baseK; }
@@ -208,7 +215,8 @@ private:
         const bool c_format_ok =
             m_c_format == CubeFormat::ND || (m_c_format == CubeFormat::NZ && m_c_type == l0c);
         return in_bytes() != 0 && c_ok && c_format_ok && (!m_bias || m_bias_type == l0c) &&
-               (m_a_format == CubeFormat::ND || m_a_format == CubeFormat::NZ) &&
+               (m_a_format == CubeFormat::ND || m_a_format == CubeFormat::NZ ||
+                m_a_format == CubeFormat::VECTOR) &&
                (m_b_format == CubeFormat::ND || m_b_format == CubeFormat::NZ);
     }
     std::uint64_t l1_bytes(std::int64_t bm, std::int64_t bn, std::int64_t bk) const {
