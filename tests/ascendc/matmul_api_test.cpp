@@ -29,7 +29,14 @@ namespace {
 // The host's tiling, as the kernels' tiling argument would carry it.
 TCubeTiling g_tiling;
 
-enum Flags : uint32_t { kBias = 1, kTransA = 2, kTransB = 4, kIterate = 8, kAsync = 16 };
+enum Flags : uint32_t {
+    kBias = 1,
+    kTransA = 2,
+    kTransB = 4,
+    kIterate = 8,
+    kAsync = 16,
+    kPartialSum = 32,
+};
 
 TCubeTiling tiling_for(int m, int n, int k, int single_m, int single_n, int base_m, int base_n,
                        int base_k, bool bias) {
@@ -89,7 +96,17 @@ __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_
     mm.SetTail(std::min(tiling.singleCoreM, tiling.M - m0),
                std::min(tiling.singleCoreN, tiling.N - n0));
     const int cAt = kCFormat == CubeFormat::NZ ? n0 * paddedM + m0 * 16 : m0 * tiling.N + n0;
-    if ((flags & kAsync) != 0) {
+    if ((flags & kPartialSum) != 0) {
+        // One tile, K in two halves: the second Iterate(enPartialSum) adds onto L0C.
+        const int half = tiling.Ka / 2;
+        mm.SetSingleShape(tiling.singleCoreM, tiling.singleCoreN, half);
+        mm.Iterate();
+        mm.SetTensorA(aGm[m0 * tiling.Ka + half]);
+        mm.SetTensorB(bGm[half * tiling.N + n0]);
+        mm.SetBias(biasGm[n0]);
+        mm.Iterate(true);
+        mm.GetTensorC(cGm[cAt]);
+    } else if ((flags & kAsync) != 0) {
         // The vendor's async form: one Iterate<false>, then GetTensorC<false> once per tile.
         mm.template Iterate<false>();
         const int tiles =
@@ -749,6 +766,15 @@ TEST_CASE("Matmul API: unaligned M, N, K with a bias, async Iterate<false> + Get
     const Problem p = make_problem(100, 72, 40);
     const Result r = run_matmul<CubeFormat::ND>(
         p, tiling_for(100, 72, 40, 64, 48, 32, 32, 32, true), kBias | kAsync);
+    CHECK(r.c == reference(p, true));
+    CHECK_THAT(r.findings, npusim::NoFindings());
+}
+
+TEST_CASE("Matmul API: Iterate(enPartialSum) adds a second K half onto the tile in L0C",
+          "[ascendc][matmul]") {
+    const Problem p = make_problem(32, 32, 64);
+    const Result r = run_matmul<CubeFormat::ND>(p, tiling_for(32, 32, 64, 32, 32, 32, 32, 32, true),
+                                                kBias | kPartialSum);
     CHECK(r.c == reference(p, true));
     CHECK_THAT(r.findings, npusim::NoFindings());
 }

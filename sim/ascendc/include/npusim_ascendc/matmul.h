@@ -1,22 +1,13 @@
 // The high-level Matmul API (lib/matmul_intf.h): Matmul<A, B, C, Bias[, CFG]> computes
 // C = A x B (+ bias) tile by tile with real cube instructions on the block's cube core, in the
-// hardware's layouts (npusim_ascendc/matmul_tile.h):
-//   per output tile (baseM x baseN), per K step (baseK):
-//     GM -> A1 / B1 (MTE2): ND through Nd2Nz, NZ copied as NZ
-//     A1 -> A2 (ZZ), B1 -> B2 (ZN) (MTE1, LoadData)  [first K step with a bias: GM -> C1
-//     (MTE2), C1 -> C2 (MTE1)]
-//     Mmad (M; L0C as NZ; the first K step initialises, with the bias row if set)
-//   GetTensorC: L0C -> GM (FIX: Fixpipe NZ -> ND with C's conversion, or NZ -> NZ).
+// hardware's layouts (npusim_ascendc/matmul_tile.h): per output tile, per K step: GM -> A1/B1
+// (MTE2, Nd2Nz), A1 -> A2 as ZZ and B1 -> B2 as ZN (MTE1, LoadData), Mmad into L0C as NZ (M;
+// with a bias first GM -> C1 -> C2); GetTensorC: Fixpipe L0C -> GM (FIX).
 // Synchronization is the queue framework's (npusim_ascendc/pipe.h), correct by construction:
-// every buffer is a TQue of the user's TPipe, so EnQue/DeQue order producer before consumer
-// (MTE2 -> MTE1 -> M -> FIX) and FreeTensor/AllocTensor order reuse; A1/B1/A2/B2 have two
-// buffers each, so the next K step's loads overlap the current Mmad.
-// Supported: A and B in GM (ND or NZ, fp16 / bf16 / fp32 / int8, either transposed), C in GM (ND
-// of L0C's type or converted by the fixpipe, npusim_ascendc/matmul_config.h; NZ of L0C's
-// type), bias in GM (L0C's type). Anything else is a compile error or a KernelError naming the
-// user's line (docs/ascendc.md, "Matmul API"). In a mixed kernel an AIV's object sends its
-// calls to the group's AIC, which runs them on its own object with this schedule; C can then
-// also go to UB (npusim_ascendc/matmul_mix.h).
+// every buffer is a TQue of the user's TPipe (A1/B1/A2/B2 with two buffers, so the next K
+// step's loads overlap the current Mmad). Anything unsupported is a compile error or a
+// KernelError naming the user's line (docs/ascendc.md, "The Matmul API"). In a mixed kernel an
+// AIV's object sends its calls to the group's AIC (npusim_ascendc/matmul_mix.h).
 #pragma once
 
 #include <algorithm>
@@ -209,7 +200,9 @@ public:
     template <bool sync = true>
     bool Iterate(bool enPartialSum = false, Loc loc = Loc::current()) {
         check_ready(loc);
-        if (m_pending) fail("Iterate before GetTensorC took the previous tile", loc);
+        if (m_pending && !enPartialSum) {
+            fail("Iterate before GetTensorC took the previous tile", loc);
+        }
         const std::uint64_t tiles_m = npusim::ascendc::ceil_div(m_m, m_tiling.baseM);
         const std::uint64_t tiles_n = npusim::ascendc::ceil_div(m_n, m_tiling.baseN);
         if (m_next >= tiles_m * tiles_n) return false;
@@ -398,6 +391,7 @@ private:
     void write_c(std::uint64_t address, std::uint64_t count, std::uint64_t stride,
                  std::uint8_t atomic, const Loc& loc) {
         LocalTensor<L0cT> c = m_co1.template DeQue<L0cT>(loc);
+        m_c_held = false;
         GlobalTensor<DstT> dst;
         dst.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(static_cast<std::uintptr_t>(address)),
                             count);
@@ -491,29 +485,23 @@ private:
         const std::uint64_t rows = cur_m(), cols = cur_n();
         const std::uint64_t m0 = m_tile_m * m_tiling.baseM, n0 = m_tile_n * m_tiling.baseN;
         const std::uint64_t k_steps = npusim::ascendc::ceil_div(m_k, m_tiling.baseK);
-        const bool bias = m_bias.set && m_bias_on;
+        // The bias row (with enPartialSum the tile has it already): GM -> C1 -> C2.
+        const bool bias = m_bias.set && m_bias_on && !accumulate_onto_c;
         LocalTensor<L0cT> bias2;
-        if (bias) {
-            LocalTensor<L0cT> bias1 = m_bias1.template AllocTensor<L0cT>(loc);
-            npusim::ascendc::GlobalView<L0cT> src;
-            src.address = m_bias.address + n0 * sizeof(L0cT);
-            src.count = m_bias.count;
-            // A row that is not whole 32-byte blocks comes in as DataCopyPad does (its block
-            // padded in L1), and moves to C2 as whole blocks.
-            const std::uint32_t pad = static_cast<std::uint32_t>(
-                npusim::ascendc::align32(cols * sizeof(L0cT)) - cols * sizeof(L0cT));
-            npusim::ascendc::copy_elements<L0cT>(bias1.native(), src, cols, loc,
-                                                 npusim::PadRow{pad != 0, 0, pad});
-            m_bias1.EnQue(bias1, loc);
-            bias1 = m_bias1.template DeQue<L0cT>(loc);
-            bias2 = m_bias2.template AllocTensor<L0cT>(loc);
-            npusim::ascendc::copy_elements<L0cT>(bias2.native(), bias1.native(),
-                                                 cols + pad / sizeof(L0cT), loc);
-            m_bias2.EnQue(bias2, loc);
-            m_bias1.FreeTensor(bias1, loc);
-            bias2 = m_bias2.template DeQue<L0cT>(loc);
+        if (bias) bias2 = npusim::ascendc::load_bias<L0cT>(m_bias1, m_bias2, m_bias, n0, cols, loc);
+        // enPartialSum: onto the tile L0C holds (one Iterate left it there, or a GetTensorC
+        // took it: the buffer keeps its values); otherwise a fresh tile.
+        LocalTensor<L0cT> c;
+        if (m_c_held) {
+            c = m_co1.template DeQue<L0cT>(loc);
+            m_c_held = false;
+            if (!accumulate_onto_c) {
+                m_co1.FreeTensor(c, loc);
+                c = m_co1.template AllocTensor<L0cT>(loc);
+            }
+        } else {
+            c = m_co1.template AllocTensor<L0cT>(loc);
         }
-        LocalTensor<L0cT> c = m_co1.template AllocTensor<L0cT>(loc);
         for (std::uint64_t step = 0; step < k_steps; ++step) {
             const std::uint64_t k0 = step * m_tiling.baseK;
             const std::uint64_t depth = std::min<std::uint64_t>(m_tiling.baseK, m_k - k0);
@@ -569,6 +557,7 @@ private:
         }
         if (bias) m_bias2.FreeTensor(bias2, loc);
         m_co1.EnQue(c, loc);
+        m_c_held = true;
     }
     static std::uint64_t align16(std::int64_t v) {
         return npusim::ascendc::align16(static_cast<std::uint64_t>(v));
@@ -585,7 +574,8 @@ private:
     bool m_bias_on = false;
     bool m_inited = false;
     bool m_pending = false;
-    bool m_async = false;  // the last Iterate was Iterate<false>
+    bool m_async = false;   // the last Iterate was Iterate<false>
+    bool m_c_held = false;  // a tile is in L0C (CO1 enqueued), not yet taken
     std::int64_t m_m = 0, m_n = 0, m_k = 0;
     std::int64_t m_org_m = 0, m_org_n = 0, m_org_ka = 0, m_org_kb = 0, m_org_kc = 0;
     std::uint64_t m_next = 0, m_tile_m = 0, m_tile_n = 0;

@@ -129,6 +129,27 @@ void load_tiles_to_l1(const AscendC::LocalTensor<T>& a1, const AscendC::LocalTen
     }
 }
 
+/// The bias row of the tile from column n0 (`cols` elements): GM -> C1 (MTE2; a row that is
+/// not whole 32-byte blocks comes in as DataCopyPad does, its block padded in L1) -> C2 (MTE1,
+/// whole blocks), through the queues `c1` and `c2`; returns the C2 tensor (DeQue'd).
+template <class T, class Q1, class Q2>
+AscendC::LocalTensor<T> load_bias(Q1& c1, Q2& c2, const MatmulOperand& gm, std::uint64_t n0,
+                                  std::uint64_t cols, const Loc& loc) {
+    AscendC::LocalTensor<T> bias1 = c1.template AllocTensor<T>(loc);
+    GlobalView<T> src;
+    src.address = gm.address + n0 * sizeof(T);
+    src.count = gm.count;
+    const auto pad = static_cast<std::uint32_t>(align32(cols * sizeof(T)) - cols * sizeof(T));
+    copy_elements<T>(bias1.native(), src, cols, loc, npusim::PadRow{pad != 0, 0, pad});
+    c1.EnQue(bias1, loc);
+    bias1 = c1.template DeQue<T>(loc);
+    AscendC::LocalTensor<T> bias2 = c2.template AllocTensor<T>(loc);
+    copy_elements<T>(bias2.native(), bias1.native(), cols + pad / sizeof(T), loc);
+    c2.EnQue(bias2, loc);
+    c1.FreeTensor(bias1, loc);
+    return c2.template DeQue<T>(loc);
+}
+
 /// LoadData2DParams of `repeats` fractals, `src_stride` fractals apart, `dst_gap` between.
 inline AscendC::LoadData2DParams fractal_load(std::uint64_t repeats, std::uint64_t src_stride,
                                               std::uint64_t dst_gap, bool transpose) {
