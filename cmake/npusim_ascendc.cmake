@@ -105,6 +105,11 @@ function(npusim_add_ascendc_kernel target)
         if(body MATCHES "^[ \t\r\n]*{" AND
            body MATCHES "KERNEL_TASK_TYPE_DEFAULT[ \t]*\\([ \t]*(KERNEL_TYPE_[A-Z0-9_]+)")
           set(type ${CMAKE_MATCH_1})
+        elseif(text MATCHES "#[ \t]*include[ \t]*[<\"]lib/matmul_intf.h"
+               AND NOT text MATCHES "#[ \t]*define[ \t]+ASCENDC_CUBE_ONLY")
+          # The vendor's compiler makes a kernel using the Matmul API mixed (1 AIC : 2 AIV), as
+          # npusim_add_ascendc_op does (docs/ascendc.md, "The Matmul API in a mixed kernel").
+          set(type "KERNEL_TYPE_MIX_AIC_1_2")
         endif()
       endif()
       if(NOT kname IN_LIST kernels_here)

@@ -37,6 +37,7 @@ enum Mode : uint32_t {
     kAllToGmAsyncRacy,  // the same without WaitIterateAll
     kTilesToUbPlaced,   // GetTensorC(ub, 0, false): each tile at its place in the AIV's C in UB
     kInitLater,         // REGIST_MATMUL_OBJ without a tiling, Init on the AIV, IterateAll(gm)
+    kTilesToUbAsync,    // one Iterate<false>, then GetTensorC<false>(ub) per tile + LeakyReLU
 };
 
 using AType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
@@ -68,14 +69,20 @@ __global__ __mix__(1, 2) void mm_mix(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR
     mm.SetTensorB(bGm);
     mm.SetBias(biasGm);
     const int tile = tiling.baseM * tiling.baseN;
-    if (mode == kTilesToUb) {
+    if (mode == kTilesToUb || mode == kTilesToUbAsync) {
         TQue<TPosition::VECOUT, 1> outQueue;
         pipe.InitBuffer(outQueue, 1, tile * sizeof(float));
         const uint32_t roundM = rows / tiling.baseM;
+        const uint32_t rounds = roundM * (kN / tiling.baseN);
+        if (mode == kTilesToUbAsync) mm.template Iterate<false>();  // the vendor's async form
         uint32_t round = 0;
-        while (mm.template Iterate<true>()) {
+        while (mode == kTilesToUbAsync ? round < rounds : mm.template Iterate<true>()) {
             LocalTensor<float> t = outQueue.AllocTensor<float>();
-            mm.template GetTensorC<true>(t, false, true);
+            if (mode == kTilesToUbAsync) {
+                mm.template GetTensorC<false>(t);  // each call takes the next tile, packed
+            } else {
+                mm.template GetTensorC<true>(t, false, true);
+            }
             LeakyRelu(t, t, kSlope, tile);
             outQueue.EnQue(t);
             t = outQueue.DeQue<float>();
@@ -268,9 +275,9 @@ TEST_CASE("Matmul API, mixed kernel: GetTensorC and IterateAll to GM from the AI
 
 TEST_CASE(
     "Matmul API, mixed kernel: IterateAll to UB, IterateAll<false> + WaitIterateAll, tiles "
-    "placed in UB",
+    "placed in UB, the async Iterate<false> + GetTensorC<false> per tile",
     "[ascendc][matmul][mix]") {
-    for (const Mode mode : {kAllToUb, kAllToGmAsync, kTilesToUbPlaced}) {
+    for (const Mode mode : {kAllToUb, kAllToGmAsync, kTilesToUbPlaced, kTilesToUbAsync}) {
         CAPTURE(mode);
         const MixRun run = run_mix(mode);
         REQUIRE(run.completed);

@@ -65,10 +65,10 @@ expect_error mmad_bias_type "with a bias of the result type" \
   'LocalTensor<int32_t> c; LocalTensor<int8_t> a; LocalTensor<float> b; Mmad(c, a, a, b, MmadParams{});'
 
 # The Matmul API's unsupported element types and C formats (lib/matmul_intf.h).
-matmul_error() {  # name, expected text, A element type, C format
-  local name=$1 expected=$2 atype=$3 cformat=$4
-  printf '#include "lib/matmul_intf.h"\nusing namespace AscendC;\nvoid k() {\n  Matmul<MatmulType<TPosition::GM, CubeFormat::ND, %s>, MatmulType<TPosition::GM, CubeFormat::ND, %s>, MatmulType<TPosition::GM, CubeFormat::%s, float>> mm;\n  (void)mm;\n}\n' \
-    "$atype" "$atype" "$cformat" >"$work/$name.cpp"
+matmul_error() {  # name, expected text, A element type, C format[, C element type]
+  local name=$1 expected=$2 atype=$3 cformat=$4 ctype=${5:-float}
+  printf '#include "lib/matmul_intf.h"\nusing namespace AscendC;\nvoid k() {\n  Matmul<MatmulType<TPosition::GM, CubeFormat::ND, %s>, MatmulType<TPosition::GM, CubeFormat::ND, %s>, MatmulType<TPosition::GM, CubeFormat::%s, %s>> mm;\n  (void)mm;\n}\n' \
+    "$atype" "$atype" "$cformat" "$ctype" >"$work/$name.cpp"
   if "$cxx" "${flags[@]}" "$work/$name.cpp" >"$work/$name.log" 2>&1 ||
      ! grep -qF -- "$expected" "$work/$name.log"; then
     echo "FAIL $name: expected an error containing '$expected'"
@@ -80,7 +80,7 @@ matmul_error() {  # name, expected text, A element type, C format
 }
 matmul_error matmul_int8_float_c "as int32_t from int8_t inputs" int8_t ND
 matmul_error matmul_int16_inputs "the Matmul API takes A and B of one type" int16_t ND
-matmul_error matmul_c_nz "the Matmul API writes ND C only yet" half NZ
+matmul_error matmul_c_nz "or NZ C of L0C's type (float, int32_t), only yet" half NZ half
 
 # Operator-project host code (register/op_def_registry.h): the parts npusim does not model.
 expect_host_error() {  # name, expected text, body of a function given an OpDef and a context
@@ -97,6 +97,8 @@ expect_host_error() {  # name, expected text, body of a function given an OpDef 
 }
 expect_host_error op_value_depend "OpParamDef::ValueDepend (host data of an input in the tiling function) is not supported yet" \
   'd.Input("x").ValueDepend(ops::REQUIRED); (void)c;'
+expect_host_error op_scalar "OpParamDef::Scalar (aclScalar inputs) is not supported yet" \
+  'd.Input("alpha").Scalar(); (void)c;'
 expect_host_error op_mc2 "OpDef::MC2 (communication fused ops) is not supported yet" 'd.MC2(); (void)c;'
 expect_host_error op_compile_info "TilingContext::GetCompileInfo (TilingParse) is not supported yet" \
   '(void)d; (void)c->GetCompileInfo<int>();'

@@ -1,20 +1,13 @@
 // The high-level Matmul API (lib/matmul_intf.h): Matmul<A, B, C, Bias[, CFG]> computes
-// C = A x B (+ bias) tile by tile with real cube instructions on the block's cube core:
-//   per output tile (baseM x baseN), per K step (baseK):
-//     GM -> A1 / B1 (MTE2, row by row: one strided DMA; NZ sources one DMA per 16 columns)
-//     A1 -> A2, B1 -> B2 (MTE1)   [first K step with a bias: GM -> C1 (MTE2), C1 -> C2 (MTE1)]
-//     Mmad (M; the first K step initialises, with the bias row if set; later ones accumulate)
-//   GetTensorC: L0C -> GM (FIX, one strided DMA).
+// C = A x B (+ bias) tile by tile with real cube instructions on the block's cube core, in the
+// hardware's layouts (npusim_ascendc/matmul_tile.h): per output tile, per K step: GM -> A1/B1
+// (MTE2, Nd2Nz), A1 -> A2 as ZZ and B1 -> B2 as ZN (MTE1, LoadData), Mmad into L0C as NZ (M;
+// with a bias first GM -> C1 -> C2); GetTensorC: Fixpipe L0C -> GM (FIX).
 // Synchronization is the queue framework's (npusim_ascendc/pipe.h), correct by construction:
-// every buffer is a TQue of the user's TPipe, so EnQue/DeQue order producer before consumer
-// (MTE2 -> MTE1 -> M -> FIX) and FreeTensor/AllocTensor order reuse; A1/B1/A2/B2 have two
-// buffers each, so the next K step's loads overlap the current Mmad.
-// Supported: A and B in GM (ND or NZ, fp16 / bf16 / fp32 / int8, either transposed), C in GM (ND;
-// L0C's type or converted by the fixpipe, npusim_ascendc/matmul_config.h), bias in
-// GM (L0C's type); N and K tails whole 32-byte rows (transposed A: M tails too). Anything
-// else is a compile error or a KernelError naming the user's line (docs/ascendc.md, "Matmul API").
-// In a mixed kernel an AIV's object sends its calls to the group's AIC, which runs them on its
-// own object with this schedule; C can then also go to UB (npusim_ascendc/matmul_mix.h).
+// every buffer is a TQue of the user's TPipe (A1/B1/A2/B2 with two buffers, so the next K
+// step's loads overlap the current Mmad). Anything unsupported is a compile error or a
+// KernelError naming the user's line (docs/ascendc.md, "The Matmul API"). In a mixed kernel an
+// AIV's object sends its calls to the group's AIC (npusim_ascendc/matmul_mix.h).
 #pragma once
 
 #include <algorithm>
@@ -27,6 +20,7 @@
 #include "npusim_ascendc/matmul_config.h"
 #include "npusim_ascendc/matmul_mix.h"
 #include "npusim_ascendc/matmul_operands.h"
+#include "npusim_ascendc/matmul_tile.h"
 #include "npusim_ascendc/pipe.h"
 #include "npusim_ascendc/sync.h"
 
@@ -53,14 +47,22 @@ class Matmul {
     static constexpr bool kBiasOfL0c = std::is_same_v<BiasT, L0cT>;
     static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
                   "npusim Ascend C: the Matmul API reads A and B from GM only yet");
-    static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ) &&
+    static_assert(MM_CFG.scheduleType == ScheduleType::INNER_PRODUCT,
+                  "npusim Ascend C: the Matmul API's ScheduleType::OUTER_PRODUCT (two tiles a "
+                  "GetTensorC) is not supported yet");
+    // A GEMV's A (CubeFormat::VECTOR, one row) is read as ND.
+    static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ ||
+                   A_TYPE::format == CubeFormat::VECTOR) &&
                       (B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ),
                   "npusim Ascend C: the Matmul API takes ND or NZ A and B only yet");
-    static_assert(C_TYPE::format == CubeFormat::ND,
-                  "npusim Ascend C: the Matmul API writes ND C only yet");
+    static_assert(C_TYPE::format == CubeFormat::ND ||
+                      (C_TYPE::format == CubeFormat::NZ && std::is_same_v<DstT, L0cT>),
+                  "npusim Ascend C: the Matmul API writes ND C, or NZ C of L0C's type (float, "
+                  "int32_t), only yet");
     static constexpr npusim::FixQuant kQuant = npusim::ascendc::matmul_quant<L0cT, DstT>();
     static constexpr bool kANz = A_TYPE::format == CubeFormat::NZ;
     static constexpr bool kBNz = B_TYPE::format == CubeFormat::NZ;
+    static constexpr bool kCNz = C_TYPE::format == CubeFormat::NZ;
 
 public:
     Matmul() = default;
@@ -80,6 +82,9 @@ public:
         if (t.baseM <= 0 || t.baseN <= 0 || t.baseK <= 0 || t.singleCoreM <= 0 ||
             t.singleCoreN <= 0 || t.singleCoreK <= 0) {
             fail("the TCubeTiling's base and single-core shapes must be positive", loc);
+        }
+        if (t.baseM % 16 != 0 || t.baseN % 16 != 0) {
+            fail("the TCubeTiling's baseM and baseN must be multiples of 16 (whole fractals)", loc);
         }
         if (m_client) {
             // The AIC's object of the same order holds the buffers (npusim_ascendc/matmul_mix.h).
@@ -183,6 +188,8 @@ public:
         SetSingleShape(tailM > 0 ? tailM : m_m, tailN > 0 ? tailN : m_n, tailK > 0 ? tailK : m_k);
     }
     void SetWorkspace(GM_ADDR, int) {}
+    template <class T>
+    void SetWorkspace(const GlobalTensor<T>&) {}
     /// UB scratch for the vendor's format conversions on the vector core; npusim's schedule
     /// needs none (accepted and unused, as SetWorkspace).
     void SetLocalWorkspace(const LocalTensor<std::uint8_t>&) {}
@@ -193,11 +200,16 @@ public:
     template <bool sync = true>
     bool Iterate(bool enPartialSum = false, Loc loc = Loc::current()) {
         check_ready(loc);
-        if (m_pending) fail("Iterate before GetTensorC took the previous tile", loc);
+        if (m_pending && !enPartialSum) {
+            fail("Iterate before GetTensorC took the previous tile", loc);
+        }
         const std::uint64_t tiles_m = npusim::ascendc::ceil_div(m_m, m_tiling.baseM);
         const std::uint64_t tiles_n = npusim::ascendc::ceil_div(m_n, m_tiling.baseN);
         if (m_next >= tiles_m * tiles_n) return false;
-        if (m_tiling.iterateOrder == 0) {
+        const bool along_m = MM_CFG.iterateOrder == IterateOrder::UNDEF
+                                 ? m_tiling.iterateOrder == 0
+                                 : MM_CFG.iterateOrder == IterateOrder::ORDER_M;
+        if (along_m) {
             m_tile_m = m_next % tiles_m;
             m_tile_n = m_next / tiles_m;
         } else {
@@ -205,6 +217,7 @@ public:
             m_tile_m = m_next / tiles_n;
         }
         ++m_next;
+        m_async = !sync;
         if (m_client) {
             if (enPartialSum) fail("Iterate(enPartialSum) from an AIV is not supported yet", loc);
         } else {
@@ -218,11 +231,13 @@ public:
     template <bool sync = true>
     void GetTensorC(const GlobalTensor<DstT>& gm, std::uint8_t enAtomic = 0,
                     bool enSequentialWrite = false, Loc loc = Loc::current()) {
-        if (!m_pending) fail("GetTensorC without a tile (call Iterate first)", loc);
-        m_pending = false;
-        const std::uint64_t stride = enSequentialWrite ? cur_n() : m_org_kc;
-        const std::uint64_t offset =
-            enSequentialWrite ? 0 : m_tile_m * m_tiling.baseM * stride + m_tile_n * m_tiling.baseN;
+        take_tile<sync>(loc);
+        // ND: rows `stride` elements apart; NZ: column blocks of `stride` rows.
+        const std::uint64_t stride =
+            kCNz                ? npusim::ascendc::align16(enSequentialWrite ? cur_m() : m_org_m)
+            : enSequentialWrite ? cur_n()
+                                : m_org_kc;
+        const std::uint64_t offset = enSequentialWrite ? 0 : c_offset(stride);
         const npusim::ascendc::GlobalView<DstT> dst = npusim::ascendc::view_of(gm[offset]);
         if (m_client) {
             request_tile(dst.address, dst.count, stride, enAtomic, loc);
@@ -242,14 +257,15 @@ public:
                 "UB): call it from the AIV",
                 loc);
         }
-        if (!m_pending) fail("GetTensorC without a tile (call Iterate first)", loc);
+        take_tile<sync>(loc);
         if (enAtomic != 0) fail("GetTensorC to UB with enAtomic is not supported", loc);
-        m_pending = false;
+        if (kCNz) fail("C in NZ to UB is not supported yet", loc);
         const std::uint64_t rows = cur_m(), cols = cur_n();
-        // enSequentialWrite: the tile packed at the tensor's start; otherwise at its place in
-        // the single-core C (rows m_n elements apart) that the tensor holds.
+        // enSequentialWrite (and the async form, whose tensor holds one base tile): the tile
+        // packed at the tensor's start; otherwise at its place in the single-core C (rows m_n
+        // elements apart) that the tensor holds.
         npusim::ascendc::UbPlace place{rows, cols, 0, cols};
-        if (!enSequentialWrite) {
+        if (!enSequentialWrite && sync) {
             place.offset = m_tile_m * m_tiling.baseM * m_n + m_tile_n * m_tiling.baseN;
             place.stride = static_cast<std::uint64_t>(m_n);
         }
@@ -269,8 +285,8 @@ public:
             check_ready(loc);
             if (enSequentialWrite) fail("IterateAll from an AIV with enSequentialWrite", loc);
             const npusim::ascendc::GlobalView<DstT> dst = npusim::ascendc::view_of(gm);
-            request_all(dst.address, dst.count, static_cast<std::uint64_t>(m_org_kc), enAtomic,
-                        loc);
+            request_all(dst.address, dst.count, kCNz ? npusim::ascendc::align16(m_org_m) : m_org_kc,
+                        enAtomic, loc);
             if (sync) {
                 npusim::ascendc::matmul_wait_reply(loc);
             } else {
@@ -292,6 +308,7 @@ public:
         }
         check_ready(loc);
         if (enAtomic != 0) fail("IterateAll to UB with enAtomic is not supported", loc);
+        if (kCNz) fail("C in NZ to UB is not supported yet", loc);
         const std::uint64_t count = static_cast<std::uint64_t>(m_m) * m_n;
         to_ub(ub, npusim::ascendc::UbPlace{1, count, 0, count}, loc,
               [&](std::uint64_t slot, std::uint64_t bytes) {
@@ -317,6 +334,18 @@ private:
     void reset_iteration() {
         m_next = 0;
         m_pending = false;
+        m_async = false;
+    }
+    /// GetTensorC takes the tile Iterate made; after an Iterate<false> each GetTensorC<false>
+    /// takes the next tile (the vendor's async form: one Iterate<false>, then GetTensorC<false>
+    /// once per tile).
+    template <bool sync>
+    void take_tile(const Loc& loc) {
+        if (!m_pending && !sync && m_async) {
+            if (!Iterate<false>(false, loc)) fail("GetTensorC<false> after the last tile", loc);
+        }
+        if (!m_pending) fail("GetTensorC without a tile (call Iterate first)", loc);
+        m_pending = false;
     }
     void check_ready(const Loc& loc) const {
         if (!m_inited) fail("Iterate before Init (REGIST_MATMUL_OBJ or Init with a tiling)", loc);
@@ -328,6 +357,14 @@ private:
     }
     std::uint64_t cur_n() const {
         return std::min<std::uint64_t>(m_tiling.baseN, m_n - m_tile_n * m_tiling.baseN);
+    }
+    /// The current tile's first element in C (ND: rows `stride` apart; NZ: blocks of `stride`).
+    std::uint64_t c_offset(std::uint64_t stride) const {
+        const std::uint64_t m0 = m_tile_m * m_tiling.baseM, n0 = m_tile_n * m_tiling.baseN;
+        return kCNz ? n0 * stride + m0 * 16 : m0 * stride + n0;
+    }
+    bool fractal() const {
+        return npusim::ascendc::matmul_fractal<SrcT>(m_a.transposed, m_b.transposed);
     }
 
     // ---- the AIV -> AIC message mode (npusim_ascendc/matmul_mix.h) ----------------------
@@ -348,24 +385,24 @@ private:
         m_org_kc = s.org_kc;
         reset_iteration();
     }
-    /// L0C -> GM (FIX): the current tile at `address`, rows `stride` elements apart, converted
-    /// to C's type on the way when it differs from L0C's (Fixpipe with F322F16 / F322BF16).
+    /// L0C -> GM (FIX): the current tile at `address`: ND with rows `stride` elements apart,
+    /// converted to C's type on the way when it differs from L0C's (one Fixpipe), or NZ of
+    /// L0C's type with column blocks of `stride` rows.
     void write_c(std::uint64_t address, std::uint64_t count, std::uint64_t stride,
                  std::uint8_t atomic, const Loc& loc) {
-        const std::uint64_t rows = cur_m(), cols = cur_n();
         LocalTensor<L0cT> c = m_co1.template DeQue<L0cT>(loc);
+        m_c_held = false;
         GlobalTensor<DstT> dst;
         dst.SetGlobalBuffer(npusim::ascendc::gm_pointer<DstT>(address, loc), count, loc);
-        FixpipeParamsV220<void> params;
-        params.nSize = static_cast<std::uint16_t>(cols);
-        params.mSize = static_cast<std::uint16_t>(rows);
-        params.srcStride = static_cast<std::uint16_t>(rows);
-        params.dstStride = static_cast<std::uint32_t>(stride);
-        params.quantPre = static_cast<QuantMode_t>(kQuant);
         if (atomic == 1) SetAtomicAdd<DstT>(loc);
-        npusim::ascendc::issue_fixpipe(dst, c,
-                                       static_cast<const LocalTensor<std::uint64_t>*>(nullptr),
-                                       params, CFG_ROW_MAJOR, loc, npusim::CubeLayout::RowMajor);
+        if constexpr (kCNz) {
+            if (!fractal()) fail("C in NZ with inputs moved row-major (docs/ascendc.md)", loc);
+            npusim::ascendc::write_nz_tile<L0cT>(npusim::ascendc::view_of(dst), c, cur_m(), cur_n(),
+                                                 stride, loc);
+        } else {
+            npusim::ascendc::write_nd_tile(dst, c, cur_m(), cur_n(), stride, kQuant, fractal(),
+                                           loc);
+        }
         if (atomic == 1) SetAtomicNone(loc);
         m_co1.FreeTensor(c, loc);
     }
@@ -402,8 +439,7 @@ private:
                    std::uint64_t count, std::uint64_t stride, std::uint8_t atomic, const Loc& loc) {
         restore(s);
         while (Iterate<true>(false, loc)) {
-            const std::uint64_t offset =
-                m_tile_m * m_tiling.baseM * stride + m_tile_n * m_tiling.baseN;
+            const std::uint64_t offset = c_offset(stride);
             write_c(address + offset * sizeof(DstT), count - offset, stride, atomic, loc);
             m_pending = false;
         }
@@ -436,38 +472,11 @@ private:
         };
         send(std::move(r), loc);
     }
-    /// AIV: C through this AIV's workspace slot (packed there) into `ub` at `place`; `request`
-    /// sends the request that writes the slot.
+    /// AIV: C through this AIV's workspace slot into `ub` at `place` (matmul_to_ub).
     template <class Request>
     void to_ub(const LocalTensor<DstT>& ub, const npusim::ascendc::UbPlace& place, const Loc& loc,
                Request&& request) {
-        const std::uint64_t count = place.rows * place.cols;
-        const std::uint64_t end = place.offset + (place.rows - 1) * place.stride + place.cols;
-        if (ub.GetSize() < end) {
-            fail("C of " + std::to_string(end) + " elements into a LocalTensor of " +
-                     std::to_string(ub.GetSize()),
-                 loc);
-        }
-        const std::uint64_t bytes = count * sizeof(DstT);
-        const std::uint64_t slot = npusim::ascendc::matmul_slot(m_workspace, bytes, loc);
-        request(slot, bytes);
-        npusim::ascendc::matmul_wait_reply(loc);
-        // The UB range's earlier readers and writers (vector work, copies out) come first;
-        // the copy in comes before the vector work that follows.
-        npusim::ascendc::matmul_order(npusim::Pipe::V, npusim::Pipe::MTE2, loc);
-        npusim::ascendc::matmul_order(npusim::Pipe::MTE3, npusim::Pipe::MTE2, loc);
-        npusim::ascendc::GlobalView<DstT> src;
-        src.address = slot;
-        src.count = count;
-        const LocalTensor<DstT> dst = ub[place.offset];
-        if (place.stride == place.cols) {
-            npusim::ascendc::copy_elements<DstT>(npusim::ascendc::view_of(dst), src, count, loc);
-        } else {
-            npusim::ascendc::copy_blocks<DstT>(npusim::ascendc::view_of(dst), src, place.rows,
-                                               place.cols * sizeof(DstT), 0,
-                                               (place.stride - place.cols) * sizeof(DstT), loc);
-        }
-        npusim::ascendc::matmul_order(npusim::Pipe::MTE2, npusim::Pipe::V, loc);
+        npusim::ascendc::matmul_to_ub<DstT>(ub, place, m_workspace, loc, request);
         m_slot_read = true;
     }
 
@@ -475,51 +484,44 @@ private:
         const std::uint64_t rows = cur_m(), cols = cur_n();
         const std::uint64_t m0 = m_tile_m * m_tiling.baseM, n0 = m_tile_n * m_tiling.baseN;
         const std::uint64_t k_steps = npusim::ascendc::ceil_div(m_k, m_tiling.baseK);
-        const bool bias = m_bias.set && m_bias_on;
+        // The bias row (with enPartialSum the tile has it already): GM -> C1 -> C2.
+        const bool bias = m_bias.set && m_bias_on && !accumulate_onto_c;
         LocalTensor<L0cT> bias2;
-        if (bias) {
-            LocalTensor<L0cT> bias1 = m_bias1.template AllocTensor<L0cT>(loc);
-            npusim::ascendc::GlobalView<L0cT> src;
-            src.address = m_bias.address + n0 * sizeof(L0cT);
-            src.count = m_bias.count;
-            npusim::ascendc::copy_elements<L0cT>(bias1.native(), src, cols, loc);
-            m_bias1.EnQue(bias1, loc);
-            bias1 = m_bias1.template DeQue<L0cT>(loc);
-            bias2 = m_bias2.template AllocTensor<L0cT>(loc);
-            npusim::ascendc::copy_elements<L0cT>(bias2.native(), bias1.native(), cols, loc);
-            m_bias2.EnQue(bias2, loc);
-            m_bias1.FreeTensor(bias1, loc);
-            bias2 = m_bias2.template DeQue<L0cT>(loc);
+        if (bias) bias2 = npusim::ascendc::load_bias<L0cT>(m_bias1, m_bias2, m_bias, n0, cols, loc);
+        // enPartialSum: onto the tile L0C holds (one Iterate left it there, or a GetTensorC
+        // took it: the buffer keeps its values); otherwise a fresh tile.
+        LocalTensor<L0cT> c;
+        if (m_c_held) {
+            c = m_co1.template DeQue<L0cT>(loc);
+            m_c_held = false;
+            if (!accumulate_onto_c) {
+                m_co1.FreeTensor(c, loc);
+                c = m_co1.template AllocTensor<L0cT>(loc);
+            }
+        } else {
+            c = m_co1.template AllocTensor<L0cT>(loc);
         }
-        LocalTensor<L0cT> c = m_co1.template AllocTensor<L0cT>(loc);
         for (std::uint64_t step = 0; step < k_steps; ++step) {
             const std::uint64_t k0 = step * m_tiling.baseK;
             const std::uint64_t depth = std::min<std::uint64_t>(m_tiling.baseK, m_k - k0);
             LocalTensor<SrcT> a1 = m_a1.template AllocTensor<SrcT>(loc);
             LocalTensor<SrcT> b1 = m_b1.template AllocTensor<SrcT>(loc);
-            // A: rows x depth (transposed: depth x rows of the K x M matrix).
-            if (m_a.transposed) {
-                npusim::ascendc::load_tile_to_l1<SrcT>(a1.native(), m_a, kANz, m_org_m,
-                                                       align16(m_org_ka), k0, m0, depth, rows, loc);
-            } else {
-                npusim::ascendc::load_tile_to_l1<SrcT>(a1.native(), m_a, kANz, m_org_ka,
-                                                       align16(m_org_m), m0, k0, rows, depth, loc);
-            }
-            if (m_b.transposed) {
-                npusim::ascendc::load_tile_to_l1<SrcT>(b1.native(), m_b, kBNz, m_org_kb,
-                                                       align16(m_org_n), n0, k0, cols, depth, loc);
-            } else {
-                npusim::ascendc::load_tile_to_l1<SrcT>(b1.native(), m_b, kBNz, m_org_n,
-                                                       align16(m_org_kb), k0, n0, depth, cols, loc);
-            }
+            npusim::ascendc::load_tiles_to_l1<SrcT>(a1, b1, snapshot(), kANz, kBNz, fractal(),
+                                                    {rows, cols, depth, m0, n0, k0}, loc);
             m_a1.EnQue(a1, loc);
             m_b1.EnQue(b1, loc);
             a1 = m_a1.template DeQue<SrcT>(loc);
             b1 = m_b1.template DeQue<SrcT>(loc);
             LocalTensor<SrcT> a2 = m_a2.template AllocTensor<SrcT>(loc);
             LocalTensor<SrcT> b2 = m_b2.template AllocTensor<SrcT>(loc);
-            npusim::ascendc::copy_elements<SrcT>(a2.native(), a1.native(), rows * depth, loc);
-            npusim::ascendc::copy_elements<SrcT>(b2.native(), b1.native(), depth * cols, loc);
+            if (fractal()) {
+                npusim::ascendc::load_a_zz(a2, a1, rows, depth, rows == 1 ? 1 : align16(rows),
+                                           m_a.transposed, loc);
+                npusim::ascendc::load_b_zn(b2, b1, depth, cols, m_b.transposed, loc);
+            } else {
+                npusim::ascendc::copy_elements<SrcT>(a2.native(), a1.native(), rows * depth, loc);
+                npusim::ascendc::copy_elements<SrcT>(b2.native(), b1.native(), depth * cols, loc);
+            }
             m_a2.EnQue(a2, loc);
             m_b2.EnQue(b2, loc);
             m_a1.FreeTensor(a1, loc);
@@ -540,8 +542,10 @@ private:
                 call.m = static_cast<std::uint32_t>(rows);
                 call.n = static_cast<std::uint32_t>(cols);
                 call.k = static_cast<std::uint32_t>(depth);
-                call.a_transposed = m_a.transposed;
-                call.b_transposed = m_b.transposed;
+                call.layout =
+                    fractal() ? npusim::CubeLayout::Fractal : npusim::CubeLayout::RowMajor;
+                call.a_transposed = !fractal() && m_a.transposed;
+                call.b_transposed = !fractal() && m_b.transposed;
                 call.accumulate = step > 0 || accumulate_onto_c;
                 call.has_bias = step == 0 && bias && !accumulate_onto_c;
                 if (call.has_bias) call.bias = bias2.native();
@@ -552,11 +556,11 @@ private:
         }
         if (bias) m_bias2.FreeTensor(bias2, loc);
         m_co1.EnQue(c, loc);
+        m_c_held = true;
     }
     static std::uint64_t align16(std::int64_t v) {
-        return static_cast<std::uint64_t>((v + 15) / 16 * 16);
+        return npusim::ascendc::align16(static_cast<std::uint64_t>(v));
     }
-
     TCubeTiling m_tiling{};
     TQue<TPosition::A1, 2> m_a1;
     TQue<TPosition::B1, 2> m_b1;
@@ -569,6 +573,8 @@ private:
     bool m_bias_on = false;
     bool m_inited = false;
     bool m_pending = false;
+    bool m_async = false;   // the last Iterate was Iterate<false>
+    bool m_c_held = false;  // a tile is in L0C (CO1 enqueued), not yet taken
     std::int64_t m_m = 0, m_n = 0, m_k = 0;
     std::int64_t m_org_m = 0, m_org_n = 0, m_org_ka = 0, m_org_kb = 0, m_org_kc = 0;
     std::uint64_t m_next = 0, m_tile_m = 0, m_tile_n = 0;

@@ -23,7 +23,14 @@ struct MatmulType {
     constexpr static bool isTrans = ISTRANS;
 };
 
-/// The configurations: npusim runs the norm schedule for each (docs/ascendc.md).
+/// The order of the output tiles (MatmulConfig::iterateOrder; UNDEF: the tiling's).
+enum class IterateOrder : std::uint8_t { ORDER_M = 0, ORDER_N, UNDEF };
+/// One output tile per Iterate (INNER_PRODUCT); OUTER_PRODUCT (two) is not supported yet.
+enum class ScheduleType : std::uint8_t { INNER_PRODUCT = 0, OUTER_PRODUCT };
+
+/// The configurations: npusim runs the norm schedule for each (docs/ascendc.md); the fields
+/// that only tune the vendor's schedule (preloads, unit flags, message reuse) are kept and
+/// do not change npusim's.
 struct MatmulConfig {
     bool doNorm = false;
     bool doBasicBlock = false;
@@ -34,15 +41,47 @@ struct MatmulConfig {
     bool enVecND2NZ = false;
     bool doSpecialBasicBlock = false;
     std::uint32_t doMTE2Preload = 0;
+    bool enUnitFlag = false;
+    bool isMsgReuse = true;
+    IterateOrder iterateOrder = IterateOrder::UNDEF;
+    ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
 };
-constexpr MatmulConfig GetNormalConfig() {
+/// The vendor's parameters (its reference, "MatmulConfig"): intrinsicsLimit, batchLoop,
+/// isVecND2NZ, bmmMode (npusim: unused), isMsgReuse, iterateOrder, scheduleType, enUnitFlag.
+constexpr MatmulConfig GetNormalConfig(bool intrinsicsLimit = false, bool batchLoop = false,
+                                       bool isVecND2NZ = false, int bmmMode = 0,
+                                       bool isMsgReuse = true,
+                                       IterateOrder iterateOrder = IterateOrder::UNDEF,
+                                       ScheduleType scheduleType = ScheduleType::INNER_PRODUCT,
+                                       bool enUnitFlag = true) {
+    (void)bmmMode;
     MatmulConfig c;
     c.doNorm = true;
+    c.intrinsicsCheck = intrinsicsLimit;
+    c.isNBatch = batchLoop;
+    c.enVecND2NZ = isVecND2NZ;
+    c.isMsgReuse = isMsgReuse;
+    c.iterateOrder = iterateOrder;
+    c.scheduleType = scheduleType;
+    c.enUnitFlag = enUnitFlag;
     return c;
 }
-constexpr MatmulConfig GetMDLConfig() {
+/// The vendor's parameters: intrinsicsLimit, batchLoop, doMTE2Preload, isVecND2NZ,
+/// isPerTensor, hasAntiQuantOffset, enUnitFlag, isMsgReuse (the quantisation ones unused).
+constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool batchLoop = false,
+                                    std::uint32_t doMTE2Preload = 0, bool isVecND2NZ = false,
+                                    bool isPerTensor = false, bool hasAntiQuantOffset = false,
+                                    bool enUnitFlag = false, bool isMsgReuse = true) {
+    (void)isPerTensor;
+    (void)hasAntiQuantOffset;
     MatmulConfig c;
     c.doMultiDataLoad = true;
+    c.intrinsicsCheck = intrinsicsLimit;
+    c.isNBatch = batchLoop;
+    c.doMTE2Preload = doMTE2Preload;
+    c.enVecND2NZ = isVecND2NZ;
+    c.enUnitFlag = enUnitFlag;
+    c.isMsgReuse = isMsgReuse;
     return c;
 }
 constexpr MatmulConfig CFG_NORM = GetNormalConfig();
@@ -55,6 +94,16 @@ constexpr std::int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
 constexpr std::uint32_t TOTAL_UB_SIZE = 192 * 1024;
 
 }  // namespace AscendC
+
+// The vendor's headers declare the configurations at global scope: samples write
+// `Matmul<A, B, C, Bias, CFG_NORM>` and `constexpr MatmulConfig GetCustomMDLCFG()` unqualified.
+using AscendC::CFG_MDL;
+using AscendC::CFG_NORM;
+using AscendC::GetMDLConfig;
+using AscendC::GetNormalConfig;
+using AscendC::IterateOrder;
+using AscendC::MatmulConfig;
+using AscendC::ScheduleType;
 
 namespace npusim::ascendc {
 

@@ -39,6 +39,9 @@ enum class TPosition : std::int32_t {
     MAX
 };
 enum class CubeFormat : std::int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+/// SetTraverse's order of the output tiles: FIRSTM along M first (iterateOrder 0), FIRSTN along
+/// N first (1).
+enum class MatrixTraverse : std::int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 /// The element types: the graph engine's (ge::DataType::DT_FLOAT16 and
 /// matmul_tiling::DataType::DT_FLOAT16 name the same value).
 using DataType = ge::DataType;
@@ -129,6 +132,10 @@ public:
         m_order = order;
         return 0;
     }
+    std::int32_t SetTraverse(MatrixTraverse traverse) {
+        m_order = traverse == MatrixTraverse::FIRSTN ? 1 : 0;
+        return 0;
+    }
     std::int32_t GetBaseM() const { return m_result.baseM; }
     std::int32_t GetBaseN() const { return m_result.baseN; }
     std::int32_t GetBaseK() const { return m_result.baseK; }
@@ -137,9 +144,12 @@ public:
     /// cannot take), 0 otherwise.
     std::int64_t GetTiling(TCubeTiling& tiling) {
         if (!types_supported() || m_m <= 0 || m_n <= 0 || m_k <= 0) return -1;
-        // npusim's Matmul moves whole 32-byte rows: N and K (and a transposed A's M) are
-        // multiples of 32 bytes of the input type (16 fp16 / bf16, 32 int8 elements).
-        if (m_n % c0() != 0 || m_k % c0() != 0 || (m_a_trans && m_m % c0() != 0)) return -1;
+        // npusim's Matmul moves fp32 / int8 tiles that need a transposing load row-major, in
+        // whole 32-byte rows: N and K (and a transposed A's M) are then multiples of 32 bytes
+        // of the input type (8 fp32, 32 int8 elements). Other tiles take any shape.
+        const bool fractal = in_bytes() == 2 || (!m_a_trans && m_b_trans);
+        if (!fractal && (m_n % c0() != 0 || m_k % c0() != 0 || (m_a_trans && m_m % c0() != 0)))
+            return -1;
         TCubeTiling t;
         t.M = m_org_m > 0 ? m_org_m : m_m;
         t.N = m_org_n > 0 ? m_org_n : m_n;
@@ -194,7 +204,7 @@ protected:
 private:
     /// The types npusim's Matmul takes (npusim_ascendc/matmul_config.h): fp16 / bf16 / fp32 inputs
     /// to fp32 (or fp16 / bf16 through the fixpipe) with an fp32 bias, int8 to int32 with an
-    /// int32 bias; ND C; ND or NZ A and B.
+    /// int32 bias; ND C (NZ of L0C's type); ND or NZ A and B.
     bool types_supported() const {
         const bool int8 = m_a_type == DataType::DT_INT8;
         const DataType l0c = int8 ? DataType::DT_INT32 : DataType::DT_FLOAT;
@@ -202,9 +212,11 @@ private:
                               ? m_c_type == DataType::DT_INT32
                               : (m_c_type == DataType::DT_FLOAT ||
                                  m_c_type == DataType::DT_FLOAT16 || m_c_type == DataType::DT_BF16);
-        return in_bytes() != 0 && c_ok && m_c_format == CubeFormat::ND &&
-               (!m_bias || m_bias_type == l0c) &&
-               (m_a_format == CubeFormat::ND || m_a_format == CubeFormat::NZ) &&
+        const bool c_format_ok =
+            m_c_format == CubeFormat::ND || (m_c_format == CubeFormat::NZ && m_c_type == l0c);
+        return in_bytes() != 0 && c_ok && c_format_ok && (!m_bias || m_bias_type == l0c) &&
+               (m_a_format == CubeFormat::ND || m_a_format == CubeFormat::NZ ||
+                m_a_format == CubeFormat::VECTOR) &&
                (m_b_format == CubeFormat::ND || m_b_format == CubeFormat::NZ);
     }
     std::uint64_t l1_bytes(std::int64_t bm, std::int64_t bn, std::int64_t bk) const {
@@ -222,13 +234,14 @@ private:
     }
     bool choose_base(TCubeTiling& t) const {
         const std::int32_t step = c0();
-        const std::int32_t max_m = align16(t.singleCoreM), max_n = align_to(t.singleCoreN, step);
+        const std::int32_t step_n = std::max(step, 16);  // whole fractals of L0C
+        const std::int32_t max_m = align16(t.singleCoreM), max_n = align_to(t.singleCoreN, step_n);
         const std::int32_t max_k = align_to(t.singleCoreK, step);
         std::int64_t best_area = 0, best_skew = 0;
         bool found = false;
         for (std::int32_t bm = 16; bm <= std::min(max_m, 512); bm += 16) {
             if (m_fix_m > 0 && bm != m_fix_m) continue;
-            for (std::int32_t bn = step; bn <= std::min(max_n, 512); bn += step) {
+            for (std::int32_t bn = step_n; bn <= std::min(max_n, 512); bn += step_n) {
                 if (m_fix_n > 0 && bn != m_fix_n) continue;
                 const std::int32_t bk = m_fix_k > 0 ? m_fix_k : std::min(max_k, step);
                 if (!fits(bm, bn, bk)) continue;
@@ -308,8 +321,12 @@ protected:
             // tiling does for its samples (512 x 128 splits N over 2 cores, 512 x 512 splits M).
             // Then, with base tiles fixed (SetFixSplit), fewer base tiles a core: samples copy
             // whole base tiles out, so a single-core shape of whole tiles (1024 x 640 over 2
-            // with 128 x 128 tiles: M split, 512 x 640) is the one they assume.
+            // with 128 x 128 tiles: M split, 512 x 640) is the one they assume. Before all
+            // that, a split whose cores all have the same N (no N tail) wins: samples copy
+            // whole base tiles along N and handle only an M tail (asc-devkit
+            // matmul_async_iterate: 640 x 1024 over 48 AIVs, 6 x 8 cores of 112 x 128).
             std::int64_t best = -1, best_tiles = 0;
+            bool best_tail = true;
             std::int32_t best_split = 0;
             for (std::int32_t md = 1; md <= dim; ++md) {
                 for (std::int32_t nd = 1; md * nd <= dim; ++nd) {
@@ -319,8 +336,12 @@ protected:
                     const std::int64_t tiles = ceil_div(sm, m_fix_m > 0 ? m_fix_m : 1) *
                                                ceil_div(sn, m_fix_n > 0 ? m_fix_n : 1);
                     const std::int32_t split = m_m <= m_n ? md : nd;
-                    if (best < 0 || cost < best || (cost == best && tiles < best_tiles) ||
-                        (cost == best && tiles == best_tiles && split > best_split)) {
+                    const bool tail = m_n % sn != 0;
+                    const bool same_tail = tail == best_tail;
+                    if (best < 0 || (!tail && best_tail) || (same_tail && cost < best) ||
+                        (same_tail && cost == best && tiles < best_tiles) ||
+                        (same_tail && cost == best && tiles == best_tiles && split > best_split)) {
+                        best_tail = tail;
                         best_split = split;
                         best_tiles = tiles;
                         best = cost;

@@ -7,7 +7,7 @@
 template <class T>
 void asc_dump_gm(__gm__ T* input, std::uint32_t desc, std::uint32_t dump_size,
                  npusim::ascendc::Loc loc = npusim::ascendc::Loc::current()) {
-    npusim::ascendc::dump_global<T>(reinterpret_cast<std::uintptr_t>(input), desc, dump_size,
+    npusim::ascendc::dump_global<T>(npusim::ascendc::gm_address(input, loc), desc, dump_size,
                                     nullptr, loc);
 }
 template <class T>
