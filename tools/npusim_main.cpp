@@ -102,6 +102,10 @@ struct RunFlags {
     std::uint32_t jobs = 1;                // -j N: worker processes for --schedules
     npusim::Cycle max_cycles = 0;          // --max-cycles: simulated-time watchdog
     npusim::Cycle no_progress_cycles = 0;  // --no-progress-cycles (0: the default)
+    // --launch-rows N / --all-launches: the report's per-launch rows (the scenario's
+    // /runtime/launch_rows otherwise)
+    std::optional<std::uint64_t> launch_rows;
+    bool all_launches = false;
 };
 
 std::string errno_reason() {
@@ -273,6 +277,11 @@ int run_command(const std::string& file, const RunFlags& flags) {
     npusim::SimOptions options;
     options.stop_flag = &g_stop;
     apply_watchdogs(flags, options);
+    if (flags.all_launches) {
+        scenario.runtime.launch_rows = npusim::kAllLaunchRows;
+    } else if (flags.launch_rows) {
+        scenario.runtime.launch_rows = *flags.launch_rows;
+    }
     if (flags.seed) {  // replay one schedule of --schedules
         npusim::apply_schedule(*flags.seed, scenario.chip, options);
         scenario.runtime.placement = options.placement;
@@ -519,6 +528,12 @@ int run_cli(int argc, char** argv) {
         ->check(CLI::Range(1u, 256u));
     run->add_option("--max-cycles", flags.max_cycles,
                     "Watchdog: stop a run that passes N simulated cycles (reported as such)");
+    CLI::Option* launch_rows_option = run->add_option(
+        "--launch-rows", flags.launch_rows,
+        "Report a row per launch for the first N launches of each run, then per-kernel sums "
+        "(default: the scenario's runtime.launch_rows, else 10000)");
+    run->add_flag("--all-launches", flags.all_launches, "Report a row for every launch")
+        ->excludes(launch_rows_option);
     run->add_option("--no-progress-cycles", flags.no_progress_cycles,
                     "Watchdog: a spinning block with no progress on the chip for N cycles ends "
                     "the run as a deadlock (default 1000000)")

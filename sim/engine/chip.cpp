@@ -17,7 +17,7 @@ Chip::Chip(ChipConfig config, const SimOptions& options)
       m_cores(make_cores(options)),
       m_scheduler(m_resources, cores_of(CoreType::Vector), cores_of(CoreType::Cube),
                   {options.placement, options.placement_seed, options.dispatch_period,
-                   options.dispatch_phase}),
+                   options.dispatch_phase, options.launch_rows}),
       m_start_jitter_cycles(options.start_jitter_cycles),
       m_start_jitter_seed(options.start_jitter_seed),
       m_max_cycles(options.max_cycles),
@@ -343,7 +343,8 @@ void Chip::finish_run(RunResult& result, const HostSide* host) {
     collect_usage(result);
     if (deadlocked || stopped || m_resources.first_error || host_pending) unwind_stopped_run();
     m_stop_requested.store(false, std::memory_order_relaxed);
-    result.kernels = m_scheduler.take_results();
+    result.kernels = m_scheduler.take_results(&result.kernel_summaries, &result.first_summarized_id,
+                                              &result.launches);
     for (KernelResult& k : result.kernels) {  // the L2 read counts of each kernel's copies
         for (const auto& core : m_cores) {
             const std::vector<L2Counts>& by_kernel = core->l2_statistics().by_kernel;

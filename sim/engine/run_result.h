@@ -94,6 +94,31 @@ struct KernelResult : LaunchIdentity {
     bool completed() const { return blocks_finished == blocks; }
 };
 
+/// How many launches of a run keep a full KernelResult row by default
+/// (SimOptions::launch_rows): a long program's later launches are summed per kernel name.
+inline constexpr std::uint64_t kDefaultLaunchRows = 10'000;
+/// SimOptions::launch_rows that keeps a row for every launch.
+inline constexpr std::uint64_t kAllLaunchRows = ~std::uint64_t{0};
+
+/// The launches of one kernel name past SimOptions::launch_rows: what a report needs of them
+/// without one row each. Cycles are end - start of the completed ones.
+struct KernelSummary {
+    std::string name;
+    std::uint64_t launches = 0;
+    std::uint64_t completed = 0;  // launches whose every block finished
+    std::uint64_t blocks = 0;     // summed over the launches
+    Cycle cycles_min = 0;
+    Cycle cycles_max = 0;
+    Cycle cycles_total = 0;  // summed over the completed launches
+    /// Checker findings naming one of these launches (filled where the findings are known:
+    /// the scenario runner; 0 otherwise).
+    std::uint64_t findings = 0;
+    double cycles_mean() const {
+        return completed == 0 ? 0.0
+                              : static_cast<double>(cycles_total) / static_cast<double>(completed);
+    }
+};
+
 /// A lifecycle diagnostic of the host runtime (sim/host/runtime.h): legal but suspicious use,
 /// e.g. synchronizing an event whose recording stream was destroyed.
 struct HostWarning {
@@ -117,7 +142,13 @@ struct RunResult {
     std::uint64_t gm_bytes = 0;       // bytes moved through GM bandwidth by pipes
     std::uint64_t gm_read_bytes = 0;  // GM bytes the cores' copies read (sum over cores)
     std::uint64_t l2_hit_bytes = 0;   // of those, served by L2: the L2 read hit rate's numerator
+    /// One row per launch, in launch order, for the first SimOptions::launch_rows launches.
     std::vector<KernelResult> kernels;
+    /// The launches after those, per kernel name in order of first appearance (empty when
+    /// every launch has its row). Their kernel ids are first_summarized_id and up.
+    std::vector<KernelSummary> kernel_summaries;
+    std::uint32_t first_summarized_id = 0;
+    std::uint64_t launches = 0;    // every launch of the run, with a row or summed
     std::vector<CoreUsage> cores;  // cores that ran at least one block
     std::vector<StuckBlock> stuck;
     // Simulator::run_host only:

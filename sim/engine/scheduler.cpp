@@ -116,8 +116,15 @@ std::uint32_t Scheduler::launch(KernelLaunch kernel, Cycle now) {
     entry.kernel = std::make_unique<KernelLaunch>(std::move(kernel));
     entry.runtime =
         std::make_unique<KernelRuntime>(*entry.kernel, std::make_unique<KernelSync>(*entry.kernel));
-    entry.result = m_results.size();
-    KernelResult& r = m_results.emplace_back();
+    if (m_launches++ < m_options.launch_rows) {
+        entry.result = m_results.size();
+        m_results.emplace_back();
+    } else {
+        if (m_summaries.empty()) m_first_summarized_id = entry.kernel->id;
+        entry.result = kSummed;
+        entry.row = std::make_unique<KernelResult>();
+    }
+    KernelResult& r = row_of(entry);
     r.identity() = entry.kernel->identity();
     r.core_type = info_of(*entry.kernel).core_type;
     r.start = r.end = now;
@@ -346,7 +353,7 @@ void Scheduler::block_finished(CoreType type, std::uint32_t core, const BlockAss
     if (found != m_by_launch.end()) {
         const Active::iterator it = found->second;
         Entry& entry = *it;
-        KernelResult& r = m_results[entry.result];
+        KernelResult& r = row_of(entry);
         r.end = std::max(r.end, end);
         if (++entry.finished_cores == r.blocks * cores_per_block(entry.kernel->type)) {
             r.blocks_finished = r.blocks;
@@ -354,6 +361,7 @@ void Scheduler::block_finished(CoreType type, std::uint32_t core, const BlockAss
                 o->on_kernel_end(info_of(*entry.kernel), r.end);
             }
             if (m_kernel_finished) m_kernel_finished(r);
+            if (entry.result == kSummed) sum_up(r);
             m_by_launch.erase(entry.kernel.get());
             m_retired.push_back(std::move(entry));
             m_active.erase(it);
@@ -453,12 +461,38 @@ SchedulerState Scheduler::state() const {
     return s;
 }
 
-std::vector<KernelResult> Scheduler::take_results() {
+void Scheduler::sum_up(const KernelResult& r) {
+    const auto [at, added] = m_summary_of.emplace(r.name, m_summaries.size());
+    if (added) m_summaries.push_back(KernelSummary{.name = r.name});
+    KernelSummary& s = m_summaries[at->second];
+    ++s.launches;
+    s.blocks += r.blocks;
+    m_summed_end = std::max(m_summed_end, r.end);
+    if (!r.completed()) return;
+    const Cycle cycles = r.end - r.start;
+    s.cycles_min = s.completed == 0 ? cycles : std::min(s.cycles_min, cycles);
+    s.cycles_max = std::max(s.cycles_max, cycles);
+    s.cycles_total += cycles;
+    ++s.completed;
+}
+
+std::vector<KernelResult> Scheduler::take_results(std::vector<KernelSummary>* summaries,
+                                                  std::uint32_t* first_summarized_id,
+                                                  std::uint64_t* launches) {
     // Moved out, not copied: a long program's results are its largest record (one per launch).
-    for (const Entry& entry : m_active) {
-        m_results[entry.result].blocks_finished =
-            entry.finished_cores / cores_per_block(entry.kernel->type);
+    for (Entry& entry : m_active) {
+        KernelResult& r = row_of(entry);
+        r.blocks_finished = entry.finished_cores / cores_per_block(entry.kernel->type);
+        if (entry.result == kSummed) sum_up(r);  // did not finish: counted, not timed
     }
+    if (summaries != nullptr) *summaries = std::move(m_summaries);
+    if (first_summarized_id != nullptr) *first_summarized_id = m_first_summarized_id;
+    if (launches != nullptr) *launches = m_launches;
+    m_summaries.clear();
+    m_summary_of.clear();
+    m_first_summarized_id = 0;
+    m_launches = 0;
+    m_summed_end = 0;
     std::vector<KernelResult> results = std::move(m_results);
     m_by_launch.clear();
     m_active.clear();
@@ -471,14 +505,22 @@ std::vector<KernelResult> Scheduler::take_results() {
 }
 
 Cycle Scheduler::latest_kernel_end() const {
-    Cycle end = 0;
+    Cycle end = m_summed_end;
     for (const KernelResult& r : m_results) end = std::max(end, r.end);
+    for (const Entry& entry : m_active)
+        if (entry.result == kSummed) end = std::max(end, entry.row->end);
     return end;
 }
 
 std::vector<KernelResult> Scheduler::peek_results() const {
     std::vector<KernelResult> results = m_results;
     for (const Entry& entry : m_active) {
+        if (entry.result == kSummed) {  // a live kernel past launch_rows: its row, after
+            results.push_back(*entry.row);
+            results.back().blocks_finished =
+                entry.finished_cores / cores_per_block(entry.kernel->type);
+            continue;
+        }
         results[entry.result].blocks_finished =
             entry.finished_cores / cores_per_block(entry.kernel->type);
     }

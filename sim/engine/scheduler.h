@@ -54,6 +54,9 @@ struct SchedulerOptions {
     /// Ignored by the SystemC-free constructor.
     Cycle dispatch_period = 0;
     Cycle dispatch_phase = 0;
+    /// Launches of a run with a full result row (SimOptions::launch_rows); later ones are
+    /// summed per kernel name.
+    std::uint64_t launch_rows = kDefaultLaunchRows;
 };
 
 class Scheduler final : public WorkSource {
@@ -90,14 +93,19 @@ public:
     std::vector<StuckBlock> unstarted_blocks() const;
     /// Who holds which core, and what waits for one and why.
     SchedulerState state() const;
-    /// Results of the kernels launched since the last take_results(), without forgetting.
+    /// Results of the kernels launched since the last take_results(), without forgetting:
+    /// the rows (first launch_rows launches), then the live kernels past them.
     std::vector<KernelResult> peek_results() const;
     /// The latest end of the kernels launched since the last take_results() (0: none), without
     /// copying their results.
     Cycle latest_kernel_end() const;
     /// Results of the kernels launched since the last call; forgets them, and restarts the
     /// RoundRobin turn and the Random sequence (each run places as on a new simulator).
-    std::vector<KernelResult> take_results();
+    /// Rows of the first SchedulerOptions::launch_rows launches; the later ones summed
+    /// into `summaries` (with the first summed kernel id and the launch count, if asked).
+    std::vector<KernelResult> take_results(std::vector<KernelSummary>* summaries = nullptr,
+                                           std::uint32_t* first_summarized_id = nullptr,
+                                           std::uint64_t* launches = nullptr);
     /// After an aborted run: every core is free again.
     void reset_after_abort();
 
@@ -108,7 +116,10 @@ private:
     struct Entry {
         std::unique_ptr<KernelLaunch> kernel;
         std::unique_ptr<KernelRuntime> runtime;
-        std::size_t result = 0;  // index in m_results
+        std::size_t result = 0;  // index in m_results, or kSummed: its row is `row`
+        // Past SchedulerOptions::launch_rows: its row, summed when it ends (held apart so
+        // that moving an entry moves a pointer).
+        std::unique_ptr<KernelResult> row;
         std::uint32_t next_group = 0;
         std::uint32_t finished_cores = 0;  // sub-blocks finished
         Cycle ready_at = 0;                // SchedulerOptions::dispatch_period
@@ -155,7 +166,18 @@ private:
     Active m_active;  // unfinished kernels in readiness (launch) order
     std::unordered_map<const KernelLaunch*, Active::iterator> m_by_launch;
     std::vector<Entry> m_retired;         // finished, freed at the next launch (cores just let go)
-    std::vector<KernelResult> m_results;  // every kernel of this run, in launch order
+    std::vector<KernelResult> m_results;  // the first launch_rows kernels of this run
+    static constexpr std::size_t kSummed = ~std::size_t{0};
+    KernelResult& row_of(Entry& entry) {
+        return entry.result == kSummed ? *entry.row : m_results[entry.result];
+    }
+    /// Adds a launch past launch_rows to its kernel name's summary.
+    void sum_up(const KernelResult& r);
+    std::vector<KernelSummary> m_summaries;  // of this run, by name in order of first launch
+    std::unordered_map<std::string, std::size_t> m_summary_of;
+    std::uint32_t m_first_summarized_id = 0;
+    std::uint64_t m_launches = 0;  // of this run
+    Cycle m_summed_end = 0;        // the latest end of a summed kernel
     std::uint32_t m_next_id = 0;
     SchedulerOptions m_options;
     std::uint64_t m_random_state;

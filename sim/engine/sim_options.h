@@ -61,6 +61,12 @@ struct SimOptions {
     /// LaunchSpec's own offsets and jitter. Schedule exploration sets it.
     Cycle start_jitter_cycles = 0;
     std::uint64_t start_jitter_seed = 1;
+
+    // ---- results ----------------------------------------------------------------------------
+    /// RunResult::kernels keeps a full row for the first `launch_rows` launches of a run;
+    /// later launches are summed per kernel name in RunResult::kernel_summaries, so a long
+    /// program's result and report stay bounded. kAllLaunchRows keeps every row.
+    std::uint64_t launch_rows = kDefaultLaunchRows;
 };
 
 }  // namespace npusim

@@ -75,6 +75,17 @@ std::string format_summary(const RunResult& run, const ChipConfig& chip) {
         if (l2) out << ", L2 " << l2_text(k.l2_hit_bytes, k.gm_read_bytes);
         out << "\n";
     }
+    if (!run.kernel_summaries.empty()) {
+        out << "kernels   " << run.launches - run.kernels.size() << " more launches (ids "
+            << run.first_summarized_id << " on), per kernel: launches, completed, cycles min / "
+            << "mean / max\n";
+        for (const KernelSummary& s : run.kernel_summaries) {
+            out << "  " << s.name << ": " << s.launches << ", " << s.completed << ", "
+                << s.cycles_min << " / " << fixed(s.cycles_mean(), 1) << " / " << s.cycles_max;
+            if (s.findings != 0) out << ", " << s.findings << " findings";
+            out << "\n";
+        }
+    }
     if (!run.cores.empty() && run.cores.size() <= kMaxCoreLines) {
         out << "\nper core: busy cycles / utilization / instructions per pipe\n";
         for (const CoreUsage& core : run.cores) {
@@ -222,6 +233,22 @@ nlohmann::json to_json(const RunResult& run) {
                                 {"start", k.start},
                                 {"end", k.end}});
         if (l2) j["kernels"].back()["l2"] = l2_json(k.l2_hit_bytes, k.gm_read_bytes);
+    }
+    // The launches past SimOptions::launch_rows, summed per kernel name (present only then).
+    if (!run.kernel_summaries.empty()) {
+        j["launches"] = run.launches;
+        j["first_summarized_id"] = run.first_summarized_id;
+        j["kernel_summaries"] = nlohmann::json::array();
+        for (const KernelSummary& s : run.kernel_summaries) {
+            j["kernel_summaries"].push_back({{"name", s.name},
+                                             {"launches", s.launches},
+                                             {"completed", s.completed},
+                                             {"blocks", s.blocks},
+                                             {"cycles_min", s.cycles_min},
+                                             {"cycles_mean", std::round(s.cycles_mean() * 10) / 10},
+                                             {"cycles_max", s.cycles_max},
+                                             {"findings", s.findings}});
+        }
     }
     j["cores"] = nlohmann::json::array();
     for (const CoreUsage& core : run.cores) {

@@ -288,6 +288,23 @@ void check_scenario_memory(const Scenario& scenario, bool check, std::uint64_t m
     }
 }
 
+namespace {
+
+// A finding counts for the kernel summary (RunResult::kernel_summaries) of each summed launch
+// one of its sites names, once per summary.
+void count_summed_findings(RunResult& run, const std::vector<Finding>& findings) {
+    if (run.kernel_summaries.empty()) return;
+    for (const Finding& f : findings) {
+        std::set<std::string> named;
+        for (const AccessSite& site : f.sites)
+            if (site.kernel_id >= run.first_summarized_id && site.kernel_id != ~std::uint32_t{0})
+                named.insert(site.kernel);
+        for (KernelSummary& s : run.kernel_summaries) s.findings += named.count(s.name);
+    }
+}
+
+}  // namespace
+
 ScenarioOutcome run_scenario(const Scenario& scenario,
                              const std::vector<TransactionObserver*>& observers, bool check,
                              std::vector<Finding>* findings_on_error,
@@ -299,6 +316,7 @@ ScenarioOutcome run_scenario(const Scenario& scenario,
     SimOptions options = sim_options;
     options.placement = scenario.runtime.placement;
     options.placement_seed = scenario.runtime.seed;
+    options.launch_rows = scenario.runtime.launch_rows;
     Simulator sim(scenario.chip, options);
     for (TransactionObserver* o : observers) sim.attach(*o);
     std::unique_ptr<Checker> checker;
@@ -337,6 +355,7 @@ ScenarioOutcome run_scenario(const Scenario& scenario,
         outcome.findings = std::move(outcome.filtered.kept);
         outcome.filtered.kept.clear();
         outcome.checked = true;
+        count_summed_findings(outcome.kernel.run, outcome.findings);
     }
     outcome.expectations =
         evaluate_expectations(scenario.expect, outcome.kernel.run, outcome.findings,

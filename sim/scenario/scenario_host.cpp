@@ -465,7 +465,8 @@ RuntimeSection read_runtime_section(const nlohmann::json& value, Diagnostics& di
     RuntimeSection r;
     if (!require_object(value, "/runtime", diag)) return r;
     check_keys(value, "/runtime",
-               {"flavor", "unified_memory", "quirks", "placement", "seed", "host_stack_bytes"},
+               {"flavor", "unified_memory", "quirks", "placement", "seed", "host_stack_bytes",
+                "launch_rows"},
                diag);
     if (value.contains("flavor")) {
         static constexpr std::pair<std::string_view, RuntimeFlavor> kFlavors[] = {
@@ -506,6 +507,17 @@ RuntimeSection read_runtime_section(const nlohmann::json& value, Diagnostics& di
     }
     if (value.contains("seed")) {
         if (auto v = read_unsigned(value.at("seed"), "/runtime/seed", diag)) r.seed = v->value;
+    }
+    if (value.contains("launch_rows")) {  // a count, or "all"
+        const json& rows = value.at("launch_rows");
+        if (rows.is_string()) {
+            if (rows == "all") r.launch_rows = kAllLaunchRows;
+            if (rows != "all")
+                diag.add("/runtime/launch_rows",
+                         "expected a launch count or \"all\", got " + describe_json(rows));
+        } else if (auto v = read_unsigned(rows, "/runtime/launch_rows", diag)) {
+            r.launch_rows = v->value;
+        }
     }
     if (value.contains("host_stack_bytes")) {
         if (auto v =

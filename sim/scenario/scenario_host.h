@@ -118,6 +118,7 @@ struct RuntimeSection {
     RuntimeOptions options;
     PlacementPolicy placement = PlacementPolicy::LaunchOrder;
     std::uint64_t seed = 1;
+    std::uint64_t launch_rows = kDefaultLaunchRows;  // SimOptions::launch_rows
 };
 RuntimeSection read_runtime_section(const nlohmann::json& value, Diagnostics& diag);
 

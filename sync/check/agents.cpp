@@ -52,7 +52,7 @@ const std::string& Agents::kernel_name(std::uint32_t id) const {
     return name != kNoName ? m_names[name] : unknown;
 }
 
-BlockState& Agents::find_or_start_block(const Transaction& tx, bool& created) {
+BlockState& Agents::find_or_start_block(const BlockOf& tx, bool& created) {
     const std::size_t type_index = tx.core_type == CoreType::Cube ? 1 : 0;
     auto& by_core = m_running[type_index];
     KernelState& kernel = this->kernel(tx.kernel_id);
@@ -79,10 +79,14 @@ BlockState& Agents::find_or_start_block(const Transaction& tx, bool& created) {
         const bool stream_op = kernel.info.host_op != 0;
         const bool core_order =
             previous != nullptr && (!stream_op || previous->kernel_id == tx.kernel_id);
-        // A block of an ended kernel whose whole work the start covers (stream order, an
-        // event): ordered after it just the same, by what the host program said.
-        const bool program_order = previous != nullptr && !core_order && previous->parked &&
-                                   covers_all(kernel.start_clock, previous->agents);
+        // A block of an ended kernel of its own stream, whose whole work the start covers
+        // (stream order): ordered after it just the same, by what the host program said.
+        // (Another stream's block, which mostly is not, joins the free sets below, where it
+        // is taken if nothing of the block's own stream is.)
+        const bool program_order =
+            previous != nullptr && !core_order && previous->parked &&
+            previous->stream == b.stream &&
+            take_if_covered(b, kernel.start_clock, previous->agents, issued(previous->agents));
         if (core_order) {
             // Ordered after it by the core: this block goes on with its agents and learns
             // all the previous block knew.
@@ -92,8 +96,7 @@ BlockState& Agents::find_or_start_block(const Transaction& tx, bool& created) {
             if (previous->kernel_id != tx.kernel_id) kernel.done_from_blocks = true;
             if (previous->parked) free_block(previous);
         } else if (program_order) {
-            previous->handed_over = true;
-            take_agents(b, kernel.start_clock, previous->agents, nullptr);
+            previous->handed_over = true;  // b has its agents (take_if_covered)
             free_block(previous);
         } else {
             if (previous != nullptr && previous->parked) {
@@ -130,16 +133,27 @@ void Agents::take_agents(BlockState& b, const VectorClock& kernel_start, const A
     b.generation = ++m_generation;
 }
 
-bool Agents::covers_all(const VectorClock& start, const AgentSet& set) const {
-    // A set's ids are consecutive (new_agents): one search of the clock's list, not one
-    // per agent.
+std::array<EpochCount, VectorClock::kWindow> Agents::issued(const AgentSet& set) const {
     static_assert(kAgentSlots == VectorClock::kWindow);
-    std::array<EpochCount, VectorClock::kWindow> issued{};
+    std::array<EpochCount, VectorClock::kWindow> counts{};
     for (Slot s = 0; s < kAgentSlots; ++s) {
         assert(set[s] == set[0] + s);
-        issued[s] = m_agents[set[s]].counter;
+        counts[s] = m_agents[set[s]].counter;
     }
-    return start.covers_run(set[0], issued);
+    return counts;
+}
+
+// The start clock moved onto the set's agents (what take_agents does) answers the question
+// from its window: one search of the list serves both. A set's ids are consecutive
+// (new_agents), so they fill the window.
+bool Agents::take_if_covered(BlockState& b, const VectorClock& kernel_start, const AgentSet& set,
+                             const std::array<EpochCount, VectorClock::kWindow>& issued) {
+    b.start = kernel_start;
+    b.start.focus(set[0]);
+    if (!b.start.covers_run(set[0], issued)) return false;  // b.start is rewritten later
+    b.agents = set;
+    b.generation = ++m_generation;
+    return true;
 }
 
 void Agents::free_set(const BlockState& b) {
@@ -154,13 +168,25 @@ void Agents::free_set(const BlockState& b) {
 }
 
 bool Agents::reuse_free_set(BlockState& b, const VectorClock& start) {
-    // Its own stream's sets first (stream order covers them), then the others.
+    // Its own stream's sets first (stream order covers them), then the others. A stream's
+    // sets were freed in its program order: a start that does not cover the oldest one
+    // (freed first) is not expected to cover the later ones, so a stream whose oldest set
+    // is not covered is passed over (a new set is sound whatever the choice: sets only
+    // bound how many agents a program makes).
+    std::array<std::uint32_t, 8> refused{};
+    std::size_t n_refused = 0;
+    const auto passed_over = [&](std::uint32_t stream) {
+        return std::find(refused.begin(), refused.begin() + n_refused, stream) !=
+               refused.begin() + n_refused;
+    };
     for (const bool same_stream : {true, false}) {
         for (auto it = m_free_sets.begin(); it != m_free_sets.end(); ++it) {
-            if ((it->stream == b.stream) != same_stream || !covers_all(start, *it)) continue;
-            take_agents(b, start, it->agents, nullptr);
-            m_free_sets.erase(it);
-            return true;
+            if ((it->stream == b.stream) != same_stream || passed_over(it->stream)) continue;
+            if (take_if_covered(b, start, it->agents, it->issued)) {
+                m_free_sets.erase(it);
+                return true;
+            }
+            if (n_refused < refused.size()) refused[n_refused++] = it->stream;
         }
     }
     return false;

@@ -136,6 +136,15 @@ private:
     std::size_t m_next = 0;
 };
 
+/// Which block an instruction or a local allocation belongs to (a Transaction's or a
+/// LocalAllocation's fields: a whole Transaction is not built to ask).
+struct BlockOf {
+    std::uint32_t kernel_id = 0;
+    std::uint32_t block = 0;
+    CoreType core_type = CoreType::Vector;
+    std::uint32_t core = 0;
+};
+
 struct BlockState {
     std::uint64_t generation = 0;  // unique per block that took agents (Agent::owner)
     VectorClock start;             // its agents' clock when it started, given on first use
@@ -233,7 +242,7 @@ public:
     /// before, so sharing them loses no race, and clocks hold one entry per agent that can
     /// still race, not one per block that ever ran. `created` says it is new (its core's
     /// local memories then start fresh).
-    BlockState& block_of(const Transaction& tx, bool& created) {
+    BlockState& block_of(const BlockOf& tx, bool& created) {
         created = false;
         if (is_block_of(m_last_block, tx)) return *m_last_block;
         // Blocks interleave: the one a core ran last is found by the core's index.
@@ -312,11 +321,11 @@ private:
     std::vector<BlockState*> m_spare_blocks;
     std::array<std::vector<BlockState*>, 2> m_running;  // per core type and core: latest block
 
-    static bool is_block_of(const BlockState* b, const Transaction& tx) {
+    static bool is_block_of(const BlockState* b, const BlockOf& tx) {
         return b != nullptr && b->kernel_id == tx.kernel_id && b->block == tx.block &&
                b->type == tx.core_type;
     }
-    BlockState& find_or_start_block(const Transaction& tx, bool& created);
+    BlockState& find_or_start_block(const BlockOf& tx, bool& created);
     void new_agents(BlockState& b, const VectorClock& start);
     static void adopt(Agent& a, const BlockState& b) {
         a.clock = b.start;
@@ -328,12 +337,13 @@ private:
     /// set's previous block knew (`previous`; null: the start covers it).
     void take_agents(BlockState& b, const VectorClock& kernel_start, const AgentSet& set,
                      const VectorClock* previous);
-    /// Whether `start` covers every instruction the agents of `set` ever issued.
-    bool covers_all(const VectorClock& start, const AgentSet& set) const;
-    /// The same for a free set, from the counts it was freed with.
-    static bool covers_all(const VectorClock& start, const FreeSet& set) {
-        return start.covers_run(set.agents[0], set.issued);
-    }
+    /// The instruction counts of the agents of `set`, by slot.
+    std::array<EpochCount, VectorClock::kWindow> issued(const AgentSet& set) const;
+    /// Gives `b` the agents of `set` (take_agents without a previous block) if its start,
+    /// `kernel_start`, covers every instruction they issued (`issued`); false otherwise
+    /// (then `b.start` holds a clock that a later take_agents or new_agents rewrites).
+    bool take_if_covered(BlockState& b, const VectorClock& kernel_start, const AgentSet& set,
+                         const std::array<EpochCount, VectorClock::kWindow>& issued);
     /// Takes the first free agent set `start` covers for `b`; false if none.
     bool reuse_free_set(BlockState& b, const VectorClock& start);
     void free_set(const BlockState& b);

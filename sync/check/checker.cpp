@@ -51,7 +51,7 @@ struct Checker::Impl {
     check::StreamOrder streams;
     Cycle latest = 0;  // the latest simulated time a hook named (host accesses carry none)
 
-    BlockState& block_of(const Transaction& tx) {
+    BlockState& block_of(const check::BlockOf& tx) {
         bool created = false;
         BlockState& b = agents.block_of(tx, created);
         if (created) shadows.reset_local(tx.core_type, tx.core);
@@ -224,7 +224,7 @@ void Checker::on_kernel_start(const KernelInfo& kernel, Cycle at) {
 
 void Checker::on_transaction(const Transaction& tx) {
     if (tx.internal) return;  // a sync primitive's own traffic: checked as the primitive
-    BlockState& b = m_impl->block_of(tx);
+    BlockState& b = m_impl->block_of({tx.kernel_id, tx.block, tx.core_type, tx.core});
     if (!tx.access_count) {
         m_impl->sync.instruction(b, tx);
         return;
@@ -254,12 +254,8 @@ void Checker::on_host_write(std::uint64_t address, std::uint64_t bytes) {
 }
 
 void Checker::on_local_alloc(const LocalAllocation& a) {
-    Transaction probe;
-    probe.kernel_id = a.kernel_id;
-    probe.block = a.block;
-    probe.core_type = a.core_type;
-    probe.core = a.core;
-    m_impl->block_of(probe).allocations.add(a.space, a.address, a.bytes);
+    m_impl->block_of({a.kernel_id, a.block, a.core_type, a.core})
+        .allocations.add(a.space, a.address, a.bytes);
 }
 
 void Checker::on_block_stuck(const StuckNote& note) {

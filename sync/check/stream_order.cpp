@@ -42,7 +42,7 @@ void StreamOrder::release_capture(std::uint64_t record) {
 
 void StreamOrder::queued(const HostOpInfo& info, std::uint32_t launch) {
     m_last_op = info.op;
-    PendingOp& op = m_ops[info.op];
+    PendingOp& op = add_op(info.op);
     op.kind = info.kind;
     op.stream = info.stream;
     op.launch = launch;
@@ -125,7 +125,32 @@ void StreamOrder::completed(std::uint64_t op) {
             break;
     }
     s.last_completed = op;
-    m_ops.erase(it);
+    remove_op(it);
+}
+
+// A program keeps a few ops pending at a time and queues many: their nodes (and the storage
+// of their lists) are reused, not allocated and freed per op.
+PendingOp& StreamOrder::add_op(std::uint64_t op) {
+    if (m_spare_ops.empty()) return m_ops[op];
+    auto node = std::move(m_spare_ops.back());
+    m_spare_ops.pop_back();
+    node.key() = op;
+    // (An id queued twice, which the runtime never does, finds its entry as m_ops[op] would.)
+    return m_ops.insert(std::move(node)).position->second;
+}
+
+void StreamOrder::remove_op(std::unordered_map<std::uint64_t, PendingOp>::iterator it) {
+    auto node = m_ops.extract(it);
+    if (m_spare_ops.size() >= kSpareOps) return;
+    PendingOp& p = node.mapped();
+    // Back to what a new entry holds, with its lists' storage kept.
+    p.host.reset();
+    p.kernel_done.reset();
+    p.kernel_counts.clear();
+    p.kernel_counted = false;
+    p.reads.clear();
+    p.writes.clear();
+    m_spare_ops.push_back(std::move(node));
 }
 
 void StreamOrder::host_synchronized(std::uint64_t op) {

@@ -104,12 +104,18 @@ private:
     StreamInfo& stream(std::uint32_t id);
     std::shared_ptr<const VectorClock> snapshot(StreamInfo& s);
     void release_capture(std::uint64_t record);
+    /// A pending op's entry, made new or from a spare node (its fields are written after).
+    PendingOp& add_op(std::uint64_t op);
+    /// Forgets an op, keeping its node for the next one.
+    void remove_op(std::unordered_map<std::uint64_t, PendingOp>::iterator it);
 
     Agents& m_agents;
     bool m_active = false;
     std::uint64_t m_last_op = 0;
     std::map<std::uint32_t, StreamInfo> m_streams;
     std::unordered_map<std::uint64_t, PendingOp> m_ops;
+    static constexpr std::size_t kSpareOps = 64;
+    std::vector<std::unordered_map<std::uint64_t, PendingOp>::node_type> m_spare_ops;
     std::unordered_map<std::uint64_t, Capture> m_captures;      // by record op
     std::unordered_map<std::uint32_t, std::uint64_t> m_latest;  // event -> its latest record
     std::shared_ptr<const VectorClock> m_host_snapshot;

@@ -202,8 +202,11 @@ public:
         std::array<ClockEntry, kWindow> leaving{};
         std::size_t n_leaving = 0;
         const ClockEntry* const last = m_entries.end();
-        const ClockEntry* e = lower(old_base);
-        for (AgentId i = 0; i < kWindow; ++i) {
+        // An empty window (a kernel's start clock at kFar, moved onto a block's agents) has
+        // nothing that could leave: no search for it.
+        const bool empty = std::all_of(old.begin(), old.end(), [](EpochCount v) { return v == 0; });
+        const ClockEntry* e = empty ? last : lower(old_base);
+        for (AgentId i = 0; i < kWindow && !empty; ++i) {
             const AgentId id = old_base + i;
             if (id - base < kWindow) continue;  // stays inside
             while (e != last && e->agent < id) ++e;
@@ -308,21 +311,36 @@ private:
     // one, merged otherwise.
     bool raise_listed(const ClockEntry* b, const ClockEntry* const b_end) {
         bool changes = false;
-        const ClockEntry* a = m_entries.begin();
+        const ClockEntry* const a_begin = m_entries.begin();
+        const ClockEntry* a = a_begin;
         const ClockEntry* const a_end = m_entries.end();
         for (const ClockEntry* e = b; e != b_end; ++e) {
-            while (a != a_end && a->agent < e->agent) ++a;
+            a = seek(a, a_end, e->agent);
             if (a == a_end || a->agent != e->agent) return merge_entries(b, b_end);
             changes = changes || e->epoch > a->epoch;
         }
         if (!changes) return false;
+        // Where each entry is, found again in the list made this clock's own (a copy if it
+        // was shared: the same entries at the same positions).
         std::vector<ClockEntry>& list = m_entries.own();
-        std::size_t at = 0;
+        const ClockEntry* at = list.data();
+        const ClockEntry* const end = list.data() + list.size();
         for (const ClockEntry* e = b; e != b_end; ++e) {
-            while (list[at].agent < e->agent) ++at;
-            list[at].epoch = std::max(list[at].epoch, e->epoch);
+            at = seek(at, end, e->agent);
+            ClockEntry& entry = list[static_cast<std::size_t>(at - list.data())];
+            entry.epoch = std::max(entry.epoch, e->epoch);
         }
         return true;
+    }
+
+    // The first entry of [a, end) at or after `agent`, for entries sought in increasing
+    // order: the next one when it is (a block's agents are consecutive), else a binary
+    // search (a kernel's blocks are a few runs in a long list: not a walk of all of it).
+    static const ClockEntry* seek(const ClockEntry* a, const ClockEntry* const end, AgentId agent) {
+        if (a == end || a->agent >= agent) return a;
+        if (a + 1 == end || a[1].agent >= agent) return a + 1;
+        return std::lower_bound(a + 2, end, agent,
+                                [](const ClockEntry& x, AgentId id) { return x.agent < id; });
     }
 
     // A buffer for rebuilding entries without allocating (one thread checks at a time;

@@ -5,6 +5,7 @@
 // access (not the one whose agents it took over), and kernels of different streams placed
 // on one core stay unordered (only events order them).
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -245,4 +246,106 @@ TEST_CASE("checker agents: an aborted kernel's pending flags are dropped, its co
     CHECK(f.sites[0].kernel == "after");
     CHECK(f.sites[0].block == 2);
     CHECK(f.sites[0].where.line() == unpaired_line);
+}
+
+// A block whose previous block on its core is another stream's no longer tries that block's
+// agents first: they join the free sets, and a stream whose oldest free set the block's
+// start does not cover is passed over. Kernel A (stream 1) writes x; kernel B (stream 2)
+// touches nothing of it; stream 3 waits for B alone and its kernel C reads x on the same
+// core. C may take B's agents (covered by the event) but never A's: the race stays.
+TEST_CASE("checker agents: a block takes only agents its start covers, whatever the stream",
+          "[checker][agents]") {
+    for (const bool wait_for_a : {false, true}) {
+        Simulator sim(one_vector_core());
+        Checker checker(sim.global_memory());
+        sim.attach(checker);
+        const RunResult result = sim.run_host([&](Runtime& rt) {
+            const DeviceBuffer x = rt.malloc(kBytes, "x");
+            const DeviceBuffer y = rt.malloc(kBytes, "y");
+            const Stream s1 = rt.create_stream();
+            const Stream s2 = rt.create_stream();
+            const Stream s3 = rt.create_stream();
+            const Event a_done = rt.create_event();
+            const Event b_done = rt.create_event();
+            rt.launch(s1, {.name = "A"}, [=](Block& b) { store_all(b, x.as<float>(), 1.0F); });
+            rt.record_event(a_done, s1);
+            rt.launch(s2, {.name = "B"}, [=](Block& b) { store_all(b, y.as<float>(), 2.0F); });
+            rt.record_event(b_done, s2);
+            rt.stream_wait_event(s3, b_done);
+            if (wait_for_a) rt.stream_wait_event(s3, a_done);
+            rt.launch(s3, {.name = "C"}, [=](Block& b) { load_all(b, x.as<float>()); });
+            rt.synchronize_device();
+        });
+        REQUIRE(result.completed());
+        INFO(format_findings(checker.findings()));
+        const std::vector<const Finding*> found = races(checker.findings());
+        if (wait_for_a) {
+            CHECK(found.empty());
+            continue;
+        }
+        REQUIRE(found.size() == 1);
+        CHECK(found.front()->kind == FindingKind::RaceRAW);
+        CHECK(found.front()->scope == RaceScope::InterStream);
+        REQUIRE(found.front()->sites.size() == 2);
+        CHECK(found.front()->sites[0].kernel == "A");
+        CHECK(found.front()->sites[1].kernel == "C");
+    }
+}
+
+// Streams chained by events on one core, many launches: agents are reused across streams
+// (bounded), and an unordered access at the end still races with the one it must.
+TEST_CASE("checker agents: streams chained by events reuse agents, a late race is still seen",
+          "[checker][agents]") {
+    Simulator sim(one_vector_core());
+    Checker checker(sim.global_memory());
+    sim.attach(checker);
+    constexpr std::uint32_t kRounds = 100;
+    const RunResult result = sim.run_host([&](Runtime& rt) {
+        const DeviceBuffer x = rt.malloc(kBytes, "x");
+        const DeviceBuffer y = rt.malloc(kBytes, "y");
+        const std::array<Stream, 3> s{rt.create_stream(), rt.create_stream(), rt.create_stream()};
+        const std::array<Event, 3> done{rt.create_event(), rt.create_event(), rt.create_event()};
+        // The first write of x, on stream 0; stream 2 never learns it.
+        rt.launch(s[0], {.name = "A"}, [=](Block& b) { store_all(b, x.as<float>(), 1.0F); });
+        for (std::uint32_t k = 0; k < kRounds; ++k) {
+            const std::uint32_t i = 1 + k % 2;  // streams 1 and 2, each waiting for the other
+            if (k > 0) rt.stream_wait_event(s[i], done[3 - i]);
+            rt.launch(s[i], {.name = "B"}, [=](Block& b) { store_all(b, y.as<float>(), 2.0F); });
+            rt.record_event(done[i], s[i]);
+        }
+        rt.launch(s[2], {.name = "C"}, [=](Block& b) { load_all(b, x.as<float>()); });
+        rt.synchronize_device();
+    });
+    REQUIRE(result.completed());
+    INFO(format_findings(checker.findings()));
+    const std::vector<const Finding*> found = races(checker.findings());
+    REQUIRE(found.size() == 1);
+    CHECK(found.front()->sites[0].kernel == "A");
+    CHECK(found.front()->sites[1].kernel == "C");
+    // The host, three streams, and a few agent sets: not one set per launch.
+    CHECK(checker.footprint().agents <= 4 + 4 * 9);
+}
+
+// The runtime's pending ops reuse their entries (and their lists of GM ranges): an async
+// memset long after many others still accesses exactly its own range, as its stream.
+TEST_CASE("checker agents: a late async memset still races across streams", "[checker][agents]") {
+    Simulator sim(one_vector_core());
+    Checker checker(sim.global_memory());
+    sim.attach(checker);
+    const RunResult result = sim.run_host([&](Runtime& rt) {
+        const DeviceBuffer x = rt.malloc(kBytes, "x");
+        const DeviceBuffer y = rt.malloc(kBytes, "y");
+        const Stream s1 = rt.create_stream();
+        const Stream s2 = rt.create_stream();
+        for (int k = 0; k < 100; ++k) rt.memset_async(y, 0, kBytes, s1);  // ordered: no race
+        rt.memset_async(x, 0, kBytes, s1);
+        rt.launch(s2, {.name = "C"}, [=](Block& b) { load_all(b, x.as<float>()); });
+        rt.synchronize_device();
+    });
+    REQUIRE(result.completed());
+    INFO(format_findings(checker.findings()));
+    const std::vector<const Finding*> found = races(checker.findings());
+    REQUIRE(found.size() == 1);
+    CHECK(found.front()->scope == RaceScope::InterStream);
+    CHECK(found.front()->sites[1].kernel == "C");
 }

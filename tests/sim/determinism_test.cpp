@@ -230,3 +230,38 @@ TEST_CASE("the a2 run report gives L2 read hit rates per run, kernel and core, t
     CHECK_THAT(text, Catch::Contains("L2 reads  100.0% of " + std::to_string(read)));
     CHECK(report().first.dump() == j.dump());  // deterministic
 }
+
+// A run's launches past SimOptions::launch_rows, summed per kernel name, in both reports: a
+// line per name after the rows, and "launches" / "kernel_summaries" in the JSON (absent when
+// every launch has its row).
+TEST_CASE("reports show the summed launches of a long program", "[report]") {
+    RunResult run;
+    run.clock_mhz = 1000;
+    run.kernels.resize(2);
+    run.kernels[0].name = run.kernels[1].name = "first";
+    run.launches = 7;
+    run.first_summarized_id = 2;
+    KernelSummary s;
+    s.name = "busy";
+    s.launches = 5;
+    s.completed = 4;
+    s.blocks = 20;
+    s.cycles_min = 10;
+    s.cycles_max = 40;
+    s.cycles_total = 90;
+    s.findings = 1;
+    run.kernel_summaries.push_back(s);
+    const std::string text = format_summary(run, builtin_chip_config("small"));
+    CHECK_THAT(text, Catch::Contains("kernels   5 more launches (ids 2 on)"));
+    CHECK_THAT(text, Catch::Contains("  busy: 5, 4, 10 / 22.5 / 40, 1 findings\n"));
+    const nlohmann::json j = to_json(run);
+    CHECK(j["kernels"].size() == 2);
+    CHECK(j["launches"] == 7);
+    CHECK(j["first_summarized_id"] == 2);
+    CHECK(j["kernel_summaries"][0]["name"] == "busy");
+    CHECK(j["kernel_summaries"][0]["cycles_mean"] == 22.5);
+    CHECK(j["kernel_summaries"][0]["findings"] == 1);
+    run.kernel_summaries.clear();
+    CHECK_FALSE(to_json(run).contains("kernel_summaries"));
+    CHECK_FALSE(to_json(run).contains("launches"));
+}

@@ -2,6 +2,7 @@
 // lifecycle warnings, all in simulated time.
 #include "sim/host/runtime.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "sim/simulator.h"
 #include "sync/deadlock/deadlock_finding.h"
 #include "test_support.h"
 
@@ -496,4 +498,53 @@ TEST_CASE("a batch launch of more blocks than the chip holds at once fails at it
     CHECK_THAT(message, Catch::Contains("could never start"));
     CHECK(r.completed());
     CHECK(kernel_named(r, "fits").completed());
+}
+
+// SimOptions::launch_rows: the first N launches of a run keep their rows, later ones are
+// summed per kernel name (launches, completed, cycles min / mean / max); kAllLaunchRows keeps
+// every row. (The reports' lines for them: determinism_test.cpp.)
+TEST_CASE("a long program's result keeps the first launch rows and sums the rest", "[runtime]") {
+    const auto program = [](Runtime& rt) {
+        const Stream s = rt.default_stream();
+        for (int k = 0; k < 4; ++k) {
+            rt.launch(s, {.name = "short"}, busy(20));
+            rt.launch(s, {.name = "long", .blocks = 2}, busy(200));
+        }
+        rt.synchronize_device();
+    };
+    SimOptions options;
+    options.launch_rows = 3;
+    const RunResult summed = Simulator(test::small_chip(), options).run_host(program);
+    REQUIRE(summed.completed());
+    CHECK(summed.launches == 8);
+    REQUIRE(summed.kernels.size() == 3);
+    CHECK(summed.first_summarized_id == summed.kernels[0].id + 3);
+    REQUIRE(summed.kernel_summaries.size() == 2);
+    const KernelSummary& first = summed.kernel_summaries[0];  // launch 3 is "long"
+    const KernelSummary& second = summed.kernel_summaries[1];
+    CHECK(first.name == "long");
+    CHECK(first.launches == 3);
+    CHECK(first.blocks == 6);
+    CHECK(second.name == "short");
+    CHECK(second.launches == 2);
+    for (const KernelSummary& s : summed.kernel_summaries) {
+        CHECK(s.completed == s.launches);
+        CHECK(s.cycles_min > 0);
+        CHECK(s.cycles_min <= s.cycles_mean());
+        CHECK(s.cycles_mean() <= static_cast<double>(s.cycles_max));
+    }
+    CHECK(first.cycles_min > second.cycles_max);
+
+    // Every row: the same program, the same run, one row per launch.
+    options.launch_rows = kAllLaunchRows;
+    const RunResult rows = Simulator(test::small_chip(), options).run_host(program);
+    REQUIRE(rows.kernels.size() == 8);
+    CHECK(rows.kernel_summaries.empty());
+    CHECK(rows.cycles() == summed.cycles());
+    Cycle long_max = 0;
+    for (std::size_t i = 3; i < rows.kernels.size(); ++i) {
+        if (rows.kernels[i].name == "long")
+            long_max = std::max(long_max, rows.kernels[i].end - rows.kernels[i].start);
+    }
+    CHECK(long_max == first.cycles_max);
 }

@@ -341,3 +341,32 @@ TEST_CASE("vector clock: raising sorted entries agrees with raising each", "[uni
         CHECK((a.version() != version) == changes);
     }
 }
+
+// A kernel's start clock sits at kFar with an empty window; each block moves it onto its
+// agents. From an empty window nothing leaves (no search for it): every epoch must still
+// read the same, on the moved clock and on the one whose list it shares.
+TEST_CASE("vector clock: a window moved from an empty one keeps every epoch", "[unit]") {
+    std::mt19937 random(29);
+    std::uniform_int_distribution<AgentId> agent(0, 200);
+    std::uniform_int_distribution<EpochCount> epoch(1, 9);
+    for (int trial = 0; trial < 200; ++trial) {
+        VectorClock a;
+        a.focus(VectorClock::kFar);
+        std::array<EpochCount, 201> want{};
+        for (int i = 0; i < 60; ++i) {
+            const AgentId id = agent(random);
+            const EpochCount e = epoch(random);
+            a.set(id, e);
+            want[id] = e;
+        }
+        const VectorClock start = a;  // the kernel's start: its window stays empty
+        VectorClock block = start;
+        block.focus(agent(random));  // a block's agents, some of them listed
+        for (AgentId id = 0; id <= 200; ++id) {
+            CHECK(block.get(id) == want[id]);
+            CHECK(start.get(id) == want[id]);
+        }
+        block.focus(VectorClock::kFar);
+        for (AgentId id = 0; id <= 200; ++id) CHECK(block.get(id) == want[id]);
+    }
+}
