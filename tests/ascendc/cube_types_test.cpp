@@ -417,7 +417,7 @@ TEST_CASE("Ascend C Fixpipe converts out of L0C: casts, quantisation, ReLU, wide
     run_quant<int8_t, int32_t, int8_t, QuantMode_t::VREQ8, false, 0>();
 }
 
-TEST_CASE("Ascend C Fixpipe with NZ output (CFG_NZ): column blocks of C0, channel split",
+TEST_CASE("Ascend C Fixpipe with NZ output (CFG_NZ): column blocks of C0 with conversions",
           "[ascendc][cube]") {
     run_quant<half, float, float, QuantMode_t::NoQuant, false, 0, 1>();     // 16 x 16 blocks
     run_quant<half, float, float, QuantMode_t::NoQuant, true, 0, 1>();      // with ReLU
