@@ -73,6 +73,9 @@ constexpr std::array kParameters{
                   "L0B (cube right operand) per cube core; multiple of 512"},
     ChipParameter{"/memory/l0c_bytes", plain(&ChipConfig::l0c_bytes), "bytes", kKiB, kMaxL0Bytes,
                   "L0C (cube accumulator) per cube core; multiple of 512"},
+    ChipParameter{"/memory/bt_bytes", plain(&ChipConfig::bt_bytes), "bytes", 64, kMaxL0Bytes,
+                  "bias table (BT, Ascend C TPosition C2) per cube core: the bias row Mmad "
+                  "adds; multiple of 64"},
     ChipParameter{"/gm/bytes_per_cycle", plain(&ChipConfig::gm_bytes_per_cycle), "bytes/cycle", 1,
                   kMaxBytesPerCycle, "GM bandwidth of the whole chip, shared by all transfers"},
     ChipParameter{"/gm/window_cycles", plain(&ChipConfig::gm_window_cycles), "cycles", 1, 65'536,
@@ -157,6 +160,7 @@ constexpr std::array kMultiples{
     MultipleRule{plain(&ChipConfig::l0a_bytes), 512},
     MultipleRule{plain(&ChipConfig::l0b_bytes), 512},
     MultipleRule{plain(&ChipConfig::l0c_bytes), 512},
+    MultipleRule{plain(&ChipConfig::bt_bytes), 64},
     MultipleRule{plain(&ChipConfig::vector_repeat_bytes), 32},
 };
 
@@ -333,20 +337,20 @@ private:
         if (valid_all({plain(&ChipConfig::vector_cores), plain(&ChipConfig::cube_cores),
                        plain(&ChipConfig::ub_bytes), plain(&ChipConfig::l1_bytes),
                        plain(&ChipConfig::l0a_bytes), plain(&ChipConfig::l0b_bytes),
-                       plain(&ChipConfig::l0c_bytes)})) {
+                       plain(&ChipConfig::l0c_bytes), plain(&ChipConfig::bt_bytes)})) {
             // In range, the total stays below 2^36: no overflow.
             const std::uint64_t total =
                 m_config.vector_cores * m_config.ub_bytes +
                 m_config.cube_cores * (m_config.l1_bytes + m_config.l0a_bytes + m_config.l0b_bytes +
-                                       m_config.l0c_bytes);
+                                       m_config.l0c_bytes + m_config.bt_bytes);
             if (total > kMaxTotalLocalBytes)
-                m_diag.add("/memory",
-                           "the local memories of all cores add up to " + std::to_string(total) +
-                               " bytes (vector cores x ub_bytes + cube "
-                               "cores x (l1_bytes + l0a_bytes + l0b_bytes + l0c_bytes)), more "
-                               "than the " +
-                               std::to_string(kMaxTotalLocalBytes) +
-                               " bytes (4 GiB) npusim supports");
+                m_diag.add(
+                    "/memory",
+                    "the local memories of all cores add up to " + std::to_string(total) +
+                        " bytes (vector cores x ub_bytes + cube "
+                        "cores x (l1_bytes + l0a_bytes + l0b_bytes + l0c_bytes + bt_bytes)), more "
+                        "than the " +
+                        std::to_string(kMaxTotalLocalBytes) + " bytes (4 GiB) npusim supports");
         }
 
         // One vector repeat works inside UB, so it cannot cover more than UB holds.

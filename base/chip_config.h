@@ -46,6 +46,7 @@ struct ChipConfig {
     std::uint64_t l0a_bytes = 0;
     std::uint64_t l0b_bytes = 0;
     std::uint64_t l0c_bytes = 0;
+    std::uint64_t bt_bytes = 0;  // the cube core's bias table (Ascend C TPosition C2)
 
     std::uint64_t gm_bytes_per_cycle = 0;  // whole chip, shared by all transfers
     std::uint64_t gm_window_cycles = 0;    // bandwidth accounting slot

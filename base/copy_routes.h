@@ -23,7 +23,7 @@ inline constexpr std::array<CopyGroupInfo, 5> kCopyGroups{{
     {"mte2", "a GM -> UB / L1 copy (MTE2)"},
     {"mte3", "a UB -> GM copy (MTE3)"},
     {"v", "a UB -> UB copy (PIPE_V)"},
-    {"mte1", "an L1 -> L0A / L0B copy (MTE1)"},
+    {"mte1", "an L1 -> L0A / L0B / BT copy (MTE1)"},
     {"fix", "an L0C -> GM copy (fixpipe)"},
 }};
 inline constexpr std::size_t kCopyGroupCount = kCopyGroups.size();
@@ -45,8 +45,8 @@ inline constexpr std::array<CopyRoute, 8> kCopyRoutes{{
     {MemSpace::UB, MemSpace::UB, Pipe::V, 2},
     {MemSpace::L1, MemSpace::L0A, Pipe::MTE1, 3},
     {MemSpace::L1, MemSpace::L0B, Pipe::MTE1, 3},
-    // L1 -> the bias table (C1 -> C2): npusim keeps the bias table in L1.
-    {MemSpace::L1, MemSpace::L1, Pipe::MTE1, 3},
+    // L1 -> the bias table (Ascend C C1 -> C2), timed as an L1 -> L0 copy.
+    {MemSpace::L1, MemSpace::BT, Pipe::MTE1, 3},
     {MemSpace::L0C, MemSpace::GM, Pipe::FIX, 4},
 }};
 

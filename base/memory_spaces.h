@@ -28,6 +28,8 @@ inline constexpr std::array<MemSpaceInfo, kMemSpaces> kMemSpaceTable{{
     {MemSpace::L0A, "L0A", 512, false, true, &ChipConfig::l0a_bytes},
     {MemSpace::L0B, "L0B", 512, false, true, &ChipConfig::l0b_bytes},
     {MemSpace::L0C, "L0C", 512, false, true, &ChipConfig::l0c_bytes},
+    // The bias table: written by the C1 -> C2 copy (MTE1), read by Mmad with a bias.
+    {MemSpace::BT, "BT", 64, false, true, &ChipConfig::bt_bytes},
 }};
 
 constexpr const MemSpaceInfo& mem_space_info(MemSpace space) {

@@ -26,8 +26,9 @@ inline constexpr int kPipeSlots = 11;  // array size when indexing by pipe id
 
 enum class CoreType : std::uint8_t { Vector, Cube };  // AIV, AIC
 
-enum class MemSpace : std::uint8_t { GM, UB, L1, L0A, L0B, L0C };
-inline constexpr int kMemSpaces = 6;
+/// BT: the cube core's bias table (Ascend C TPosition C2), its own on-chip buffer.
+enum class MemSpace : std::uint8_t { GM, UB, L1, L0A, L0B, L0C, BT };
+inline constexpr int kMemSpaces = 7;
 
 /// Element types, in the order of the table in types.cpp (dtype_info): name, size, kind.
 enum class DType : std::uint8_t { F16, F32, I32, I8, U8, I16, U16, U32, I64, BF16, U64 };

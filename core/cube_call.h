@@ -27,7 +27,7 @@ struct CubeOperand {
 
 /// Mmad's full form: fp16 / bf16 / fp32 inputs with an fp32 result, or int8 inputs with an
 /// int32 result (the decoder checks the types against the cube's table); `bias` (of the
-/// result type, n elements, in L1: npusim's stand-in for the bias table) initialises every
+/// result type, n elements, in the bias table BT) initialises every
 /// row of c instead of zero (not with accumulate). `layout` RowMajor: a m x k, b k x n, c m x n
 /// dense row-major (a held as k x m and b as n x k when transposed); Fractal: the hardware's
 /// (base/cube_layout.h): a ZZ (ND when m is 1: the GEMV form), b ZN, c NZ, each in whole

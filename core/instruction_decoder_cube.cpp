@@ -78,8 +78,8 @@ void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,
                                std::string(to_string(type->result)) + " result (got " +
                                std::string(to_string(r.bias.dtype)) + ")");
         }
-        check(r.bias, MemSpace::L1, n, "bias");
-        tx.add_access(MemSpace::L1, false, r.bias.address, n * out_size);
+        check(r.bias, MemSpace::BT, n, "bias");
+        tx.add_access(MemSpace::BT, false, r.bias.address, n * out_size);
     }
     out.write_access = tx.access_count;
     tx.add_access(MemSpace::L0C, true, r.dst.address, c_span * out_size);

@@ -1,7 +1,12 @@
 // Mmad with a bias row: the bias goes GM -> C1 (MTE2) -> C2 (the bias table, MTE1) through
 // the queue framework, Mmad(c, a, b, bias, params) adds it to every row of A x B, and the
-// C1 -> C2 queue's implicit flags order the copy before the Mmad (clean checker).
+// C1 -> C2 queue's implicit flags order the copy before the Mmad (clean checker). The bias
+// table is its own memory (MemSpace::BT): a static-tensor kernel in the vendor examples' style
+// puts its C2 tensor at address 0 beside an A1 tensor at L1 address 0, copies C1 -> C2 with
+// DataCopyParams in 64-byte units, and runs clean; without the MTE1 -> M flag before the Mmad
+// the checker reports the bias table's RAW; a C2 tensor past the 1 KiB table is a KernelError.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -92,7 +97,193 @@ extern "C" __global__ __aicore__ void mmad_bias(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     outCO1.FreeTensor(c1);
 }
 
+// Static tensors at literal addresses, explicit flags: A1 and C2 both at address 0 (L1 and the
+// bias table are separate memories), the bias C1 -> C2 by DataCopyParams (blockLen in 64-byte
+// units on A2). Variants: kBiasRace moves the C1 -> C2 copy after the MTE1 -> M flag (a RAW
+// on the table); kNz copies the result out with NZ output (CFG_NZ: 16 x 16 column blocks,
+// dstStride 32-byte units apart), kNzRace the same without the M -> FIX flag (a RAW on L0C).
+enum Variant : int { kClean, kBiasRace, kNz, kNzRace };
+constexpr uint32_t kSk = 32;  // the static kernel's k (two fractals deep)
+int g_bias_copy_line = 0;
+int g_bias_mmad_line = 0;
+int g_bias_range_line = 0;
+int g_fix_line = 0;
+
+template <int kVariant>
+__global__ __cube__ void static_bias(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c) {
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> biasGm, cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, kM * kSk);
+    bGm.SetGlobalBuffer((__gm__ half*)b, kSk * kN);
+    biasGm.SetGlobalBuffer((__gm__ float*)bias, kN);
+    cGm.SetGlobalBuffer((__gm__ float*)c, kM * kN);
+    constexpr uint32_t kA1 = 0, kB1 = kM * kSk * sizeof(half), kC1 = kB1 + kSk * kN * sizeof(half);
+    LocalTensor<half> a1(TPosition::A1, kA1, kM * kSk);
+    LocalTensor<half> b1(TPosition::B1, kB1, kSk * kN);
+    LocalTensor<float> bias1(TPosition::C1, kC1, kN);
+    LocalTensor<float> bias2(TPosition::C2, 0, kN);
+    LocalTensor<half> a2(TPosition::A2, 0, kM * kSk);
+    LocalTensor<half> b2(TPosition::B2, 0, kSk * kN);
+    LocalTensor<float> c1(TPosition::CO1, 0, kM * kN);
+    DataCopy(a1, aGm, Nd2NzParams{1, kM, kSk, 0, kSk, kM, 1, 0});
+    DataCopy(b1, bGm, Nd2NzParams{1, kSk, kN, 0, kN, kSk, 1, 0});
+    DataCopy(bias1, biasGm, Nd2NzParams{1, 1, kN, 0, kN, 1, 1, 0});
+    SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    LoadData(a2, a1, LoadData2DParams{0, kSk / 16, kM / 16, 0, 0, false, 0});
+    for (uint32_t i = 0; i < kSk / 16; ++i) {
+        LoadData(b2[i * kN * 16], b1[i * kFractal],
+                 LoadData2DParams{0, kN / 16, kSk / 16, 0, 0, true, 0});
+    }
+    const DataCopyParams toC2{1, static_cast<uint16_t>(kN * sizeof(float) / 64), 0, 0};
+    if constexpr (kVariant != kBiasRace) DataCopy(bias2, bias1, toC2);
+    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    g_bias_copy_line = __LINE__ + 1;
+    if constexpr (kVariant == kBiasRace) DataCopy(bias2, bias1, toC2);
+    MmadParams mm{kM, kN, kSk};
+    mm.cmatrixInitVal = false;
+    g_bias_mmad_line = __LINE__ + 1;
+    Mmad(c1, a2, b2, bias2, mm);
+    if constexpr (kVariant != kNzRace) {
+        SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+        WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    }
+    FixpipeParamsV220<> fix;
+    fix.nSize = kN;
+    fix.mSize = kM;
+    fix.srcStride = kM;
+    fix.dstStride = kN;
+    if constexpr (kVariant == kNz || kVariant == kNzRace) {
+        fix.dstStride = kM * 16 * sizeof(float) / 32;
+        g_fix_line = __LINE__ + 1;
+        Fixpipe<float, float, CFG_NZ>(cGm, c1, fix);
+    } else {
+        Fixpipe(cGm, c1, fix);
+        SetFixPipeConfig<float>(c1, true);  // clears L0C's unit flags: no effect in npusim
+    }
+}
+
+// A C2 tensor whose copy ends past the 1 KiB bias table.
+__global__ __cube__ void bias_out_of_range(GM_ADDR bias) {
+    GlobalTensor<float> biasGm;
+    biasGm.SetGlobalBuffer((__gm__ float*)bias, 64);
+    LocalTensor<float> bias1(TPosition::C1, 0, 64);
+    LocalTensor<float> bias2(TPosition::C2, 960, 64);
+    DataCopy(bias1, biasGm, 64);
+    SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    g_bias_range_line = __LINE__ + 1;
+    DataCopy(bias2, bias1, DataCopyParams{1, 4, 0, 0});
+}
+
+struct BiasInputs {
+    std::vector<half> a, b;
+    std::vector<float> bias;
+    std::vector<float> expected;
+};
+
+BiasInputs bias_inputs(uint32_t k) {
+    BiasInputs in;
+    in.a.resize(kM * k);
+    in.b.resize(k * kN);
+    in.bias.resize(kN);
+    for (uint32_t i = 0; i < kM * k; ++i) in.a[i] = half(static_cast<float>(i % 7) - 3.0F);
+    for (uint32_t i = 0; i < k * kN; ++i) in.b[i] = half(static_cast<float>(i % 5) - 2.0F);
+    for (uint32_t i = 0; i < kN; ++i) in.bias[i] = 0.25F * static_cast<float>(i) - 3.0F;
+    for (uint32_t row = 0; row < kM; ++row) {
+        for (uint32_t col = 0; col < kN; ++col) {
+            float acc = in.bias[col];
+            for (uint32_t i = 0; i < k; ++i) {
+                acc +=
+                    static_cast<float>(in.a[row * k + i]) * static_cast<float>(in.b[i * kN + col]);
+            }
+            in.expected.push_back(acc);
+        }
+    }
+    return in;
+}
+
+template <int kVariant>
+std::vector<npusim::Finding> run_static_bias(std::vector<float>& out) {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    const BiasInputs in = bias_inputs(kSk);
+    auto a = sim.allocate<half>(kM * kSk, "a");
+    auto b = sim.allocate<half>(kSk * kN, "b");
+    auto bias = sim.allocate<float>(kN, "bias");
+    auto c = sim.allocate<float>(kM * kN, "c");
+    sim.write(a, in.a);
+    sim.write(b, in.b);
+    sim.write(bias, in.bias);
+    using npusim::ascendc::gm_addr;
+    const npusim::RunResult r =
+        sim.run({.name = "static_bias", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+                npusim::ascendc::bind_kernel(static_bias<kVariant>, gm_addr(a), gm_addr(b),
+                                             gm_addr(bias), gm_addr(c)));
+    REQUIRE(r.completed());
+    out = sim.read(c);
+    std::vector<float> expected = in.expected;
+    if (kVariant == kNz || kVariant == kNzRace) {  // NZ: column block j / 16, then rows of 16
+        for (uint32_t row = 0; row < kM; ++row) {
+            for (uint32_t col = 0; col < kN; ++col) {
+                expected[(col / 16) * kM * 16 + row * 16 + col % 16] = in.expected[row * kN + col];
+            }
+        }
+    }
+    if (kVariant == kClean || kVariant == kNz) CHECK(out == expected);
+    return checker.findings();
+}
+
 }  // namespace
+
+TEST_CASE("Ascend C static tensors: C2 is the bias table, separate from L1", "[ascendc][cube]") {
+    std::vector<float> out;
+    const std::vector<npusim::Finding> findings = run_static_bias<kClean>(out);
+    CHECK_THAT(findings, npusim::NoFindings());
+    CHECK_THAT(run_static_bias<kNz>(out), npusim::NoFindings());
+}
+
+TEST_CASE("Ascend C static tensors: the C1 -> C2 copy after the MTE1 -> M flag races the Mmad",
+          "[ascendc][cube]") {
+    std::vector<float> out;
+    const std::vector<npusim::Finding> findings = run_static_bias<kBiasRace>(out);
+    CHECK_THAT(findings, npusim::ExactlyFindings({{.kind = npusim::FindingKind::RaceRAW,
+                                                   .space = npusim::MemSpace::BT,
+                                                   .first_pipe = npusim::Pipe::MTE1,
+                                                   .second_pipe = npusim::Pipe::M,
+                                                   .first_line = unsigned(g_bias_copy_line),
+                                                   .second_line = unsigned(g_bias_mmad_line)}}));
+}
+
+TEST_CASE("Ascend C Fixpipe with NZ output without the M -> FIX flag races the Mmad",
+          "[ascendc][cube]") {
+    std::vector<float> out;
+    const std::vector<npusim::Finding> findings = run_static_bias<kNzRace>(out);
+    CHECK_THAT(findings, npusim::ExactlyFindings({{.kind = npusim::FindingKind::RaceRAW,
+                                                   .space = npusim::MemSpace::L0C,
+                                                   .first_pipe = npusim::Pipe::M,
+                                                   .second_pipe = npusim::Pipe::FIX,
+                                                   .first_line = unsigned(g_bias_mmad_line),
+                                                   .second_line = unsigned(g_fix_line)}}));
+}
+
+TEST_CASE("Ascend C a C2 tensor past the bias table is a KernelError naming the line",
+          "[ascendc][cube]") {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    auto bias = sim.allocate<float>(64, "bias");
+    std::string message;
+    try {
+        (void)sim.run(
+            {.name = "bias_out_of_range", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+            npusim::ascendc::bind_kernel(bias_out_of_range, npusim::ascendc::gm_addr(bias)));
+    } catch (const npusim::KernelError& error) {
+        message = error.what();
+    }
+    CHECK_THAT(message, Catch::Contains("cube_bias_test.cpp:" + std::to_string(g_bias_range_line)));
+    CHECK_THAT(message, Catch::Contains("BT"));
+}
 
 TEST_CASE("Ascend C Mmad with a bias row from C2 (the bias table)", "[ascendc]") {
     npusim::Simulator sim(npusim::builtin_chip_config("small"));

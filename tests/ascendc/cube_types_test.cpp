@@ -219,7 +219,15 @@ constexpr uint64_t word_of(float scale, uint32_t offset, bool is_signed) {
            (uint64_t{is_signed} << 46);
 }
 
-template <class In, class Acc, class Out, QuantMode_t kMode, bool kRelu, uint64_t kWord>
+// kNz: 0 ND output; 1 NZ output (CFG_NZ, column blocks of C0 = 32 bytes of Out, 16 for float);
+// 2 NZ output of float with isChannelSplit (C0 = 8).
+template <class Out>
+constexpr uint32_t nz_c0(int nz) {
+    return std::is_same_v<Out, float> ? (nz == 2 ? 8 : 16) : 32 / sizeof(Out);
+}
+
+template <class In, class Acc, class Out, QuantMode_t kMode, bool kRelu, uint64_t kWord,
+          int kNz = 0>
 __global__ __aicore__ void cube_quant(GM_ADDR a, GM_ADDR b, GM_ADDR words, GM_ADDR c) {
     constexpr uint32_t kFractal = 512 / sizeof(In);
     constexpr bool kPerChannel = kMode == QuantMode_t::VDEQF16 ||
@@ -282,6 +290,10 @@ __global__ __aicore__ void cube_quant(GM_ADDR a, GM_ADDR b, GM_ADDR words, GM_AD
     fix.mSize = kM;
     fix.srcStride = kM;
     fix.dstStride = kWideN;
+    if constexpr (kNz != 0) {
+        fix.dstStride = kM * nz_c0<Out>(kNz) * sizeof(Out) / 32;  // 32-byte units per block
+        fix.isChannelSplit = kNz == 2;
+    }
     fix.quantPre = kMode;
     fix.reluEn = kRelu;
     fix.deqScalar = kWord;
@@ -294,8 +306,14 @@ __global__ __aicore__ void cube_quant(GM_ADDR a, GM_ADDR b, GM_ADDR words, GM_AD
         // orders MTE2 -> FIX itself (as on hardware).
         SetFlag<HardEvent::MTE2_FIX>(EVENT_ID0);
         WaitFlag<HardEvent::MTE2_FIX>(EVENT_ID0);
-        Fixpipe<Out, Acc, CFG_ROW_MAJOR>(cGm, c1, w1, fix);
+        if constexpr (kNz != 0) {
+            Fixpipe<Out, Acc, CFG_NZ>(cGm, c1, w1, fix);
+        } else {
+            Fixpipe<Out, Acc, CFG_ROW_MAJOR>(cGm, c1, w1, fix);
+        }
         inWords.FreeTensor(w1);
+    } else if constexpr (kNz != 0) {
+        Fixpipe<Out, Acc, CFG_NZ>(cGm, c1, fix);
     } else {
         Fixpipe<Out, Acc, CFG_ROW_MAJOR>(cGm, c1, fix);
     }
@@ -324,7 +342,8 @@ Out convert(double v, QuantMode_t mode, bool relu, uint64_t word) {
     }
 }
 
-template <class In, class Acc, class Out, QuantMode_t kMode, bool kRelu, uint64_t kWord>
+template <class In, class Acc, class Out, QuantMode_t kMode, bool kRelu, uint64_t kWord,
+          int kNz = 0>
 void run_quant() {
     npusim::Simulator sim(npusim::builtin_chip_config("small"));
     npusim::Checker checker(sim.global_memory());
@@ -350,7 +369,7 @@ void run_quant() {
     using npusim::ascendc::gm_addr;
     const npusim::RunResult r =
         sim.run({.name = "cube_quant", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
-                npusim::ascendc::bind_kernel(cube_quant<In, Acc, Out, kMode, kRelu, kWord>,
+                npusim::ascendc::bind_kernel(cube_quant<In, Acc, Out, kMode, kRelu, kWord, kNz>,
                                              gm_addr(a), gm_addr(b), gm_addr(words), gm_addr(c)));
     REQUIRE(r.completed());
     const bool per_channel = kMode == QuantMode_t::VDEQF16 || kMode == QuantMode_t::VQF322B8_PRE ||
@@ -367,7 +386,10 @@ void run_quant() {
                         static_cast<float>(as[row * kK + i]) * static_cast<float>(bs[i * kN + col]);
                 }
             }
-            expected[row * kWideN + col] =
+            const uint32_t c0 = nz_c0<Out>(kNz);
+            const uint32_t at =
+                kNz != 0 ? (col / c0) * kM * c0 + row * c0 + col % c0 : row * kWideN + col;
+            expected[at] =
                 convert<Out>(static_cast<double>(acc), kMode, kRelu, per_channel ? ws[col] : kWord);
         }
     }
@@ -393,6 +415,14 @@ TEST_CASE("Ascend C Fixpipe converts out of L0C: casts, quantisation, ReLU, wide
     run_quant<int8_t, int32_t, int8_t, QuantMode_t::REQ8, false, word_of(0.01F, 5, true)>();
     run_quant<int8_t, int32_t, uint8_t, QuantMode_t::REQ8, true, word_of(0.02F, 7, false)>();
     run_quant<int8_t, int32_t, int8_t, QuantMode_t::VREQ8, false, 0>();
+}
+
+TEST_CASE("Ascend C Fixpipe with NZ output (CFG_NZ): column blocks of C0 with conversions",
+          "[ascendc][cube]") {
+    run_quant<half, float, float, QuantMode_t::NoQuant, false, 0, 1>();     // 16 x 16 blocks
+    run_quant<half, float, float, QuantMode_t::NoQuant, true, 0, 1>();      // with ReLU
+    run_quant<half, float, half, QuantMode_t::F322F16, false, 0, 1>();      // 16 x 16 half
+    run_quant<int8_t, int32_t, int8_t, QuantMode_t::VREQ8, false, 0, 1>();  // 16 x 32 int8
 }
 
 namespace {

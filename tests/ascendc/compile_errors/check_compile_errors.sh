@@ -43,16 +43,18 @@ expect_error reduce_repeat_type "ReduceRepeat / ReduceDataBlock take half or flo
   'LocalTensor<int32_t> a; ReduceRepeat<ReduceType::SUM, int32_t>(a, a, 64, 1, 1, 1, 8);'
 expect_error shift_left_tensor "ShiftLeft with a tensor of shift counts is an Ascend 950 API" \
   'LocalTensor<uint16_t> a; LocalTensor<int16_t> s; ShiftLeft(a, a, s, 16);'
-expect_error allocator_bias "LocalMemAllocator supports Hardware::UB, L1, L0A, L0B and L0C" \
-  'LocalMemAllocator<Hardware::BIAS> a; (void)a.Alloc<float, 64>();'
+expect_error allocator_fixbuf "LocalMemAllocator supports Hardware::UB, L1, L0A, L0B, L0C and BIAS" \
+  'LocalMemAllocator<Hardware::FIXBUF> a; (void)a.Alloc<uint64_t, 64>();'
 expect_error tik2 "the pre-release tik2 dialect (namespace tik2) is not supported" \
   'tik2::TPipe pipe; (void)pipe;'
 expect_error tik2_que "the pre-release tik2 dialect (namespace tik2) is not supported" \
   'tik2::TQue<tik2::QuePosition::VECIN, 2> q; (void)q;'
 expect_error transpose_type "Transpose (16 x 16) takes int16_t, uint16_t or half" \
   'LocalTensor<float> a; Transpose(a, a);'
+expect_error load_data_3d "LoadData 3D (LoadData3DParamsV2, img2col) is not supported" \
+  'LocalTensor<half> a; LoadData3DParamsV2<half> p; LoadData(a, a, p);'
 expect_error set_fixpipe_config "SetFixPipeConfig (Fixpipe quantization tables)" \
-  'LocalTensor<uint64_t> t; SetFixPipeConfig(t);'
+  'LocalTensor<uint64_t> t; SetFixPipeConfig(t, t);'
 expect_error position_co2 "this TPosition (CO2, SPM, SHM, TSCM, C2PIPE2GM) is not supported" \
   'TBuf<TPosition::CO2> b; (void)b.Get<float>();'
 expect_error soft_syncall_cube "the soft SyncAll(gm, ub, n) is for vector cores only" \

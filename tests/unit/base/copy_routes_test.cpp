@@ -37,7 +37,8 @@ TEST_CASE("copy routes: the hardware's routes and pipes", "[unit]") {
     CHECK(find_copy_route(MemSpace::UB, MemSpace::UB)->pipe == Pipe::V);
     CHECK(find_copy_route(MemSpace::L1, MemSpace::L0A)->pipe == Pipe::MTE1);
     CHECK(find_copy_route(MemSpace::L1, MemSpace::L0B)->pipe == Pipe::MTE1);
-    CHECK(find_copy_route(MemSpace::L1, MemSpace::L1)->pipe == Pipe::MTE1);  // C1 -> C2 (bias)
+    CHECK(find_copy_route(MemSpace::L1, MemSpace::BT)->pipe == Pipe::MTE1);  // C1 -> C2 (bias)
+    CHECK_FALSE(find_copy_route(MemSpace::L1, MemSpace::L1).has_value());
     CHECK(find_copy_route(MemSpace::L0C, MemSpace::GM)->pipe == Pipe::FIX);
     CHECK_FALSE(find_copy_route(MemSpace::GM, MemSpace::GM));
     CHECK_FALSE(find_copy_route(MemSpace::L1, MemSpace::L0C));

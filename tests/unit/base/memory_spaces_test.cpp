@@ -26,6 +26,7 @@ TEST_CASE("memory spaces: DataCopy alignments", "[unit]") {
     CHECK(mem_space_info(MemSpace::L0A).alignment == 512);
     CHECK(mem_space_info(MemSpace::L0B).alignment == 512);
     CHECK(mem_space_info(MemSpace::L0C).alignment == 512);
+    CHECK(mem_space_info(MemSpace::BT).alignment == 64);  // the bias table
     for (const MemSpaceInfo& info : kMemSpaceTable) {
         CHECK(info.alignment > 0);
         CHECK((info.alignment & (info.alignment - 1)) == 0);  // a power of two
@@ -42,7 +43,8 @@ TEST_CASE("memory spaces: UB is on vector cores, L1 and L0x on cube cores, GM on
     CHECK(mem_space_info(MemSpace::UB).on_vector);
     CHECK_FALSE(mem_space_info(MemSpace::GM).on_vector);
     CHECK_FALSE(mem_space_info(MemSpace::GM).on_cube);
-    for (MemSpace space : {MemSpace::L1, MemSpace::L0A, MemSpace::L0B, MemSpace::L0C}) {
+    for (MemSpace space :
+         {MemSpace::L1, MemSpace::L0A, MemSpace::L0B, MemSpace::L0C, MemSpace::BT}) {
         CHECK(mem_space_info(space).on_cube);
     }
 }
@@ -52,6 +54,7 @@ TEST_CASE("memory spaces: capacities come from the chip", "[unit]") {
     CHECK(chip.capacity_of(MemSpace::GM) == chip.gm_bytes);
     CHECK(chip.capacity_of(MemSpace::UB) == 196608);
     CHECK(chip.capacity_of(MemSpace::L0C) == 131072);
+    CHECK(chip.capacity_of(MemSpace::BT) == 1024);
     const auto vector = local_capacities(chip, CoreType::Vector);
     const auto cube = local_capacities(chip, CoreType::Cube);
     for (const MemSpaceInfo& info : kMemSpaceTable) {

@@ -286,7 +286,7 @@ TEST_CASE("decoder: Mmad takes the cube's types and sizes its accesses by them",
     CHECK_THAT(error_of(d.aic, u8), Contains("(got uint8 x uint8 -> int32)"));
     Request float_bias = i8;
     float_bias.has_bias = true;
-    float_bias.bias = local(MemSpace::L1, 0, 32, DType::F32);
+    float_bias.bias = local(MemSpace::BT, 0, 32, DType::F32);
     CHECK_THAT(error_of(d.aic, float_bias),
                Contains("Mmad's bias is int32 for a int32 result (got fp32)"));
     Request int_bias = float_bias;
@@ -617,16 +617,17 @@ TEST_CASE("decoder: a valid Mmad reads a and b, writes c and reads c to accumula
     CHECK_FALSE(acc.accesses[3].write);
 }
 
-TEST_CASE("decoder: an Mmad with a bias reads the bias row from L1 before writing c", "[unit]") {
+TEST_CASE("decoder: an Mmad with a bias reads the bias row from the bias table before writing c",
+          "[unit]") {
     const Decoders d;
     Request r = mmad(16, 32, 16);
     r.has_bias = true;
-    r.bias = local(MemSpace::L1, 512, 32, DType::F32);
+    r.bias = local(MemSpace::BT, 512, 32, DType::F32);
     Transaction tx = identity();
     const auto out = d.aic.decode(r, tx);
     CHECK(tx.bias);
     REQUIRE(tx.access_count == 4);
-    CHECK(tx.accesses[2].space == MemSpace::L1);
+    CHECK(tx.accesses[2].space == MemSpace::BT);
     CHECK(tx.accesses[2].address == 512);
     CHECK(tx.accesses[2].bytes == 32 * 4);
     CHECK_FALSE(tx.accesses[2].write);
@@ -637,12 +638,18 @@ TEST_CASE("decoder: an Mmad with a bias reads the bias row from L1 before writin
     CHECK_THAT(error_of(d.aic, accumulating), Contains("cannot also accumulate"));
     Request in_l0c = r;
     in_l0c.bias = local(MemSpace::L0C, 0, 32, DType::F32);
-    CHECK_THAT(error_of(d.aic, in_l0c), Contains("bias must be in L1, not L0C"));
+    CHECK_THAT(error_of(d.aic, in_l0c), Contains("bias must be in BT, not L0C"));
+    Request in_l1 = r;
+    in_l1.bias = local(MemSpace::L1, 512, 32, DType::F32);
+    CHECK_THAT(error_of(d.aic, in_l1), Contains("bias must be in BT, not L1"));
+    Request past_table = r;
+    past_table.bias = local(MemSpace::BT, 960, 32, DType::F32);
+    CHECK_THAT(error_of(d.aic, past_table), Contains("BT"));
     Request short_bias = r;
-    short_bias.bias = local(MemSpace::L1, 512, 16, DType::F32);
+    short_bias.bias = local(MemSpace::BT, 512, 16, DType::F32);
     CHECK_THAT(error_of(d.aic, short_bias), Contains("bias needs 32 elements"));
     Request half_bias = r;
-    half_bias.bias = local(MemSpace::L1, 512, 32, DType::F16);
+    half_bias.bias = local(MemSpace::BT, 512, 32, DType::F16);
     CHECK_THAT(error_of(d.aic, half_bias), Contains("Mmad's bias is fp32"));
 }
 

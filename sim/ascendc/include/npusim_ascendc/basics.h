@@ -190,10 +190,10 @@ constexpr npusim::MemSpace space_of() {
     if constexpr (pos == TPosition::VECIN || pos == TPosition::VECOUT ||
                   pos == TPosition::VECCALC) {
         return npusim::MemSpace::UB;
-    } else if constexpr (pos == TPosition::A1 || pos == TPosition::B1 || pos == TPosition::C1 ||
-                         pos == TPosition::C2) {
-        // C2 (the bias table) is kept in L1: npusim has no bias-table memory of its own.
+    } else if constexpr (pos == TPosition::A1 || pos == TPosition::B1 || pos == TPosition::C1) {
         return npusim::MemSpace::L1;
+    } else if constexpr (pos == TPosition::C2) {
+        return npusim::MemSpace::BT;  // the bias table (BiasTable Buffer on A2)
     } else if constexpr (pos == TPosition::A2) {
         return npusim::MemSpace::L0A;
     } else if constexpr (pos == TPosition::B2) {
@@ -219,8 +219,9 @@ inline npusim::MemSpace space_at(TPosition pos, const Loc& loc) {
         case TPosition::A1:
         case TPosition::B1:
         case TPosition::C1:
-        case TPosition::C2:
             return npusim::MemSpace::L1;
+        case TPosition::C2:
+            return npusim::MemSpace::BT;
         case TPosition::A2:
             return npusim::MemSpace::L0A;
         case TPosition::B2:
@@ -247,6 +248,8 @@ inline TPosition position_of(npusim::MemSpace space) {
             return TPosition::B2;
         case npusim::MemSpace::L0C:
             return TPosition::CO1;
+        case npusim::MemSpace::BT:
+            return TPosition::C2;
         case npusim::MemSpace::GM:
             return TPosition::GM;
     }

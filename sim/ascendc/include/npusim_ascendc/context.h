@@ -232,7 +232,9 @@ private:
 /// instruction that depends on (overlaps, one of them writing) an earlier vector instruction
 /// nothing orders it after yet; SetFlag/WaitFlag<X_S> before a scalar access that depends on
 /// unordered earlier work of X in {V, MTE2, MTE3}; SetFlag/WaitFlag<S_X> before X work that depends
-/// on an unordered earlier scalar access. Nothing on the cube side, never V <-> MTE flags. Inserted
+/// on an unordered earlier scalar access; a PipeBarrier<PIPE_M> before an Mmad that depends on an
+/// earlier unordered Mmad (back-to-back accumulation into one L0C tile). Nothing else on the cube
+/// side, never V <-> MTE flags. Inserted
 /// instructions are marked Transaction::inserted and carry the line of the instruction that needed
 /// them.
 class AutoSync {
@@ -249,6 +251,9 @@ public:
     bool needs_vector_barrier(const SyncKnowledge& k, const std::vector<Touch>& touches) {
         return m_enabled && unordered(k, Pipe::V, m_records[slot(Pipe::V)], Pipe::V, touches);
     }
+    bool needs_cube_barrier(const SyncKnowledge& k, const std::vector<Touch>& touches) {
+        return m_enabled && unordered(k, Pipe::M, m_records[slot(Pipe::M)], Pipe::M, touches);
+    }
     bool needs_scalar_flag(const SyncKnowledge& k, Pipe pipe, const std::vector<Touch>& touches) {
         return m_enabled && (pipe == Pipe::V || pipe == Pipe::MTE2 || pipe == Pipe::MTE3) &&
                unordered(k, pipe, m_records[slot(Pipe::S)], Pipe::S, touches);
@@ -264,7 +269,9 @@ public:
     }
     void record(const SyncKnowledge& k, Pipe pipe, std::uint64_t index,
                 const std::vector<Touch>& touches) {
-        if (pipe != Pipe::V && pipe != Pipe::MTE2 && pipe != Pipe::MTE3 && pipe != Pipe::S) return;
+        if (pipe != Pipe::V && pipe != Pipe::MTE2 && pipe != Pipe::MTE3 && pipe != Pipe::S &&
+            pipe != Pipe::M)
+            return;
         auto& list = m_records[slot(pipe)];
         for (const Touch& t : touches) list.push_back(Record{t, index});
         if (list.size() > kPruneAt) prune(k, pipe, list);
@@ -279,11 +286,16 @@ private:
     static constexpr std::size_t kPruneAt = 512;
 
     static std::size_t slot(Pipe pipe) {
-        return pipe == Pipe::V ? 0 : pipe == Pipe::MTE2 ? 1 : pipe == Pipe::MTE3 ? 2 : 3;
+        return pipe == Pipe::V      ? 0
+               : pipe == Pipe::MTE2 ? 1
+               : pipe == Pipe::MTE3 ? 2
+               : pipe == Pipe::M    ? 4
+                                    : 3;
     }
     /// Drops the records every agent that could depend on them knows complete.
     static void prune(const SyncKnowledge& k, Pipe pipe, std::vector<Record>& list) {
         std::erase_if(list, [&](const Record& r) {
+            if (pipe == Pipe::M) return k.knows(Pipe::M, Pipe::M, r.index);  // only Mmads ask
             for (Pipe agent : {Pipe::S, Pipe::V, Pipe::MTE2, Pipe::MTE3}) {
                 if (!k.knows(agent, pipe, r.index)) return false;
             }
@@ -302,7 +314,7 @@ private:
     }
 
     bool m_enabled = true;
-    std::array<std::vector<Record>, 4> m_records;  // V, MTE2, MTE3, S
+    std::array<std::vector<Record>, 5> m_records;  // V, MTE2, MTE3, S, M
 };
 
 /// The vector mask registers (SetMaskCount / SetMaskNorm / SetVectorMask / ResetMask): in
@@ -397,6 +409,9 @@ public:
     void before_pipe_work(Pipe pipe, const std::vector<Touch>& touches, const Loc& loc) {
         if (pipe == Pipe::V && m_auto_sync.needs_vector_barrier(m_knowledge, touches)) {
             pipe_barrier(Pipe::V, loc, true);
+        }
+        if (pipe == Pipe::M && m_auto_sync.needs_cube_barrier(m_knowledge, touches)) {
+            pipe_barrier(Pipe::M, loc, true);
         }
         if (m_auto_sync.needs_scalar_flag(m_knowledge, pipe, touches)) {
             insert_flag_pair(Pipe::S, pipe, loc);

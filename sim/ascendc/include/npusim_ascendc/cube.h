@@ -11,6 +11,7 @@
 // row from there.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -107,6 +108,7 @@ struct FixpipeParamsV220 {
     std::uint16_t srcNdStride = 0;
     std::uint16_t dstNdStride = 0;
     std::uint8_t unitFlag = 0;
+    bool isChannelSplit = false;  // NZ output of float: 16 x 8 blocks instead of 16 x 16
 };
 
 /// LoadDataWithTranspose's parameters (A2/A3): per repeat one square matrix (16 x 16 of 16-bit
@@ -276,9 +278,14 @@ void issue_mmad(const AscendC::LocalTensor<C>& dst, const AscendC::LocalTensor<A
     Resume resume(ctx);
     std::vector<Touch> touches;
     if (bias != nullptr) {
-        touches.push_back(Touch{MemSpace::L1, bias->native().address,
+        touches.push_back(Touch{bias->native().space, bias->native().address,
                                 std::uint64_t{params.n} * sizeof(Bias), false});
     }
+    // The result's NZ fractals in L0C: an earlier unordered Mmad on them gets the automatic
+    // PipeBarrier<PIPE_M> (back-to-back accumulation).
+    const std::uint64_t c_bytes = (std::uint64_t{params.m} + 15) / 16 * 16 *
+                                  ((std::uint64_t{params.n} + 15) / 16 * 16) * sizeof(C);
+    touches.push_back(Touch{dst.native().space, dst.native().address, c_bytes, true});
     ctx.before_pipe_work(Pipe::M, touches, loc);
     Block::MmadCall call;
     call.c = dst.native();
@@ -294,6 +301,61 @@ void issue_mmad(const AscendC::LocalTensor<C>& dst, const AscendC::LocalTensor<A
     ctx.block().mmad(call, loc);
 }
 
+template <class D, class S, class W, class P>
+void issue_fixpipe(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
+                   const AscendC::LocalTensor<W>* scales,
+                   const AscendC::FixpipeParamsV220<P>& params,
+                   const AscendC::FixpipeConfig& config, const Loc& loc,
+                   CubeLayout layout = CubeLayout::Fractal);
+
+/// Fixpipe with NZ output (CFG_NZ, vendor API reference "Fixpipe", NZ2NZ): the result stays
+/// in column blocks of C0 columns, each block mSize rows of C0 elements, the blocks dstStride
+/// x 32 bytes apart in GM. C0 is 32 bytes of the output type (half / bfloat16_t 16, int8_t /
+/// uint8_t 32: two of L0C's 16-column blocks side by side), for float 16 (64 bytes);
+/// isChannelSplit (float in 16 x 8 blocks) is a KernelError. npusim issues one Fixpipe
+/// instruction per output block (hardware: one for all), each the NZ -> ND Fixpipe of one
+/// block with its conversion.
+template <class D, class S, class W, class P>
+void issue_fixpipe_nz(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
+                      const AscendC::LocalTensor<W>* scales,
+                      const AscendC::FixpipeParamsV220<P>& params, const Loc& loc) {
+    constexpr bool kFloatOut = std::is_same_v<D, float>;
+    if (params.isChannelSplit) {
+        throw KernelError(EventIds::where(loc) +
+                          "Fixpipe with NZ output and isChannelSplit (float results in 16 x 8 "
+                          "blocks) is not supported yet (docs/ascendc.md)");
+    }
+    const std::uint32_t c0 = kFloatOut ? 16 : 32 / sizeof(D);
+    if ((std::uint64_t{params.dstStride} * 32) % sizeof(D) != 0 ||
+        std::uint64_t{params.dstStride} * 32 < std::uint64_t{params.mSize} * c0 * sizeof(D)) {
+        throw KernelError(EventIds::where(loc) + "Fixpipe with NZ output: dstStride " +
+                          std::to_string(params.dstStride) +
+                          " (32-byte units between output column blocks) is less than mSize " +
+                          "x C0 = " + std::to_string(std::uint64_t{params.mSize} * c0) +
+                          " elements");
+    }
+    if (params.nSize > 16 && params.srcStride < (params.mSize + 15) / 16 * 16) {
+        throw KernelError(EventIds::where(loc) + "Fixpipe: srcStride " +
+                          std::to_string(params.srcStride) +
+                          " (C0 rows between L0C's column blocks) is less than mSize " +
+                          std::to_string(params.mSize) + " rounded up to 16");
+    }
+    const std::uint64_t block_elements = std::uint64_t{params.dstStride} * 32 / sizeof(D);
+    for (std::uint32_t col = 0, b = 0; col < params.nSize; col += c0, ++b) {
+        AscendC::FixpipeParamsV220<P> one = params;
+        one.nSize = static_cast<std::uint16_t>(std::min<std::uint32_t>(c0, params.nSize - col));
+        one.dstStride = c0;
+        one.ndNum = 1;
+        const std::uint64_t from =
+            std::uint64_t{col / 16} * params.srcStride * kFractalSide + col % 16;
+        const AscendC::LocalTensor<W> shifted =
+            scales != nullptr ? (*scales)[col] : AscendC::LocalTensor<W>{};
+        issue_fixpipe<D, S, W, P>(dst[b * block_elements], src[from],
+                                  scales != nullptr ? &shifted : nullptr, one,
+                                  AscendC::CFG_ROW_MAJOR, loc, CubeLayout::Fractal);
+    }
+}
+
 /// The native Fixpipe of an Ascend C Fixpipe call: one Fixpipe instruction the core checks
 /// against the conversion table (base/cube_types.h), reading L0C as NZ (`layout` Fractal,
 /// srcStride rows between column blocks) or, for the Matmul API's own tiles, row-major; a
@@ -302,12 +364,17 @@ template <class D, class S, class W, class P>
 void issue_fixpipe(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
                    const AscendC::LocalTensor<W>* scales,
                    const AscendC::FixpipeParamsV220<P>& params,
-                   const AscendC::FixpipeConfig& config, const Loc& loc,
-                   CubeLayout layout = CubeLayout::Fractal) {
-    if (params.mSize == 0 || params.nSize == 0 || params.ndNum == 0) return;  // a NOP
+                   const AscendC::FixpipeConfig& config, const Loc& loc, CubeLayout layout) {
+    if (params.mSize == 0 || params.nSize == 0) return;  // a NOP
+    if (config.format == AscendC::CO2Layout::NZ && !config.isToUB &&
+        layout == CubeLayout::Fractal) {
+        issue_fixpipe_nz(dst, src, scales, params, loc);
+        return;
+    }
+    if (params.ndNum == 0) return;  // a NOP
     if (config.format != AscendC::CO2Layout::ROW_MAJOR || config.isToUB || params.ndNum > 1) {
         throw KernelError(EventIds::where(loc) +
-                          "Fixpipe: NZ or column-major output, output to UB and several ND "
+                          "Fixpipe: column-major output, output to UB and several ND "
                           "matrices (ndNum > 1) are not supported yet");
     }
     const auto quant = static_cast<FixQuant>(params.quantPre);
@@ -413,9 +480,60 @@ void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
     npusim::ascendc::issue_fixpipe<D, S, W>(dst, src, &cbufWorkspace, params, config, loc);
 }
 
-template <class... Args>
-void SetFixPipeConfig(Args&&...) {
-    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
+/// LoadData 3D v2 (img2col from L1 to L0A / L0B): its parameters are declared (the vendor's
+/// field names, "LoadData" 3D v2) so that kernels that only name them in branches they do not
+/// take compile; a LoadData call with them is a compile error naming it.
+template <class T>
+struct LoadData3DParamsV2 {
+    std::uint8_t padList[4] = {0, 0, 0, 0};
+    std::uint16_t l1H = 0;
+    std::uint16_t l1W = 0;
+    std::uint16_t channelSize = 0;
+    std::uint16_t kExtension = 0;
+    std::uint16_t mExtension = 0;
+    std::uint16_t kStartPt = 0;
+    std::uint16_t mStartPt = 0;
+    std::uint8_t strideW = 1;
+    std::uint8_t strideH = 1;
+    std::uint8_t filterW = 1;
+    std::uint8_t filterH = 1;
+    std::uint8_t dilationFilterW = 1;
+    std::uint8_t dilationFilterH = 1;
+    bool enTranspose = false;
+    bool enSmallK = false;
+    T padValue = 0;
+    bool filterSizeW = false;
+    bool filterSizeH = false;
+    bool fMatrixCtrl = false;
+};
+template <class T, class U>
+void LoadData(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData3DParamsV2<U>&) {
+    static_assert(npusim::ascendc::kAlwaysFalse<T>,
+                  "npusim Ascend C: LoadData 3D (LoadData3DParamsV2, img2col) is not supported "
+                  "yet (docs/ascendc.md, API status)");
+}
+
+/// SetFixPipeConfig(preData, isUnitFlag): with an L0C (CO1) tensor it clears L0C's unit flags
+/// (vendor API reference, "SetFixPipeConfig"); npusim does not model unit flags (Mmad and
+/// Fixpipe are ordered by M -> FIX flags, unitFlag is ignored), so that form has no effect
+/// beyond one scalar cycle. The quantisation-table forms (a tensor in the fixpipe buffer,
+/// C2PIPE2GM) are not supported: a KernelError naming the line.
+template <class T, bool setRelu = false>
+void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false,
+                      Loc loc = Loc::current()) {
+    (void)isUnitFlag;
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    if (setRelu || preData.native().space != npusim::MemSpace::L0C) {
+        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
+                                  "SetFixPipeConfig with a quantisation (or ReLU) table is not "
+                                  "supported yet: only the L0C unit-flag form (docs/ascendc.md)");
+    }
+    npusim::ascendc::Resume resume(ctx);
+    ctx.block().scalar_work(1, loc);
+}
+template <class T, class U>
+void SetFixPipeConfig(const LocalTensor<T>&, const LocalTensor<U>&, bool = false) {
+    static_assert(npusim::ascendc::kAlwaysFalse<T>,
                   "npusim Ascend C: SetFixPipeConfig (Fixpipe quantization tables) is not "
                   "supported yet (docs/ascendc.md, API status)");
 }

@@ -1,5 +1,6 @@
 // DataCopy and DataCopyPad: every route of the native API (GM -> UB/L1, UB -> GM,
-// L0C -> GM, UB -> UB, L1 -> L0A/L0B) in the count form and the DataCopyParams form.
+// L0C -> GM, UB -> UB, L1 -> L0A/L0B, L1 -> the bias table) in the count form and the
+// DataCopyParams form.
 #pragma once
 
 #include <cstdint>
@@ -175,6 +176,14 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, std::uint32
 template <class T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, std::uint32_t count,
               Loc loc = Loc::current()) {
+    if (dst.native().space == npusim::MemSpace::BT) {
+        // C1 -> C2: count x sizeof(T) rounded down to 32 bytes (vendor API reference,
+        // "L1ToBiasTable Buffer DataCopy").
+        const std::uint64_t bytes = std::uint64_t{count} * sizeof(T) / 32 * 32;
+        if (bytes == 0) return;
+        npusim::ascendc::copy_elements<T>(dst.native(), src.native(), bytes / sizeof(T), loc);
+        return;
+    }
     npusim::ascendc::copy_elements<T>(dst.native(), src.native(), count, loc);
 }
 
@@ -195,9 +204,12 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
 template <class T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params,
               Loc loc = Loc::current()) {
+    // C1 -> C2 on A2 / A3: blockLen and the destination's gap in 64-byte units, the source's
+    // gap in 32-byte units (vendor API reference, "L1ToBiasTable Buffer DataCopy").
+    const std::uint64_t dst_unit = dst.native().space == npusim::MemSpace::BT ? 64 : 32;
     npusim::ascendc::copy_blocks<T>(dst.native(), src.native(), params.blockCount,
-                                    params.blockLen * 32ULL, params.srcStride * 32ULL,
-                                    params.dstStride * 32ULL, loc);
+                                    params.blockLen * dst_unit, params.srcStride * 32ULL,
+                                    params.dstStride * dst_unit, loc);
 }
 
 /// DataCopy GM -> L1 with the ND -> NZ conversion (vendor API reference, "DataCopy" ND2NZ;

@@ -1,7 +1,7 @@
 // The static-tensor style of the current vendor examples: no TPipe/TQue, tensors at fixed
 // local addresses and explicit SetFlag/WaitFlag (or PipeBarrier) between the pipes.
 //   InitSocState()                       the core's control state to its defaults
-//   LocalMemAllocator<Hardware::UB|L1|L0A|L0B|L0C>   consecutive tensors in one memory
+//   LocalMemAllocator<Hardware::UB|L1|L0A|L0B|L0C|BIAS>   consecutive tensors in one memory
 //   LocalTensor<T>(TPosition, address, length)       a tensor at a literal byte address
 // The tensors are ordinary npusim local tensors: every access goes through the Block and the
 // checker sees it as any other (a missing flag is a race at the kernel's lines). Nothing is
@@ -30,10 +30,12 @@ constexpr TPosition default_position() {
         return TPosition::B2;
     } else if constexpr (hard == Hardware::L0C) {
         return TPosition::CO1;
+    } else if constexpr (hard == Hardware::BIAS) {
+        return TPosition::C2;  // the bias table
     } else {
         static_assert(npusim::ascendc::kAlwaysFalse<decltype(hard)>,
-                      "npusim Ascend C: LocalMemAllocator supports Hardware::UB, L1, L0A, L0B "
-                      "and L0C (BIAS, FIXBUF are not supported yet, docs/ascendc.md)");
+                      "npusim Ascend C: LocalMemAllocator supports Hardware::UB, L1, L0A, L0B, "
+                      "L0C and BIAS (FIXBUF is not supported yet, docs/ascendc.md)");
         return TPosition::MAX;
     }
 }
@@ -49,8 +51,9 @@ inline void InitSocState(Loc loc = Loc::current()) {
 }
 
 /// Consecutive tensors in one local memory, from its start. npusim allocates them with the
-/// block's allocator (32-byte aligned, 512 on L0; a KernelError naming the line when the
-/// memory is full), so they do not overlap TBufs or other allocators' tensors.
+/// block's allocator (32-byte aligned, 512 on L0A / L0B / L0C, 64 in the bias table; a
+/// KernelError naming the line when the memory is full), so they do not overlap TBufs or other
+/// allocators' tensors.
 template <Hardware hard = Hardware::UB>
 class LocalMemAllocator {
 public:

@@ -1,5 +1,5 @@
 // Kernel utilities: GetSystemCycle, ascendc_assert(expr[, fmt, args...]), DivCeil / AlignUp,
-// Conditional.
+// Conditional, IsSameType.
 //
 // GetSystemCycle returns the calling block's scalar-unit time in simulated cycles (hardware: the
 // system counter), so kernels that time a section read deterministic numbers; the read costs
@@ -73,6 +73,17 @@ struct Conditional {
 template <class T, class F>
 struct Conditional<false, T, F> {
     using type = F;
+};
+
+/// IsSameType<T, U>::value: whether T and U are one type (as std::is_same; the cube samples
+/// pick their parameters by element type with it).
+template <class T, class U>
+struct IsSameType {
+    static constexpr bool value = false;
+};
+template <class T>
+struct IsSameType<T, T> {
+    static constexpr bool value = true;
 };
 
 constexpr std::uint32_t DivCeil(std::uint32_t a, std::uint32_t b) {
