@@ -49,8 +49,9 @@ void GetBlockIdx(Args&&...) {
 /// Ascend 950 APIs (not on Atlas A2 / A3, the generation npusim models): declared only so that a
 /// use fails to compile with a message that says so.
 namespace AscendC {
-#define NPUSIM_ASCEND950_ONLY(api)                                                          \
-    "npusim Ascend C: " api " is an Ascend 950 API (not on Atlas A2/A3, which npusim models; " \
+#define NPUSIM_ASCEND950_ONLY(api)                                     \
+    "npusim Ascend C: " api                                            \
+    " is an Ascend 950 API (not on Atlas A2/A3, which npusim models; " \
     "docs/ascendc.md)"
 using MutexID = std::uint8_t;
 template <class T = void>
