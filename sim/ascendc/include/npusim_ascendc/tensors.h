@@ -52,6 +52,11 @@ public:
     ~ElementRef() = default;
 
     operator T() const { return m_tensor.GetValue(m_index, m_loc); }  // NOLINT: a reference
+    /// static_cast<float>(t(i)) of a half / bfloat16_t element (two conversions otherwise).
+    template <class U>
+    requires(std::is_arithmetic_v<U> && !std::is_arithmetic_v<T>) explicit operator U() const {
+        return static_cast<U>(static_cast<T>(*this));
+    }
     const ElementRef& operator=(T value) const {
         m_tensor.SetValue(m_index, value, m_loc);
         return *this;
