@@ -314,7 +314,7 @@ FlagResult run_flags(uint32_t mode, bool in_turns_kernel) {
 }  // namespace
 
 TEST_CASE(
-    "Ascend C IBSet / IBWait chain: the last block's row, no findings; without the "
+    "Ascend C IBSet / IBWait chain: the last block's row, no findings - without the "
     "waits the inter-core WAW at the copy's line",
     "[ascendc]") {
     const FlagResult r = run_flags(kFlagsOn, false);
@@ -345,7 +345,7 @@ TEST_CASE("Ascend C IBWait that no block sets: a deadlock naming the IBWait's li
 }
 
 TEST_CASE(
-    "Ascend C WaitPreBlock / NotifyNextBlock: block order, no findings; without the "
+    "Ascend C WaitPreBlock / NotifyNextBlock: block order, no findings - without the "
     "waits the inter-core WAW at the write's line",
     "[ascendc]") {
     const FlagResult r = run_flags(kFlagsOn, true);
@@ -366,7 +366,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "Ascend C GroupBarrier: waiters read what the arrivers wrote, no findings; without "
+    "Ascend C GroupBarrier: waiters read what the arrivers wrote, no findings - without "
     "Wait the inter-core RAW at the lines",
     "[ascendc]") {
     for (const uint32_t mode : {uint32_t{kFlagsOn}, uint32_t{kFlagsOff}}) {
