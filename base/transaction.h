@@ -54,6 +54,11 @@ enum class Op : std::uint8_t {
     SoftSyncAll,  // soft SyncAll: start = call, end = every slot seen
     CrossCoreSetFlag,
     CrossCoreWaitFlag,
+    // A flag in GM between the blocks of a kernel (IBSet / IBWait, NotifyNextBlock /
+    // WaitPreBlock; sync/soft_sync_all.h): Transaction::sync_id names the flag and value
+    // (gm_flag_id). Set: what the block did before is complete; wait: the value was seen.
+    GmFlagSet,
+    GmFlagWait,
     And,
     Or,    // bitwise, integer types
     Not,   // bitwise, integer types
@@ -271,6 +276,7 @@ enum class StuckWaitKind : std::uint8_t {
     SoftSyncAll,    // a soft SyncAll (spinning): `missing_vector` slots are behind
     Flag,           // an intra-core WaitFlag whose SetFlag is never issued
     CrossCoreFlag,  // a CrossCoreWaitFlag(flag_id) no set arrived for
+    GmFlag,         // a wait for a flag in GM (IBWait, WaitPreBlock): `gm_flag` names it
 };
 
 struct StuckWait {
@@ -282,6 +288,7 @@ struct StuckWait {
     Pipe flag_src = Pipe::S;                    // Flag: SetFlag<src, dst>
     Pipe flag_dst = Pipe::S;
     std::string flag_where;  // Flag: source location of the WaitFlag ("" : the block's)
+    std::string gm_flag;     // GmFlag: "IBWait(block 0, event 0)"
 };
 
 /// A block that can make no progress when the chip stopped (deadlock).

@@ -443,6 +443,10 @@ void AiCore::soft_sync_all(const Operand& gm_workspace, const Operand& ub_worksp
     m_current.runtime->sync->soft_sync_all(*this, gm_workspace, ub_workspace, used_cores, loc);
 }
 
+void AiCore::gm_flag(const GmFlagCall& call, const Loc& loc) {
+    m_current.runtime->sync->gm_flag(*this, call, loc);
+}
+
 void AiCore::cross_core_set_flag(std::uint32_t mode, Pipe pipe, std::uint32_t flag_id,
                                  const Loc& loc) {
     InFlight* f = begin(pipe, Op::CrossCoreSetFlag, loc);

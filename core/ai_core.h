@@ -90,6 +90,7 @@ public:
                        std::uint32_t used_cores, const Loc& loc);
     void cross_core_set_flag(std::uint32_t mode, Pipe pipe, std::uint32_t flag_id, const Loc& loc);
     void cross_core_wait_flag(std::uint32_t flag_id, const Loc& loc);
+    void gm_flag(const GmFlagCall& call, const Loc& loc);
 
     // ---- CorePort: what the synchronization library may do on this core ---------------
     const BlockAssignment& assignment() const override { return m_current; }

@@ -44,6 +44,16 @@ void Block::sync_all(GlobalTensor<std::int32_t> gm_workspace,
                          loc);
 }
 
+void Block::gm_flag(bool set, GlobalTensor<std::int32_t> slot, LocalTensor<std::int32_t> ub,
+                    std::int32_t value, std::string name, Loc loc) {
+    m_core.gm_flag(GmFlagCall{.set = set,
+                              .slot = global_operand(slot),
+                              .ub = local_operand(ub),
+                              .value = value,
+                              .name = std::move(name)},
+                   loc);
+}
+
 void Block::cross_core_set_flag(std::uint32_t mode, Pipe pipe, std::uint32_t flag_id, Loc loc) {
     m_core.cross_core_set_flag(mode, pipe, flag_id, loc);
 }

@@ -512,6 +512,12 @@ public:
                              Loc loc = Loc::current());
     /// CrossCoreWaitFlag(flag_id): the scalar unit waits until this block's counter is > 0.
     void cross_core_wait_flag(std::uint32_t flag_id, Loc loc = Loc::current());
+    /// A flag in GM (IBSet / IBWait, NotifyNextBlock / WaitPreBlock; core/sync_port.h
+    /// GmFlagCall): set writes `value` into the 32-byte `slot` once the block's earlier work is
+    /// complete; wait polls the slot until it holds `value` or more. `ub`: 32 bytes of UB
+    /// (vector cores only). `name` names the call in messages.
+    void gm_flag(bool set, GlobalTensor<std::int32_t> slot, LocalTensor<std::int32_t> ub,
+                 std::int32_t value, std::string name, Loc loc = Loc::current());
 
     // ---- intra-core synchronization ---------------------------------------------------
     /// SetFlag<src_dst>(id): issued into `src`; fires when src's earlier work completed.

@@ -55,6 +55,10 @@ struct ChipResources {
     std::uint32_t busy_cores = 0;
     std::uint32_t blocked_cores = 0;
     std::uint32_t quiet_spinners = 0;
+    // When the last block that finished ended (its effects are in memory from then on): a
+    // spinner catches up to it before it judges the chip stuck (a flag in GM it waits for may
+    // have been set by a block that finished ahead of the spinner's own time).
+    Cycle last_block_end = 0;
     bool deadlock = false;
     Cycle idle_limit;
     bool idle_limit_hit = false;  // a spinner saw no progress for idle_limit (the watchdog)

@@ -67,6 +67,18 @@ protected:
     ~CorePort() = default;
 };
 
+/// A flag in GM between the blocks of one kernel (IBSet / IBWait, NotifyNextBlock /
+/// WaitPreBlock): `set` writes `value` into the first int32 of the 32-byte GM `slot` (through
+/// `ub`, 32 bytes of UB) once everything the block issued before is complete; a wait polls the
+/// slot (a copy into `ub` and a scalar load) until it holds `value` or more.
+struct GmFlagCall {
+    bool set = false;
+    Operand slot;            // GM, 8 int32
+    Operand ub;              // UB, 8 int32
+    std::int32_t value = 1;  // 1 .. 65535 (a set may write 0)
+    std::string name;        // for messages: "IBWait(block 0, event 0)"
+};
+
 /// Synchronization across the blocks of one kernel launch, as the core calls it. Implemented
 /// by sync/kernel_sync.h; one instance per launch, shared by all its blocks.
 class CrossBlockSync {
@@ -82,6 +94,7 @@ public:
     /// Waits for and consumes one set of `tx.event_id` for this block; fills tx's partner
     /// fields and returns the cycle the set became visible.
     virtual Cycle take_cross_core(CorePort& core, Transaction& tx, const Loc& loc) = 0;
+    virtual void gm_flag(CorePort& core, const GmFlagCall& call, const Loc& loc) = 0;
 };
 
 }  // namespace npusim

@@ -45,6 +45,8 @@ constexpr std::array kOps{
     OpInfo{Op::SoftSyncAll, "SoftSyncAll", OpUnit::Sync},
     OpInfo{Op::CrossCoreSetFlag, "CrossCoreSetFlag", OpUnit::Sync},
     OpInfo{Op::CrossCoreWaitFlag, "CrossCoreWaitFlag", OpUnit::Sync},
+    OpInfo{Op::GmFlagSet, "GmFlagSet", OpUnit::Sync},
+    OpInfo{Op::GmFlagWait, "GmFlagWait", OpUnit::Sync},
     OpInfo{Op::And, "And", OpUnit::Vector, 2, false, &compute_elementwise<Op::And>},
     OpInfo{Op::Or, "Or", OpUnit::Vector, 2, false, &compute_elementwise<Op::Or>},
     OpInfo{Op::Not, "Not", OpUnit::Vector, 1, false, &compute_elementwise<Op::Not>},

@@ -191,4 +191,10 @@ void KernelSync::check_hard_sync_all_flag_ids(CorePort& core, const Transaction&
                 place(other->where, other->block, other->core_type) + "; " + fix);
 }
 
+// ---- flags in GM (IBSet / IBWait, NotifyNextBlock / WaitPreBlock) -----------------------
+
+void KernelSync::gm_flag(CorePort& core, const GmFlagCall& call, const Loc& loc) {
+    run_gm_flag(core, call, loc);
+}
+
 }  // namespace npusim

@@ -29,6 +29,7 @@ public:
                        std::uint32_t used_cores, const Loc& loc) override;
     void post_cross_core(CorePort& core, const Transaction& tx, Cycle at) override;
     Cycle take_cross_core(CorePort& core, Transaction& tx, const Loc& loc) override;
+    void gm_flag(CorePort& core, const GmFlagCall& call, const Loc& loc) override;
 
     /// Soft SyncAll bookkeeping (sync/soft_sync_all.cpp).
     /// True the first time a workspace is used in this kernel (it must then be all zero).

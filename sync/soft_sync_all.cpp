@@ -58,7 +58,12 @@ public:
     QuietWatch& operator=(const QuietWatch&) = delete;
 
     /// After one poll at `now`: true when the chip can make no more progress.
-    bool stuck_after_poll(Cycle now) {
+    bool stuck_after_poll(Cycle now) { return stuck_after_poll(now, m_chip.busy_cores, 1); }
+    /// The same for a flag in GM: `busy` is the cores busy when the poll read (a core that
+    /// finished after it may have set the flag), and every busy core must have looked stuck on
+    /// `confirmations` polls in a row (a waiter that just saw its flag may still count as a
+    /// quiet spinner at the moment of this poll).
+    bool stuck_after_poll(Cycle now, std::uint32_t busy, int confirmations) {
         if (m_chip.progress_epoch != m_seen_epoch) {
             m_seen_epoch = m_chip.progress_epoch;
             m_quiet_since = now;
@@ -69,11 +74,14 @@ public:
             m_counted = true;
         }
         const bool everyone_stuck =
-            m_counted && m_chip.quiet_spinners + m_chip.blocked_cores >= m_chip.busy_cores;
+            m_counted && m_chip.quiet_spinners + m_chip.blocked_cores >= busy;
+        m_stuck_polls = everyone_stuck ? m_stuck_polls + 1 : 0;
         if (!everyone_stuck && now - m_quiet_since > m_chip.idle_limit) {
             m_chip.idle_limit_hit = true;
         }
-        if (everyone_stuck || now - m_quiet_since > m_chip.idle_limit) m_chip.deadlock = true;
+        if (m_stuck_polls >= confirmations || now - m_quiet_since > m_chip.idle_limit) {
+            m_chip.deadlock = true;
+        }
         return m_chip.deadlock;
     }
     void leave() {
@@ -86,6 +94,7 @@ private:
     std::uint64_t m_seen_epoch;
     Cycle m_quiet_since;
     int m_quiet_polls = 0;
+    int m_stuck_polls = 0;
     bool m_counted = false;
 };
 
@@ -179,6 +188,98 @@ void run_soft_sync_all(CorePort& core, KernelSync& kernel, const Operand& gm_ws,
             wait.sync_id = tx.sync_id;
             wait.missing_vector = behind;
             core.block_stuck(loc, text, std::move(wait));
+        }
+    }
+    watch.leave();
+    core.set_internal(false);
+    tx.end = tx.pipe_free = core.local_time();
+    core.publish(tx);
+    core.maybe_sync();
+}
+
+void run_gm_flag(CorePort& core, const GmFlagCall& call, const Loc& loc) {
+    Transaction tx = core.begin_record(Pipe::S, call.set ? Op::GmFlagSet : Op::GmFlagWait, loc);
+    const InstructionDecoder& decoder = core.decoder();
+    if (core.core_type() != CoreType::Vector) {
+        decoder.rule_error(tx, call.name + " runs on vector cores only");
+    }
+    if (call.value < (call.set ? 0 : 1) || call.value > 0xFFFF) {
+        decoder.rule_error(tx, call.name + ": flag value " + std::to_string(call.value) +
+                                   " is outside " + (call.set ? "0" : "1") + "..65535");
+    }
+    if (call.ub.space != MemSpace::UB) {
+        decoder.rule_error(tx, call.name + ": the UB workspace must be in UB (it is in " +
+                                   std::string(to_string(call.ub.space)) + ")");
+    }
+    decoder.check_global(tx, call.slot, 8, "GM workspace slot");
+    decoder.check_local(tx, call.ub, 8, "UB workspace");
+    core.scalar_issue(tx);
+    tx.start = tx.issue;
+    tx.sync_id = gm_flag_id(call.slot.address, call.value);
+    const Operand gm_slot{MemSpace::GM, call.slot.address, 8, DType::I32};
+    const Operand ub_slot{MemSpace::UB, call.ub.address, 8, DType::I32};
+    Request drain;
+    drain.op = Op::PipeBarrier;
+    drain.barrier_pipe = Pipe::ALL;
+
+    core.set_internal(true);
+    if (call.set) {
+        core.issue(drain, loc);  // everything before is complete when the flag says so
+        tx.start = core.local_time();
+        Request fill;
+        fill.op = Op::Fill;
+        fill.dst = ub_slot;
+        fill.count = 8;
+        fill.scalar = call.value;
+        core.issue(fill, loc);
+        core.issue(drain, loc);
+        Request write;
+        write.op = Op::Copy;
+        write.dst = gm_slot;
+        write.src0 = ub_slot;
+        write.count = 8;
+        core.issue(write, loc);
+        core.issue(drain, loc);
+        fprintf(stderr, "DBG set %s block %u slot %lx ub %lx t %lu\n", call.name.c_str(), tx.block,
+                (unsigned long)call.slot.address, (unsigned long)call.ub.address,
+                (unsigned long)core.local_time());
+        core.set_internal(false);
+        tx.end = tx.pipe_free = core.local_time();
+        core.publish(tx);
+        core.maybe_sync();
+        return;
+    }
+    QuietWatch watch(core.chip(), core.local_time());
+    for (;;) {
+        // Every effect up to now is applied before the poll reads, and a block that finished
+        // (so no longer counts as busy) did so before it: its flag is in GM by then.
+        const std::uint32_t busy = core.chip().busy_cores;
+        core.advance_to(core.chip().last_block_end);
+        core.sync_to_local();
+        Request poll;
+        poll.op = Op::Copy;
+        poll.dst = ub_slot;
+        poll.src0 = gm_slot;
+        poll.count = 8;
+        core.issue(poll, loc);
+        core.issue(drain, loc);
+        std::int32_t seen = 0;
+        core.scalar_load({MemSpace::UB, call.ub.address, 1, DType::I32}, &seen, loc);
+        fprintf(stderr, "DBG wait %s block %u slot %lx ub %lx seen %d t %lu busy %u\n",
+                call.name.c_str(), tx.block, (unsigned long)call.slot.address,
+                (unsigned long)call.ub.address, seen, (unsigned long)core.local_time(), busy);
+        if (seen >= call.value) break;
+        if (watch.stuck_after_poll(core.local_time(), busy, 2)) {
+            watch.leave();
+            core.set_internal(false);
+            StuckWait wait;
+            wait.kind = StuckWaitKind::GmFlag;
+            wait.gm_flag = call.name;
+            core.block_stuck(loc,
+                             call.name + " polls forever: its GM slot holds " +
+                                 std::to_string(seen) + ", waiting for " +
+                                 std::to_string(call.value) + " (no block sets it any more)",
+                             std::move(wait));
         }
     }
     watch.leave();

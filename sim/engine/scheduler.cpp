@@ -347,6 +347,7 @@ void Scheduler::block_finished(CoreType type, std::uint32_t core, const BlockAss
                                Cycle end) {
     holders(type)[core].reset();
     --m_chip.busy_cores;
+    m_chip.last_block_end = std::max(m_chip.last_block_end, end);
     ++(type == CoreType::Vector ? m_free_vector : m_free_cube);
     m_now = std::max(m_now, end);
     const auto found = m_by_launch.find(work.kernel);
@@ -531,6 +532,7 @@ void Scheduler::reset_after_abort() {
     std::fill(m_vector_held.begin(), m_vector_held.end(), std::nullopt);
     std::fill(m_cube_held.begin(), m_cube_held.end(), std::nullopt);
     m_chip.busy_cores = 0;
+    m_chip.last_block_end = 0;
     m_free_vector = static_cast<std::uint32_t>(m_vector_held.size());
     m_free_cube = static_cast<std::uint32_t>(m_cube_held.size());
 }

@@ -35,11 +35,12 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64
 }
 
 DeadlockKind kind_from(const std::string& name) {
-    for (auto kind : {DeadlockKind::BarrierCycleAcrossKernels, DeadlockKind::BlocksExceedCores,
-                      DeadlockKind::WaitCycle, DeadlockKind::OrphanFlagWait,
-                      DeadlockKind::OrphanCrossCoreWait, DeadlockKind::OrphanBarrierWait,
-                      DeadlockKind::HostWaitsOnStuckStream, DeadlockKind::SimulatedTimeLimit,
-                      DeadlockKind::NoProgressLimit, DeadlockKind::PossibleDeadlock}) {
+    for (auto kind :
+         {DeadlockKind::BarrierCycleAcrossKernels, DeadlockKind::BlocksExceedCores,
+          DeadlockKind::WaitCycle, DeadlockKind::OrphanFlagWait, DeadlockKind::OrphanCrossCoreWait,
+          DeadlockKind::OrphanBarrierWait, DeadlockKind::OrphanGmFlagWait,
+          DeadlockKind::HostWaitsOnStuckStream, DeadlockKind::SimulatedTimeLimit,
+          DeadlockKind::NoProgressLimit, DeadlockKind::PossibleDeadlock}) {
         if (to_string(kind) == name) return kind;
     }
     return DeadlockKind::WaitCycle;

@@ -82,6 +82,19 @@ void SyncEdges::other_instruction(BlockState& b, const Transaction& tx) {
             }
             return;
         }
+        case Op::GmFlagSet:
+        case Op::GmFlagWait: {  // a flag in GM: the set's drained work, learned by its waits
+            // Both drain every pipe of their block (a PipeBarrier<PIPE_ALL>).
+            m_agents.scalar_learns(b, m_agents.drained(b));
+            const auto key = std::make_tuple(tx.kernel_id, tx.sync_id,
+                                             static_cast<std::uint32_t>(Op::GmFlagSet));
+            if (tx.op == Op::GmFlagSet) {
+                m_barriers[key].join(m_agents.drained(b));
+            } else {
+                m_agents.scalar_learns(b, m_barriers[key]);
+            }
+            return;
+        }
         case Op::CrossCoreSetFlag: {
             const Slot src = slot_of(tx.pipe);
             if (src != kScalarSlot) m_agents.issue_edge(b, src);

@@ -161,10 +161,11 @@ private:
     // The queues each core's blocks used last, per core type (vector, cube) and core.
     std::array<std::vector<RecentFlagQueues>, 2> m_recent_queues;
 
-    // SyncAll barriers by (kernel, sync_id, op). Transaction::sync_id is the barrier
-    // instance's identity (base/syncall_id.h): equal on every block of the same instance and
-    // different for every other instance of the kernel, so the arrivals of one instance join
-    // one clock and its departures learn it. The op keeps hard and soft apart.
+    // SyncAll barriers by (kernel, sync_id, op); flags in GM (op GmFlagSet for set and wait).
+    // Transaction::sync_id is the barrier instance's identity (base/syncall_id.h): equal on every
+    // block of the same instance and different for every other instance of the kernel, so the
+    // arrivals of one instance join one clock and its departures learn it. The op keeps hard and
+    // soft apart.
     std::map<std::tuple<std::uint32_t, std::uint64_t, std::uint32_t>, VectorClock> m_barriers;
 
     // Cross-core flags, mirroring sync/cross_core_flags.h: each block's pending sets per id

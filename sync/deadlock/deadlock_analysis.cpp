@@ -48,6 +48,8 @@ std::string state_of(const StuckBlock* stuck) {
             return "at " + flag_name(stuck->wait);
         case StuckWaitKind::CrossCoreFlag:
             return "at CrossCoreWaitFlag(" + std::to_string(stuck->wait.flag_id) + ")";
+        case StuckWaitKind::GmFlag:
+            return "at " + stuck->wait.gm_flag;
         case StuckWaitKind::Unknown:
             break;
     }
@@ -196,6 +198,9 @@ private:
                 case StuckWaitKind::CrossCoreFlag:
                     add_cross_core(k, group);
                     break;
+                case StuckWaitKind::GmFlag:
+                    add_gm_flag(k, group);
+                    break;
                 case StuckWaitKind::Unknown:
                     break;
             }
@@ -273,6 +278,21 @@ private:
                 continue;
             }
             m_graph.add_edge(flag, other.vertex);
+        }
+        if (m_waiting.count(k.id) != 0) m_graph.add_edge(flag, m_waiting.at(k.id));
+    }
+
+    /// A wait for a flag in GM: any other unfinished block of the kernel might still set it.
+    void add_gm_flag(const KernelState& k, const Group& group) {
+        WaitVertex v = kernel_vertex(k, WaitVertexKind::GmFlag);
+        v.what = group.stuck->wait.gm_flag;
+        v.where = group.stuck->where;
+        const VertexId flag = m_graph.add_vertex(std::move(v));
+        m_graph.add_edge(group.vertex, flag);
+        for (const auto& [kernel_id, type, other] : m_groups) {
+            if (kernel_id == k.id && other.vertex != group.vertex) {
+                m_graph.add_edge(flag, other.vertex);
+            }
         }
         if (m_waiting.count(k.id) != 0) m_graph.add_edge(flag, m_waiting.at(k.id));
     }

@@ -23,6 +23,8 @@ std::string_view to_string(DeadlockKind kind) {
             return "orphan cross-core wait";
         case DeadlockKind::OrphanBarrierWait:
             return "orphan barrier wait";
+        case DeadlockKind::OrphanGmFlagWait:
+            return "orphan wait for a flag in GM";
         case DeadlockKind::HostWaitsOnStuckStream:
             return "host waits on a stream that cannot finish";
         case DeadlockKind::SimulatedTimeLimit:
@@ -326,6 +328,18 @@ DeadlockFinding describe_orphan(const WaitForGraph& g, VertexId orphan) {
                           " (mode 0: all AIV or all AIC blocks, mode 1: "
                           "the AIVs of a group, mode 2: within a group) must reach each " +
                           o.what + " at " + o.where;
+            break;
+        case WaitVertexKind::GmFlag:
+            finding.kind = DeadlockKind::OrphanGmFlagWait;
+            finding.summary = who + " wait at " + o.what + " (" + o.where +
+                              "), which no block of the kernel sets any more";
+            finding.cycle = who + " wait at " + at +
+                            ", which no other block can set: they finished or wait themselves";
+            finding.fix =
+                "pair this wait: the block it names must set the flag (IBSet with "
+                "the same block and event, NotifyNextBlock of the previous block) "
+                "before " +
+                o.what + " at " + o.where + " can return";
             break;
         case WaitVertexKind::Barrier:
             finding.kind = DeadlockKind::OrphanBarrierWait;

@@ -30,6 +30,7 @@ enum class DeadlockKind : std::uint8_t {
     OrphanFlagWait,             // a WaitFlag whose SetFlag is never issued
     OrphanCrossCoreWait,        // a CrossCoreWaitFlag no block can set
     OrphanBarrierWait,          // a SyncAll that blocks which already finished never reached
+    OrphanGmFlagWait,           // a wait for a flag in GM (IBWait, WaitPreBlock) no block sets
     HostWaitsOnStuckStream,     // the host thread waits for work that cannot finish
     SimulatedTimeLimit,         // watchdog: the run passed SimOptions::max_cycles
     NoProgressLimit,            // watchdog: nothing progressed for SimOptions::no_progress_cycles

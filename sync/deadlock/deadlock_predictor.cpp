@@ -14,6 +14,8 @@ bool uses_inter_core_sync(Op op) {
         case Op::SoftSyncAll:
         case Op::CrossCoreSetFlag:
         case Op::CrossCoreWaitFlag:
+        case Op::GmFlagSet:
+        case Op::GmFlagWait:
             return true;
         default:
             return false;
@@ -30,6 +32,10 @@ const char* sync_name(Op op) {
             return "CrossCoreSetFlag";
         case Op::CrossCoreWaitFlag:
             return "CrossCoreWaitFlag";
+        case Op::GmFlagSet:
+            return "a flag set in GM (IBSet, NotifyNextBlock)";
+        case Op::GmFlagWait:
+            return "a wait for a flag in GM (IBWait, WaitPreBlock)";
         default:
             return "?";
     }

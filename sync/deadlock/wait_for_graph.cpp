@@ -29,6 +29,8 @@ std::string_view to_string(WaitVertexKind kind) {
             return "stream";
         case WaitVertexKind::Host:
             return "host";
+        case WaitVertexKind::GmFlag:
+            return "flag in GM";
     }
     return "?";
 }

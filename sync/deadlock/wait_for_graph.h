@@ -34,6 +34,7 @@ enum class WaitVertexKind : std::uint8_t {
     Event,          // a runtime event (its captured work)
     Stream,         // a runtime stream (its head operation)
     Host,           // the host program's thread
+    GmFlag,         // a flag in GM (IBWait, WaitPreBlock) as a block waits for it
 };
 std::string_view to_string(WaitVertexKind kind);
 

@@ -692,3 +692,137 @@ TEST_CASE("AddRelu and SubRelu: one instruction each, relu of the sum / differen
     }
     CHECK_THAT(checker.findings(), npusim::NoFindings());
 }
+
+namespace {
+int g_pool_add_line = 0;   // the first pass's Add (reads the pool's input buffers)
+int g_pool_copy_line = 0;  // the second pass's DataCopy into the shared region
+int g_pool_sub_line = 0;   // the second pass's Sub (writes the shared output buffer)
+int g_pool_out_line = 0;   // the first pass's DataCopy out (reads the output buffer)
+
+// z[0..kN) = x + y and z[kN..2kN) = x - y, x and y taken from a ListTensorDesc (the dynamic
+// inputs of an operator): the first pass in TBufPool p1, the second in p2, which shares p1's
+// region once p1.Reset() gave it back. `racy` != 0 skips the Reset: its queues' reuse flags
+// are never waited for, so the second pass overwrites buffers the first still reads.
+extern "C" __global__ __aicore__ void pool_list_add(GM_ADDR list, GM_ADDR z, uint32_t racy) {
+    TPipe pipe;
+    ListTensorDesc inputs((__gm__ void*)list);
+    GlobalTensor<float> xGm, yGm, zGm;
+    xGm.SetGlobalBuffer(inputs.GetDataPtr<float>(0), kN);
+    yGm.SetGlobalBuffer(inputs.GetDataPtr<float>(1), kN);
+    zGm.SetGlobalBuffer((__gm__ float*)z, 2 * kN);
+    TBufPool<TPosition::VECCALC> p1, p2;
+    TQue<TPosition::VECIN, 1> inX, inY, inX2, inY2;
+    TQue<TPosition::VECOUT, 1> out, out2;
+    pipe.InitBufPool(p1, 3 * kN * sizeof(float));
+    pipe.InitBufPool(p2, 3 * kN * sizeof(float), p1);
+    p1.InitBuffer(inX, 1, kN * sizeof(float));
+    p1.InitBuffer(inY, 1, kN * sizeof(float));
+    p1.InitBuffer(out, 1, kN * sizeof(float));
+    for (int pass = 0; pass < 2; ++pass) {
+        TQue<TPosition::VECIN, 1>& qx = pass == 0 ? inX : inX2;
+        TQue<TPosition::VECIN, 1>& qy = pass == 0 ? inY : inY2;
+        TQue<TPosition::VECOUT, 1>& qo = pass == 0 ? out : out2;
+        LocalTensor<float> a = qx.AllocTensor<float>();
+        LocalTensor<float> b = qy.AllocTensor<float>();
+        if (pass == 1) g_pool_copy_line = __LINE__ + 1;
+        DataCopy(a, xGm, kN);
+        DataCopy(b, yGm, kN);
+        qx.EnQue(a);
+        qy.EnQue(b);
+        a = qx.DeQue<float>();
+        b = qy.DeQue<float>();
+        LocalTensor<float> c = qo.AllocTensor<float>();
+        if (pass == 0) {
+            g_pool_add_line = __LINE__ + 1;
+            Add(c, a, b, kN);
+        } else {
+            g_pool_sub_line = __LINE__ + 1;
+            Sub(c, a, b, kN);
+        }
+        qo.EnQue(c);
+        qx.FreeTensor(a);
+        qy.FreeTensor(b);
+        c = qo.DeQue<float>();
+        if (pass == 0) g_pool_out_line = __LINE__ + 1;
+        DataCopy(zGm[pass * kN], c, kN);
+        qo.FreeTensor(c);
+        if (pass == 0) {
+            if (racy == 0) p1.Reset();
+            p2.InitBuffer(inX2, 1, kN * sizeof(float));
+            p2.InitBuffer(inY2, 1, kN * sizeof(float));
+            p2.InitBuffer(out2, 1, kN * sizeof(float));
+        }
+    }
+}
+
+struct PoolListResult {
+    std::vector<float> z;
+    std::vector<npusim::Finding> findings;
+};
+
+PoolListResult run_pool_list(uint32_t racy, const std::vector<float>& xs,
+                             const std::vector<float>& ys) {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto x = sim.allocate<float>(kN, "x");
+    auto y = sim.allocate<float>(kN, "y");
+    auto z = sim.allocate<float>(2 * kN, "z");
+    auto list = sim.allocate<uint64_t>(7, "list");
+    sim.write(x, xs);
+    sim.write(y, ys);
+    // ptrOffset, then (dim 1 | index << 32, shape) per tensor, then the data pointers.
+    sim.write(list, std::vector<uint64_t>{5 * 8, 1, kN, 1 | (uint64_t{1} << 32), kN, x.address,
+                                          y.address});
+    using npusim::ascendc::gm_addr;
+    sim.launch({.name = "pool_list_add"},
+               npusim::ascendc::bind_kernel(pool_list_add, gm_addr(list), gm_addr(z), racy));
+    REQUIRE(sim.run().completed());
+    return {sim.read(z), checker.findings()};
+}
+}  // namespace
+
+TEST_CASE("TBufPool reuse through Reset and a shared pool, inputs from a ListTensorDesc",
+          "[ascendc][apis]") {
+    std::vector<float> xs(kN), ys(kN);
+    for (uint32_t i = 0; i < kN; ++i) {
+        xs[i] = float(i % 13);
+        ys[i] = float(int(i % 5) - 2);
+    }
+    const PoolListResult r = run_pool_list(0, xs, ys);
+    for (uint32_t i = 0; i < kN; ++i) {
+        CHECK(r.z[i] == xs[i] + ys[i]);
+        CHECK(r.z[kN + i] == xs[i] - ys[i]);
+    }
+    CHECK_THAT(r.findings, npusim::NoFindings());
+
+    // Without the Reset the second pass's copies into the shared region race the first
+    // pass's copies (MTE2) and its Add (V), and its Sub the first pass's copy out (MTE3).
+    const PoolListResult racy = run_pool_list(1, xs, ys);
+    const auto copy = static_cast<unsigned>(g_pool_copy_line);
+    const auto add = static_cast<unsigned>(g_pool_add_line);
+    const auto sub = static_cast<unsigned>(g_pool_sub_line);
+    const auto out = static_cast<unsigned>(g_pool_out_line);
+    using npusim::FindingKind;
+    using npusim::MemSpace;
+    CHECK_THAT(racy.findings, npusim::ExactlyFindings({{.kind = FindingKind::RaceWAW,
+                                                        .space = MemSpace::UB,
+                                                        .first_line = copy,
+                                                        .second_line = copy},
+                                                       {.kind = FindingKind::RaceWAW,
+                                                        .space = MemSpace::UB,
+                                                        .first_line = copy + 1,
+                                                        .second_line = copy + 1},
+                                                       {.kind = FindingKind::RaceWAR,
+                                                        .space = MemSpace::UB,
+                                                        .first_line = add,
+                                                        .second_line = copy},
+                                                       {.kind = FindingKind::RaceWAR,
+                                                        .space = MemSpace::UB,
+                                                        .first_line = add,
+                                                        .second_line = copy + 1},
+                                                       {.kind = FindingKind::RaceWAR,
+                                                        .space = MemSpace::UB,
+                                                        .first_line = out,
+                                                        .second_line = sub}}));
+}

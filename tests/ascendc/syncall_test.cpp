@@ -4,6 +4,12 @@
 // the SyncAll the checker reports the inter-core race on the work buffer at the kernel's
 // lines. The kernel chains dependent vector ops without PipeBarrier and relies on the
 // automatic synchronization for them.
+//
+// Flags in GM: blocks in turn through IBSet / IBWait (block b waits for block b - 1, writes
+// the row, sets its own flag) and through WaitPreBlock / NotifyNextBlock (two rounds of scalar
+// GM writes in block order, with `tensor(i)` element access and a GlobalTensor<bool>): the
+// last block's values win, no findings; without the waits the checker reports the inter-core
+// WAW at the write's line; a wait no block sets is a deadlock naming its line.
 #include <cstdint>
 #include <vector>
 
@@ -85,6 +91,118 @@ extern "C" __global__ __aicore__ void syncall_reduce(GM_ADDR input, GM_ADDR work
     outQueue.FreeTensor(y);
 }
 
+constexpr uint32_t kFlagBlocks = 4;
+enum FlagMode : uint32_t { kFlagsOn = 0, kFlagsOff = 1, kFlagNeverSet = 2 };
+int g_ib_write_line = 0;    // ib_chain's DataCopy of the row
+int g_ib_wait_line = 0;     // ib_chain's IBWait
+int g_turn_write_line = 0;  // in_turns' scalar write
+
+// acc = a row of (b + 1) written by each block b in turn (1.5 in element 1 through `out(1)`):
+// the last block's row remains.
+extern "C" __global__ __aicore__ void ib_chain(GM_ADDR acc, GM_ADDR sync, uint32_t mode) {
+    TPipe pipe;
+    TQue<TPosition::VECOUT, 1> outQueue;
+    TQue<TPosition::VECIN, 1> flagQueue;
+    pipe.InitBuffer(outQueue, 1, kElements * sizeof(float));
+    pipe.InitBuffer(flagQueue, 1, 8 * sizeof(int32_t));
+    GlobalTensor<float> accGm;
+    accGm.SetGlobalBuffer((__gm__ float*)acc, kElements);
+    GlobalTensor<int32_t> syncGm;
+    syncGm.SetGlobalBuffer((__gm__ int32_t*)sync, 2 * GetBlockNum() * 8);
+    const int32_t me = static_cast<int32_t>(GetBlockIdx());
+    LocalTensor<int32_t> flag = flagQueue.AllocTensor<int32_t>();
+    if (me > 0 && mode == kFlagsOn) IBWait(syncGm, flag, me - 1, 0);
+    g_ib_wait_line = __LINE__ + 1;
+    if (me == 0 && mode == kFlagNeverSet) IBWait(syncGm, flag, kFlagBlocks - 1, 1);
+    LocalTensor<float> out = outQueue.AllocTensor<float>();
+    Duplicate(out, static_cast<float>(me + 1), kElements);
+    out(1) = static_cast<float>(out(1)) + 0.5F;  // element access: a V -> S and S -> MTE3 flag
+    outQueue.EnQue(out);
+    out = outQueue.DeQue<float>();
+    g_ib_write_line = __LINE__ + 1;
+    DataCopy(accGm, out, kElements);
+    outQueue.FreeTensor(out);
+    IBSet(syncGm, flag, me, 0);
+    flagQueue.FreeTensor(flag);
+}
+
+// Two rounds in block order: each block writes acc(0) = acc(1) + 10 x round + b and marks
+// done(b) (a GlobalTensor<bool>); acc(0) ends as acc(1) + 10 + the last block.
+extern "C" __global__ __aicore__ void in_turns(GM_ADDR acc, GM_ADDR done, GM_ADDR sync,
+                                               uint32_t mode) {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> flagQueue;
+    pipe.InitBuffer(flagQueue, 1, (kFlagBlocks + 1) * 8 * sizeof(int32_t));
+    GlobalTensor<int32_t> accGm, syncGm;
+    accGm.SetGlobalBuffer((__gm__ int32_t*)acc, 8);
+    syncGm.SetGlobalBuffer((__gm__ int32_t*)sync, GetBlockNum() * 8);
+    GlobalTensor<bool> doneGm;
+    doneGm.SetGlobalBuffer((__gm__ bool*)done, 32);
+    const int32_t me = static_cast<int32_t>(GetBlockIdx());
+    LocalTensor<int32_t> ub = flagQueue.AllocTensor<int32_t>();
+    InitDetermineComputeWorkspace(syncGm, ub);
+    SyncAll();  // every slot initialised before any block waits on it
+    for (int32_t round = 0; round < 2; ++round) {
+        if (mode != kFlagsOff) WaitPreBlock(syncGm, ub);
+        const int32_t base = accGm(1);
+        g_turn_write_line = __LINE__ + 1;
+        accGm(0) = base + 10 * round + me;
+        NotifyNextBlock(syncGm, ub);
+    }
+    doneGm(static_cast<uint64_t>(me)) = true;
+    flagQueue.FreeTensor(ub);
+}
+
+int g_group_write_line = 0;  // group_gather's arrivers' copy to the work rows
+int g_group_read_line = 0;   // group_gather's waiters' copy from the work rows
+
+// GroupBarrier: blocks 0 and 1 (arrivers) write row b = b + 1 into work and Arrive; blocks 2
+// and 3 (waiters) Wait, then add both rows into their output row (3.0 everywhere).
+extern "C" __global__ __aicore__ void group_gather(GM_ADDR work, GM_ADDR out, GM_ADDR barrier,
+                                                   uint32_t mode) {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQueue;
+    TQue<TPosition::VECOUT, 1> outQueue;
+    TBuf<TPosition::VECCALC> sumBuf;
+    pipe.InitBuffer(inQueue, 1, kElements * sizeof(float));
+    pipe.InitBuffer(outQueue, 1, kElements * sizeof(float));
+    pipe.InitBuffer(sumBuf, kElements * sizeof(float));
+    GlobalTensor<float> workGm, outGm;
+    workGm.SetGlobalBuffer((__gm__ float*)work, 2 * kElements);
+    outGm.SetGlobalBuffer((__gm__ float*)out, 2 * kElements);
+    GroupBarrier<PipeMode::MTE3_MODE> bar(barrier, 2, 2);
+    const uint32_t me = GetBlockIdx();
+    if (me < 2) {
+        LocalTensor<float> row = outQueue.AllocTensor<float>();
+        Duplicate(row, static_cast<float>(me + 1), kElements);
+        outQueue.EnQue(row);
+        row = outQueue.DeQue<float>();
+        g_group_write_line = __LINE__ + 1;
+        DataCopy(workGm[me * kElements], row, kElements);
+        outQueue.FreeTensor(row);
+        bar.Arrive(me);
+        return;
+    }
+    if (mode == kFlagsOn) bar.Wait(me - 2);
+    LocalTensor<float> sum = sumBuf.Get<float>();
+    Duplicate(sum, 0.0F, kElements);
+    for (uint32_t r = 0; r < 2; ++r) {
+        LocalTensor<float> x = inQueue.AllocTensor<float>();
+        g_group_read_line = __LINE__ + 1;
+        DataCopy(x, workGm[r * kElements], kElements);
+        inQueue.EnQue(x);
+        x = inQueue.DeQue<float>();
+        Add(sum, sum, x, kElements);
+        inQueue.FreeTensor(x);
+    }
+    LocalTensor<float> y = outQueue.AllocTensor<float>();
+    DataCopy(y, sum, kElements);
+    outQueue.EnQue(y);
+    y = outQueue.DeQue<float>();
+    DataCopy(outGm[(me - 2) * kElements], y, kElements);
+    outQueue.FreeTensor(y);
+}
+
 struct Result {
     npusim::RunResult run;
     std::vector<float> output;
@@ -147,4 +265,136 @@ TEST_CASE("Ascend C SyncAll reduction without the SyncAll: the inter-core race a
                                                      .scope = npusim::RaceScope::InterCore,
                                                      .first_line = load,
                                                      .second_line = store}}));
+}
+
+namespace {
+
+struct FlagResult {
+    npusim::RunResult run;
+    std::vector<float> row;
+    std::vector<int32_t> acc;
+    std::vector<uint8_t> done;
+    std::vector<npusim::Finding> findings;
+};
+
+FlagResult run_flags(uint32_t mode, bool in_turns_kernel) {
+    npusim::Simulator sim(npusim::builtin_chip_config("a2"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto row = sim.allocate<float>(kElements, "row");
+    auto acc = sim.allocate<int32_t>(8, "acc");
+    auto done = sim.allocate<uint8_t>(32, "done");
+    auto sync_ws = sim.allocate<int32_t>(2 * kFlagBlocks * 8, "sync_workspace");
+    sim.write(row, std::vector<float>(kElements, 0.0F));
+    sim.write(acc, std::vector<int32_t>{0, 100, 0, 0, 0, 0, 0, 0});
+    sim.write(done, std::vector<uint8_t>(32, 0));
+    sim.write(sync_ws, std::vector<int32_t>(2 * kFlagBlocks * 8, 0));
+    using npusim::ascendc::gm_addr;
+    if (in_turns_kernel) {
+        sim.launch({.name = "in_turns", .blocks = kFlagBlocks},
+                   npusim::ascendc::bind_kernel(in_turns, gm_addr(acc), gm_addr(done),
+                                                gm_addr(sync_ws), mode));
+    } else {
+        sim.launch({.name = "ib_chain", .blocks = kFlagBlocks},
+                   npusim::ascendc::bind_kernel(ib_chain, gm_addr(row), gm_addr(sync_ws), mode));
+    }
+    FlagResult r;
+    r.run = sim.run();
+    for (const auto& stuck : r.run.stuck) {
+        UNSCOPED_INFO("stuck: block " << stuck.block << " at " << stuck.where << ": "
+                                      << stuck.reason);
+    }
+    r.row = sim.read(row);
+    r.acc = sim.read(acc);
+    r.done = sim.read(done);
+    r.findings = checker.findings();
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "Ascend C IBSet / IBWait chain: the last block's row, no findings - without the "
+    "waits the inter-core WAW at the copy's line",
+    "[ascendc]") {
+    const FlagResult r = run_flags(kFlagsOn, false);
+    REQUIRE(r.run.completed());
+    CHECK(r.row[0] == 4.0F);
+    CHECK(r.row[1] == 4.5F);
+    CHECK(r.row[kElements - 1] == 4.0F);
+    CHECK_THAT(r.findings, npusim::NoFindings());
+
+    const FlagResult racy = run_flags(kFlagsOff, false);
+    REQUIRE(racy.run.completed());
+    const auto line = static_cast<unsigned>(g_ib_write_line);
+    CHECK_THAT(racy.findings, npusim::ExactlyFindings({{.kind = npusim::FindingKind::RaceWAW,
+                                                        .space = npusim::MemSpace::GM,
+                                                        .scope = npusim::RaceScope::InterCore,
+                                                        .first_line = line,
+                                                        .second_line = line}}));
+}
+
+TEST_CASE("Ascend C IBWait that no block sets: a deadlock naming the IBWait's line", "[ascendc]") {
+    const FlagResult r = run_flags(kFlagNeverSet, false);
+    REQUIRE(r.run.outcome == npusim::RunOutcome::Deadlock);
+    REQUIRE(r.run.deadlocks.size() == 1);
+    const npusim::DeadlockFinding& f = r.run.deadlocks[0];
+    CHECK(f.kind == npusim::DeadlockKind::OrphanGmFlagWait);
+    CHECK_THAT(f.summary, Catch::Contains("wait at IBWait(block 3, event 1) (syncall_test.cpp:" +
+                                          std::to_string(g_ib_wait_line)));
+}
+
+TEST_CASE(
+    "Ascend C WaitPreBlock / NotifyNextBlock: block order, no findings - without the "
+    "waits the inter-core WAW at the write's line",
+    "[ascendc]") {
+    const FlagResult r = run_flags(kFlagsOn, true);
+    REQUIRE(r.run.completed());
+    CHECK(r.acc[0] == 100 + 10 + 3);
+    for (uint32_t b = 0; b < kFlagBlocks; ++b) CHECK(r.done[b] == 1);
+    CHECK(r.done[kFlagBlocks] == 0);
+    CHECK_THAT(r.findings, npusim::NoFindings());
+
+    const FlagResult racy = run_flags(kFlagsOff, true);
+    REQUIRE(racy.run.completed());
+    const auto line = static_cast<unsigned>(g_turn_write_line);
+    CHECK_THAT(racy.findings, npusim::ExactlyFindings({{.kind = npusim::FindingKind::RaceWAW,
+                                                        .space = npusim::MemSpace::GM,
+                                                        .scope = npusim::RaceScope::InterCore,
+                                                        .first_line = line,
+                                                        .second_line = line}}));
+}
+
+TEST_CASE(
+    "Ascend C GroupBarrier: waiters read what the arrivers wrote, no findings - without "
+    "Wait the inter-core RAW at the lines",
+    "[ascendc]") {
+    for (const uint32_t mode : {uint32_t{kFlagsOn}, uint32_t{kFlagsOff}}) {
+        CAPTURE(mode);
+        npusim::Simulator sim(npusim::builtin_chip_config("a2"));
+        npusim::Checker checker(sim.global_memory());
+        sim.attach(checker);
+        auto work = sim.allocate<float>(2 * kElements, "work");
+        auto out = sim.allocate<float>(2 * kElements, "out");
+        auto bar = sim.allocate<int32_t>(2 * 128, "barrier");
+        sim.write(work, std::vector<float>(2 * kElements, 0.0F));
+        sim.write(bar, std::vector<int32_t>(2 * 128, 0));
+        using npusim::ascendc::gm_addr;
+        sim.launch({.name = "group_gather", .blocks = 4},
+                   npusim::ascendc::bind_kernel(group_gather, gm_addr(work), gm_addr(out),
+                                                gm_addr(bar), mode));
+        REQUIRE(sim.run().completed());
+        if (mode == kFlagsOn) {
+            for (float v : sim.read(out)) CHECK(v == 3.0F);
+            CHECK_THAT(checker.findings(), npusim::NoFindings());
+        } else {
+            CHECK_THAT(checker.findings(),
+                       npusim::ExactlyFindings(
+                           {{.kind = npusim::FindingKind::RaceRAW,
+                             .space = npusim::MemSpace::GM,
+                             .scope = npusim::RaceScope::InterCore,
+                             .first_line = static_cast<unsigned>(g_group_write_line),
+                             .second_line = static_cast<unsigned>(g_group_read_line)}}));
+        }
+    }
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "npusim_ascendc/basics.h"
+#include "npusim_ascendc/buf_pool.h"
 #include "npusim_ascendc/compare_select.h"
 #include "npusim_ascendc/constants.h"
 #include "npusim_ascendc/context.h"
@@ -23,6 +24,7 @@
 #include "npusim_ascendc/init_global_memory.h"
 #include "npusim_ascendc/int4.h"
 #include "npusim_ascendc/level0.h"
+#include "npusim_ascendc/list_tensor.h"
 #include "npusim_ascendc/pipe.h"
 #include "npusim_ascendc/reduce.h"
 #include "npusim_ascendc/static_tensors.h"

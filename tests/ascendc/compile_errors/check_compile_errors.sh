@@ -65,6 +65,9 @@ expect_error mmad_mixed_types "Mmad takes half x half" \
   'LocalTensor<float> c; LocalTensor<half> a; LocalTensor<bfloat16_t> b; Mmad(c, a, b, MmadParams{});'
 expect_error mmad_bias_type "with a bias of the result type" \
   'LocalTensor<int32_t> c; LocalTensor<int8_t> a; LocalTensor<float> b; Mmad(c, a, a, b, MmadParams{});'
+# The Ascend 950 APIs (one compile for all of them: each names itself in its own error).
+expect_error ascend950_apis "is an Ascend 950 API" \
+  'MutexID id = AllocMutexID(); Mutex::Lock<PIPE_V>(id); uint32_t* p = nullptr; AtomicAdd(p, 1U); SetCtrlSpr<60, 60>(1); (void)GetUBSizeInBytes();'
 
 # The Matmul API's unsupported element types and C formats (lib/matmul_intf.h).
 matmul_error() {  # name, expected text, A element type, C format[, C element type]

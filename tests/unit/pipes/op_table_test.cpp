@@ -52,6 +52,8 @@ constexpr Expected kExpected[] = {
     {Op::SoftSyncAll, OpUnit::Sync, 0},
     {Op::CrossCoreSetFlag, OpUnit::Sync, 0},
     {Op::CrossCoreWaitFlag, OpUnit::Sync, 0},
+    {Op::GmFlagSet, OpUnit::Sync, 0},
+    {Op::GmFlagWait, OpUnit::Sync, 0},
     {Op::And, OpUnit::Vector, 2},
     {Op::Or, OpUnit::Vector, 2},
     {Op::Not, OpUnit::Vector, 1},

@@ -64,6 +64,14 @@
 using half = npusim::half;
 using bfloat16_t = npusim::bfloat16;
 
+/// `bool` tensors (an operator's DT_BOOL input or output): one byte an element, 0 or 1, kept
+/// as uint8 (the element type DataCopy, the checker and traces see); GetValue reads a non-zero
+/// byte as true.
+template <>
+struct npusim::DTypeOf<bool> {
+    static constexpr DType value = DType::U8;
+};
+
 /// The vendor's pipe_t, numbered as npusim::Pipe.
 enum pipe_t : std::uint8_t {
     PIPE_S = 0,

@@ -372,6 +372,9 @@ public:
     std::optional<ReduceResult>& last_reduce() { return m_last_reduce; }
     /// The queue elements the last MrgSort with ifExhaustedSuspension took (GetMrgSortResult).
     std::optional<std::array<std::uint16_t, 4>>& mrg_sort_result() { return m_mrg_sort_result; }
+    /// WaitPreBlock / NotifyNextBlock: this block's NotifyNextBlock calls so far, per GM
+    /// workspace (reset by InitDetermineComputeWorkspace).
+    std::map<std::uint64_t, std::int32_t>& determine_rounds() { return m_determine_rounds; }
 
     // Synchronization as every layer path issues it: the native call, the event-id
     // bookkeeping and the happens-before model in one place.
@@ -447,6 +450,7 @@ private:
     std::optional<std::uint64_t> m_cmp_register;
     std::optional<ReduceResult> m_last_reduce;
     std::optional<std::array<std::uint16_t, 4>> m_mrg_sort_result;
+    std::map<std::uint64_t, std::int32_t> m_determine_rounds;
     void* m_pipe = nullptr;
 };
 

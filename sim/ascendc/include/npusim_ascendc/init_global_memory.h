@@ -44,4 +44,11 @@ void InitGlobalMemory(const GlobalTensor<T>& gm, const std::uint64_t size, const
     }
 }
 
+/// InitOutput (the advanced API's spelling): InitGlobalMemory.
+template <class T>
+void InitOutput(const GlobalTensor<T>& gm, const std::uint64_t size, const T value,
+                Loc loc = Loc::current()) {
+    InitGlobalMemory(gm, size, value, loc);
+}
+
 }  // namespace AscendC

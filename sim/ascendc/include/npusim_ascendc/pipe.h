@@ -284,6 +284,12 @@ public:
     }
     template <TPosition pos>
     bool InitBuffer(TBuf<pos>& buf, std::uint32_t len, Loc loc = Loc::current());
+    /// A TBufPool (or a user pool, EXTERN_IMPL_BUFPOOL) of `len` bytes; with `shareWith`, the
+    /// region of that pool (npusim_ascendc/buf_pool.h).
+    template <class Pool>
+    bool InitBufPool(Pool& pool, std::uint32_t len, Loc loc = Loc::current());
+    template <class Pool, class Shared>
+    bool InitBufPool(Pool& pool, std::uint32_t len, Shared& shareWith, Loc loc = Loc::current());
 
     void Destroy(Loc loc = Loc::current()) {
         m_destroyed = true;
@@ -359,6 +365,24 @@ public:
 
     npusim::ascendc::QueueCore& core() { return m_core; }
 
+    /// A user pool's InitBuffer (EXTERN_IMPL_BUFPOOL): `num` buffers of `len` bytes follow.
+    template <class Handle>
+    void InitStartBufHandle(Handle, std::uint8_t num, std::uint32_t len, Loc loc = Loc::current()) {
+        (void)len;
+        if (m_core.initialised() || num == 0) {
+            throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
+                                      "InitStartBufHandle: the queue already has its buffers, "
+                                      "or no buffer is asked for");
+        }
+    }
+    /// Buffer `index` of the queue at byte `address` of the pool's memory.
+    template <class Pool, class Handle>
+    void InitBufHandle(Pool* pool, std::uint32_t index, Handle, std::uint64_t address,
+                       std::uint32_t len, Loc loc = Loc::current()) {
+        m_core.add_buffers(pool->npusim_pool().space(), address, len, len, 1);
+        if (index == 0) pool->npusim_pool().adopt(m_core, loc);
+    }
+
 private:
     static constexpr TPosition kWhere = dst == TPosition::GM ? src : dst;
     static constexpr npusim::ascendc::PipePair kPipes = npusim::ascendc::queue_pipes<src, dst>();
@@ -385,6 +409,18 @@ public:
     template <class T>
     LocalTensor<T> GetWithOffset(std::uint32_t count, std::uint32_t byte_offset) const {
         return {npusim::LocalTensor<T>{space_of<pos>(), m_address + byte_offset, count}, pos};
+    }
+    /// Its memory, from a TBufPool.
+    void npusim_bind(std::uint64_t address, std::uint64_t bytes) {
+        m_address = address;
+        m_bytes = bytes;
+    }
+    /// A user pool's InitBuffer (EXTERN_IMPL_BUFPOOL): the buffer at byte `address`.
+    template <class Handle>
+    void InitStartBufHandle(Handle, std::uint8_t, std::uint32_t) {}
+    template <class Pool, class Handle>
+    void InitBufHandle(Pool*, std::uint32_t, Handle, std::uint64_t address, std::uint32_t len) {
+        npusim_bind(address, len);
     }
 
 private:

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
+#include <utility>
 
 #include "npusim_ascendc/pipe.h"
 
@@ -94,6 +96,220 @@ inline void CrossCoreWaitFlag(std::uint16_t flagId, Loc loc = Loc::current()) {
     ctx.block().cross_core_wait_flag(flagId, loc);
 }
 
+// ---- flags in GM between blocks: IBSet / IBWait, WaitPreBlock / NotifyNextBlock -------------
+// Each is a flag in a 32-byte GM slot, set and polled with real copies and scalar loads
+// (npusim::Block::gm_flag): a set first drains every pipe of the block, so what the block did
+// before is in GM when a waiter sees the flag; the checker orders the two (GmFlagSet /
+// GmFlagWait) and a wait no block can satisfy any more is reported as a deadlock at its line.
+namespace detail {
+/// A timed no-op: one scalar cycle.
+inline void cache_no_op(const Loc& loc) {
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    npusim::ascendc::Resume resume(ctx);
+    ctx.block().scalar_work(1, loc);
+}
+inline void gm_flag(bool set, const GlobalTensor<std::int32_t>& gm, std::uint64_t slot,
+                    const LocalTensor<std::int32_t>& ub, std::int32_t value, std::string name,
+                    const Loc& loc) {
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    npusim::ascendc::Resume resume(ctx);
+    ctx.block().gm_flag(set, npusim::GlobalTensor<std::int32_t>{gm.address() + slot * 32, 8},
+                        ub.native().sub(0, 8), value, std::move(name), loc);
+    ctx.drained();  // the primitive drained every pipe of the core
+}
+inline std::uint64_t ib_slot(std::int32_t blockIdx, std::int32_t eventID, const char* api,
+                             const Loc& loc) {
+    const std::uint32_t blocks = npusim::ascendc::context(loc).block().block_num();
+    if (blockIdx < 0 || static_cast<std::uint32_t>(blockIdx) >= blocks || eventID < 0) {
+        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) + api + ": blockIdx " +
+                                  std::to_string(blockIdx) + " must be in [0, " +
+                                  std::to_string(blocks) + ") and eventID " +
+                                  std::to_string(eventID) + " >= 0");
+    }
+    return std::uint64_t{static_cast<std::uint32_t>(eventID)} * blocks +
+           static_cast<std::uint32_t>(blockIdx);
+}
+inline std::string ib_name(const char* api, std::int32_t blockIdx, std::int32_t eventID) {
+    return std::string(api) + "(block " + std::to_string(blockIdx) + ", event " +
+           std::to_string(eventID) + ")";
+}
+}  // namespace detail
+
+/// IBSet(gm, ub, blockIdx, eventID): sets the flag of (blockIdx, eventID) to 1 once everything
+/// this block issued before is complete. The flag is the 32-byte slot eventID x blocks +
+/// blockIdx of gmWorkspace (blocks = GetBlockNum() of the vector cores; the vendor's minimum
+/// size: blocks x 32 x eventID_max + blockIdx_max x 32 + 32 bytes), zero before the launch.
+template <bool isAIVOnly = true>
+void IBSet(const GlobalTensor<std::int32_t>& gmWorkspace,
+           const LocalTensor<std::int32_t>& ubWorkspace, std::int32_t blockIdx,
+           std::int32_t eventID, Loc loc = Loc::current()) {
+    detail::gm_flag(true, gmWorkspace, detail::ib_slot(blockIdx, eventID, "IBSet", loc),
+                    ubWorkspace, 1, detail::ib_name("IBSet", blockIdx, eventID), loc);
+}
+/// IBWait(gm, ub, blockIdx, eventID): waits until the flag of (blockIdx, eventID) is set.
+template <bool isAIVOnly = true>
+void IBWait(const GlobalTensor<std::int32_t>& gmWorkspace,
+            const LocalTensor<std::int32_t>& ubWorkspace, std::int32_t blockIdx,
+            std::int32_t eventID, Loc loc = Loc::current()) {
+    detail::gm_flag(false, gmWorkspace, detail::ib_slot(blockIdx, eventID, "IBWait", loc),
+                    ubWorkspace, 1, detail::ib_name("IBWait", blockIdx, eventID), loc);
+}
+
+/// Deterministic computation in block order: InitDetermineComputeWorkspace(gm, ub) writes 0
+/// into this block's 32-byte slot of gm (blocks x 32 bytes); then in each round, WaitPreBlock
+/// waits until the previous block (block 0: the last block, from round 1 on) has called
+/// NotifyNextBlock that many times, and NotifyNextBlock writes this block's count into its
+/// slot. So the blocks take turns 0, 1, ..., n - 1, 0, 1, ... between the two calls.
+inline void InitDetermineComputeWorkspace(GlobalTensor<std::int32_t>& gmWorkspace,
+                                          LocalTensor<std::int32_t>& ubWorkspace,
+                                          Loc loc = Loc::current()) {
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    const std::uint32_t me = ctx.block().block_idx();
+    ctx.determine_rounds()[gmWorkspace.address()] = 0;
+    detail::gm_flag(true, gmWorkspace, me, ubWorkspace, 0,
+                    "InitDetermineComputeWorkspace (block " + std::to_string(me) + ")", loc);
+}
+inline void WaitPreBlock(GlobalTensor<std::int32_t>& gmWorkspace,
+                         LocalTensor<std::int32_t>& ubWorkspace, Loc loc = Loc::current()) {
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    const std::uint32_t me = ctx.block().block_idx();
+    const std::uint32_t blocks = ctx.block().block_num();
+    const auto round = ctx.determine_rounds().find(gmWorkspace.address());
+    if (round == ctx.determine_rounds().end()) {
+        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
+                                  "WaitPreBlock before InitDetermineComputeWorkspace on this "
+                                  "workspace");
+    }
+    const std::int32_t want = me == 0 ? round->second : round->second + 1;
+    if (want == 0 || blocks == 1) {  // block 0 goes first: its pipes drain all the same
+        npusim::ascendc::Resume resume(ctx);
+        ctx.pipe_barrier(npusim::Pipe::ALL, loc);
+        return;
+    }
+    detail::gm_flag(false, gmWorkspace, me == 0 ? blocks - 1 : me - 1, ubWorkspace, want,
+                    "WaitPreBlock (block " + std::to_string(me) + ", round " +
+                        std::to_string(round->second) + ")",
+                    loc);
+}
+inline void NotifyNextBlock(GlobalTensor<std::int32_t>& gmWorkspace,
+                            LocalTensor<std::int32_t>& ubWorkspace, Loc loc = Loc::current()) {
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    const std::uint32_t me = ctx.block().block_idx();
+    const auto round = ctx.determine_rounds().find(gmWorkspace.address());
+    if (round == ctx.determine_rounds().end()) {
+        throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
+                                  "NotifyNextBlock before InitDetermineComputeWorkspace on this "
+                                  "workspace");
+    }
+    ++round->second;
+    detail::gm_flag(true, gmWorkspace, me, ubWorkspace, round->second,
+                    "NotifyNextBlock (block " + std::to_string(me) + ")", loc);
+}
+
+/// GroupBarrier's execution unit for its messages (A2: MTE3_MODE only).
+enum class PipeMode : std::uint8_t { SCALAR_MODE = 0, MTE3_MODE = 1, MAX };
+
+/// GroupBarrier<MTE3_MODE>(workspace, arriveSize, waitSize): waiters (Wait(j)) continue once
+/// every one of the arriveSize arrivers (Arrive(i)) has arrived, as often as it is used. The
+/// workspace is waitSize x 512 bytes of zeroed GM (512-byte aligned); npusim keeps arriver i's
+/// count in its 32-byte slot i (so arriveSize <= 16 x waitSize), each block's object counts its
+/// own uses, and its flags go through 32 bytes of UB the object allocates (the vendor reserves
+/// the last 1600 bytes of UB). Each Arrive / Wait is a flag in GM (npusim::Block::gm_flag).
+template <PipeMode pipeMode>
+class GroupBarrier {
+public:
+    GroupBarrier(GM_ADDR groupWorkspace, std::uint32_t arriveSizeIn, std::uint32_t waitSizeIn,
+                 Loc loc = Loc::current())
+        : m_arrive(arriveSizeIn), m_wait(waitSizeIn) {
+        static_assert(pipeMode == PipeMode::MTE3_MODE,
+                      "npusim Ascend C: GroupBarrier supports PipeMode::MTE3_MODE only (as on A2)");
+        const auto address =
+            static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(groupWorkspace));
+        if (address % 512 != 0 || arriveSizeIn == 0 || waitSizeIn == 0 ||
+            arriveSizeIn > 16 * std::uint64_t{waitSizeIn}) {
+            throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
+                                      "GroupBarrier: the workspace must be 512-byte aligned and "
+                                      "1 <= arriveSize <= 16 x waitSize (npusim's slots)");
+        }
+        m_workspace.SetGlobalBuffer(reinterpret_cast<__gm__ std::int32_t*>(groupWorkspace),
+                                    std::uint64_t{waitSizeIn} * 128);
+        npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+        npusim::ascendc::Resume resume(ctx);
+        m_ub = LocalTensor<std::int32_t>(
+            ctx.block().alloc<std::int32_t>(npusim::MemSpace::UB, 8, loc), TPosition::VECCALC);
+    }
+    void Arrive(std::uint32_t arriveIndex, Loc loc = Loc::current()) {
+        check(arriveIndex, m_arrive, "Arrive", loc);
+        ++m_uses;
+        detail::gm_flag(true, m_workspace, arriveIndex, m_ub, m_uses,
+                        "GroupBarrier::Arrive(" + std::to_string(arriveIndex) + ")", loc);
+    }
+    void Wait(std::uint32_t waitIndex, Loc loc = Loc::current()) {
+        check(waitIndex, m_wait, "Wait", loc);
+        ++m_uses;
+        for (std::uint32_t i = 0; i < m_arrive; ++i) {
+            detail::gm_flag(false, m_workspace, i, m_ub, m_uses,
+                            "GroupBarrier::Wait(" + std::to_string(waitIndex) + ") for arriver " +
+                                std::to_string(i),
+                            loc);
+        }
+    }
+    std::uint64_t GetWorkspaceLen() const { return std::uint64_t{m_wait} * 512; }
+
+private:
+    static void check(std::uint32_t index, std::uint32_t size, const char* what, const Loc& loc) {
+        if (index >= size) {
+            throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
+                                      "GroupBarrier::" + what + "(" + std::to_string(index) +
+                                      ") of a group of " + std::to_string(size));
+        }
+    }
+    GlobalTensor<std::int32_t> m_workspace;
+    LocalTensor<std::int32_t> m_ub;
+    std::uint32_t m_arrive;
+    std::uint32_t m_wait;
+    std::int32_t m_uses = 0;
+};
+
+// ---- kernels of one stream (task sync) -------------------------------------------------------
+// SetNextTaskStart lets the next kernel of the stream start before this one ends, and
+// WaitPreTaskEnd waits until the previous kernel has ended. npusim starts a stream's next
+// kernel only after the previous one ended, so both already hold: timed no-ops (one scalar
+// cycle each).
+inline void SetNextTaskStart(Loc loc = Loc::current()) {
+    detail::cache_no_op(loc);
+}
+inline void WaitPreTaskEnd(Loc loc = Loc::current()) {
+    detail::cache_no_op(loc);
+}
+
+// ---- scalar GM access without the data cache ------------------------------------------------
+/// ReadGmByPassDCache / WriteGmByPassDCache: one scalar load / store of GM (npusim's scalar
+/// unit has no data cache: as GetValue / SetValue of a GlobalTensor at the address, with the
+/// automatic synchronization in front).
+template <class T>
+T ReadGmByPassDCache(__gm__ T* address, Loc loc = Loc::current()) {
+    GlobalTensor<T> tensor;
+    tensor.SetGlobalBuffer(address, 1);
+    return tensor.GetValue(0, loc);
+}
+template <class T>
+void WriteGmByPassDCache(__gm__ T* address, T value, Loc loc = Loc::current()) {
+    GlobalTensor<T> tensor;
+    tensor.SetGlobalBuffer(address, 1);
+    tensor.SetValue(0, value, loc);
+}
+/// DataSyncBarrier<MemDsbT>: waits until the scalar unit's earlier memory accesses are done.
+/// npusim's scalar loads and stores complete in order before the next scalar instruction, so
+/// it is a timed no-op (one scalar cycle). Note: another block that polls GM for a flag written
+/// this way is not ordered by the checker (it sees the data and the flag as unsynchronized
+/// scalar accesses of two blocks, as a race).
+enum class MemDsbT : std::uint8_t { ALL = 0, DDR = 1, UB = 2, SEQ = 3 };
+template <MemDsbT type = MemDsbT::ALL>
+void DataSyncBarrier(Loc loc = Loc::current()) {
+    detail::cache_no_op(loc);
+}
+
 /// SetScheduleMode(1) asks for batch scheduling (every block starts at once), 0 for normal.
 /// npusim takes the schedule mode from the launch (LaunchSpec::schedule_mode,
 /// npusim::acl::set_schedule_mode), so inside a kernel the call checks that they agree: a
@@ -175,13 +391,6 @@ inline void SetAtomicNone(Loc loc = Loc::current()) {
 // always holds, and DataCachePreload has nothing to warm. Each costs one scalar cycle and
 // orders nothing else: the automatic synchronization (or the kernel's flags) still orders the
 // scalar accesses against the DMA pipes.
-namespace detail {
-inline void cache_no_op(const Loc& loc) {
-    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
-    npusim::ascendc::Resume resume(ctx);
-    ctx.block().scalar_work(1, loc);
-}
-}  // namespace detail
 
 /// The raw intrinsic dcci(gmAddress, entire[, type]).
 template <class T>

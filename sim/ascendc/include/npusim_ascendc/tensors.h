@@ -18,7 +18,18 @@ T scalar_get(const View& view, std::uint64_t index, const Loc& loc) {
     KernelContext& ctx = context(loc);
     Resume resume(ctx);
     ctx.before_scalar(Touch{view.space, view.address + index * sizeof(T), sizeof(T), false}, loc);
-    return ctx.block().load(view, index, loc);
+    if constexpr (std::is_same_v<T, bool>) {  // any non-zero byte is true
+        if constexpr (std::is_base_of_v<npusim::GlobalTensor<T>, View>) {
+            return ctx.block().load(npusim::GlobalTensor<std::uint8_t>{view.address, view.count},
+                                    index, loc) != 0;
+        } else {
+            return ctx.block().load(
+                       npusim::LocalTensor<std::uint8_t>{view.space, view.address, view.count},
+                       index, loc) != 0;
+        }
+    } else {
+        return ctx.block().load(view, index, loc);
+    }
 }
 template <Element T, class View>
 void scalar_set(const View& view, std::uint64_t index, T value, const Loc& loc) {
@@ -27,6 +38,55 @@ void scalar_set(const View& view, std::uint64_t index, T value, const Loc& loc) 
     ctx.before_scalar(Touch{view.space, view.address + index * sizeof(T), sizeof(T), true}, loc);
     ctx.block().store(view, index, value, loc);
 }
+
+/// What `tensor(i)` returns: the vendor's operator() gives a reference to element i (an access
+/// of the scalar unit); here a proxy whose reads are GetValue and whose writes are SetValue at
+/// the line of the `tensor(i)` expression, so the automatic synchronization and the checker
+/// see them as those calls. Unlike a reference, `auto v = tensor(i)` keeps the proxy (it reads
+/// when used); write `T v = tensor(i)` for a copy.
+template <class T, class Tensor>
+class ElementRef {
+public:
+    ElementRef(const Tensor& tensor, std::uint64_t index, const Loc& loc)
+        : m_tensor(tensor), m_index(index), m_loc(loc) {}
+    ElementRef(const ElementRef&) = default;
+    ~ElementRef() = default;
+
+    operator T() const { return m_tensor.GetValue(m_index, m_loc); }  // NOLINT: a reference
+    /// static_cast<float>(t(i)) of a half / bfloat16_t element (two conversions otherwise).
+    template <class U>
+    requires(std::is_arithmetic_v<U> && !std::is_arithmetic_v<T>) explicit operator U() const {
+        return static_cast<U>(static_cast<T>(*this));
+    }
+    const ElementRef& operator=(T value) const {
+        m_tensor.SetValue(m_index, value, m_loc);
+        return *this;
+    }
+    const ElementRef& operator=(const ElementRef& other) const {
+        return *this = static_cast<T>(other);
+    }
+    template <class U>
+    const ElementRef& operator+=(U value) const {
+        return *this = static_cast<T>(static_cast<T>(*this) + value);
+    }
+    template <class U>
+    const ElementRef& operator-=(U value) const {
+        return *this = static_cast<T>(static_cast<T>(*this) - value);
+    }
+    template <class U>
+    const ElementRef& operator*=(U value) const {
+        return *this = static_cast<T>(static_cast<T>(*this) * value);
+    }
+    template <class U>
+    const ElementRef& operator/=(U value) const {
+        return *this = static_cast<T>(static_cast<T>(*this) / value);
+    }
+
+private:
+    Tensor m_tensor;
+    std::uint64_t m_index;
+    Loc m_loc;
+};
 
 /// What a native GlobalTensor needs for the scalar helpers above.
 template <Element T>
@@ -80,6 +140,11 @@ public:
     void SetValue(std::uint64_t index, T value, Loc loc = Loc::current()) const {
         npusim::ascendc::scalar_set<T>(native_view(), index, value, loc);
     }
+    /// Element `index` as a reference (reads GetValue, writes SetValue).
+    npusim::ascendc::ElementRef<T, GlobalTensor> operator()(std::uint64_t index,
+                                                            Loc loc = Loc::current()) const {
+        return {*this, index, loc};
+    }
 
     /// The native view of `count` elements from the start (count 0: GetSize()).
     npusim::GlobalTensor<T> native(std::uint64_t count = 0) const {
@@ -124,6 +189,11 @@ public:
     }
     void SetValue(std::uint64_t index, T value, Loc loc = Loc::current()) const {
         npusim::ascendc::scalar_set<T>(m_native, index, value, loc);
+    }
+    /// Element `index` as a reference (reads GetValue, writes SetValue).
+    npusim::ascendc::ElementRef<T, LocalTensor> operator()(std::uint64_t index,
+                                                           Loc loc = Loc::current()) const {
+        return {*this, index, loc};
     }
     template <class U>
     LocalTensor<U> ReinterpretCast() const {

@@ -45,3 +45,66 @@ void GetBlockIdx(Args&&...) {
 }
 #undef NPUSIM_TIK2_UNSUPPORTED
 }  // namespace tik2
+
+/// Ascend 950 APIs (not on Atlas A2 / A3, the generation npusim models): declared only so that a
+/// use fails to compile with a message that says so.
+namespace AscendC {
+#define NPUSIM_ASCEND950_ONLY(api)                                     \
+    "npusim Ascend C: " api                                            \
+    " is an Ascend 950 API (not on Atlas A2/A3, which npusim models; " \
+    "docs/ascendc.md)"
+using MutexID = std::uint8_t;
+template <class T = void>
+MutexID AllocMutexID() {
+    static_assert(npusim::ascendc::kAlwaysFalse<T>, NPUSIM_ASCEND950_ONLY("AllocMutexID"));
+    return 0;
+}
+template <class T = void>
+void ReleaseMutexID(MutexID) {
+    static_assert(npusim::ascendc::kAlwaysFalse<T>, NPUSIM_ASCEND950_ONLY("ReleaseMutexID"));
+}
+struct Mutex {
+    template <auto pipe, class T = void>
+    static void Lock(MutexID) {
+        static_assert(npusim::ascendc::kAlwaysFalse<T>, NPUSIM_ASCEND950_ONLY("Mutex::Lock"));
+    }
+    template <auto pipe, class T = void>
+    static void Unlock(MutexID) {
+        static_assert(npusim::ascendc::kAlwaysFalse<T>, NPUSIM_ASCEND950_ONLY("Mutex::Unlock"));
+    }
+};
+template <class... T, class... Args>
+void AtomicAdd(Args&&...) {
+    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
+                  NPUSIM_ASCEND950_ONLY("the scalar AtomicAdd on GM"));
+}
+template <class... T, class... Args>
+void AtomicCas(Args&&...) {
+    static_assert(npusim::ascendc::kAlwaysFalse<Args...>,
+                  NPUSIM_ASCEND950_ONLY("the scalar AtomicCas on GM"));
+}
+template <auto... bits, class... Args>
+void SetCtrlSpr(Args&&...) {
+    static_assert(npusim::ascendc::kAlwaysFalse<Args...>, NPUSIM_ASCEND950_ONLY("SetCtrlSpr"));
+}
+template <auto... bits, class T = void>
+std::int64_t GetCtrlSpr() {
+    static_assert(npusim::ascendc::kAlwaysFalse<T>, NPUSIM_ASCEND950_ONLY("GetCtrlSpr"));
+    return 0;
+}
+template <auto... bits, class T = void>
+void ResetCtrlSpr() {
+    static_assert(npusim::ascendc::kAlwaysFalse<T>, NPUSIM_ASCEND950_ONLY("ResetCtrlSpr"));
+}
+template <class T = void>
+std::uint32_t GetUBSizeInBytes() {
+    static_assert(npusim::ascendc::kAlwaysFalse<T>, NPUSIM_ASCEND950_ONLY("GetUBSizeInBytes"));
+    return 0;
+}
+template <class T = void>
+std::uint32_t GetRuntimeUBSize() {
+    static_assert(npusim::ascendc::kAlwaysFalse<T>, NPUSIM_ASCEND950_ONLY("GetRuntimeUBSize"));
+    return 0;
+}
+#undef NPUSIM_ASCEND950_ONLY
+}  // namespace AscendC
