@@ -772,9 +772,11 @@ PoolListResult run_pool_list(uint32_t racy, const std::vector<float>& xs,
     sim.write(x, xs);
     sim.write(y, ys);
     // ptrOffset, then (dim 1 | index << 32, shape) per tensor, then the data pointers.
-    sim.write(list, std::vector<uint64_t>{5 * 8, 1, kN, 1 | (uint64_t{1} << 32), kN, x.address,
-                                          y.address});
     using npusim::ascendc::gm_addr;
+    // The list holds the tensors' device pointers, as a host program writes them.
+    const auto pointer_word = [](GM_ADDR p) { return uint64_t(reinterpret_cast<uintptr_t>(p)); };
+    sim.write(list, std::vector<uint64_t>{5 * 8, 1, kN, 1 | (uint64_t{1} << 32), kN,
+                                          pointer_word(gm_addr(x)), pointer_word(gm_addr(y))});
     sim.launch({.name = "pool_list_add"},
                npusim::ascendc::bind_kernel(pool_list_add, gm_addr(list), gm_addr(z), racy));
     REQUIRE(sim.run().completed());

@@ -223,8 +223,7 @@ public:
         : m_arrive(arriveSizeIn), m_wait(waitSizeIn) {
         static_assert(pipeMode == PipeMode::MTE3_MODE,
                       "npusim Ascend C: GroupBarrier supports PipeMode::MTE3_MODE only (as on A2)");
-        const auto address =
-            static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(groupWorkspace));
+        const std::uint64_t address = npusim::ascendc::gm_address(groupWorkspace, loc);
         if (address % 512 != 0 || arriveSizeIn == 0 || waitSizeIn == 0 ||
             arriveSizeIn > 16 * std::uint64_t{waitSizeIn}) {
             throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
