@@ -240,9 +240,6 @@ void run_gm_flag(CorePort& core, const GmFlagCall& call, const Loc& loc) {
         write.count = 8;
         core.issue(write, loc);
         core.issue(drain, loc);
-        fprintf(stderr, "DBG set %s block %u slot %lx ub %lx t %lu\n", call.name.c_str(), tx.block,
-                (unsigned long)call.slot.address, (unsigned long)call.ub.address,
-                (unsigned long)core.local_time());
         core.set_internal(false);
         tx.end = tx.pipe_free = core.local_time();
         core.publish(tx);
@@ -265,9 +262,6 @@ void run_gm_flag(CorePort& core, const GmFlagCall& call, const Loc& loc) {
         core.issue(drain, loc);
         std::int32_t seen = 0;
         core.scalar_load({MemSpace::UB, call.ub.address, 1, DType::I32}, &seen, loc);
-        fprintf(stderr, "DBG wait %s block %u slot %lx ub %lx seen %d t %lu busy %u\n",
-                call.name.c_str(), tx.block, (unsigned long)call.slot.address,
-                (unsigned long)call.ub.address, seen, (unsigned long)core.local_time(), busy);
         if (seen >= call.value) break;
         if (watch.stuck_after_poll(core.local_time(), busy, 2)) {
             watch.leave();
