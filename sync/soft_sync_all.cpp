@@ -98,6 +98,44 @@ private:
     bool m_counted = false;
 };
 
+// The instructions both GM-slot protocols issue: a drain of every pipe, a word written to a
+// GM slot through UB (fill, drain, copy out, drain), and GM slots read into UB (copy in, drain).
+Request drain_all() {
+    Request drain;
+    drain.op = Op::PipeBarrier;
+    drain.barrier_pipe = Pipe::ALL;
+    return drain;
+}
+
+void write_slot(CorePort& core, const Operand& ub_slot, const Operand& gm_slot, std::int32_t value,
+                const Loc& loc) {
+    Request fill;
+    fill.op = Op::Fill;
+    fill.dst = ub_slot;
+    fill.count = 8;
+    fill.scalar = value;
+    core.issue(fill, loc);
+    core.issue(drain_all(), loc);
+    Request write;
+    write.op = Op::Copy;
+    write.dst = gm_slot;
+    write.src0 = ub_slot;
+    write.count = 8;
+    core.issue(write, loc);
+    core.issue(drain_all(), loc);
+}
+
+void read_slots(CorePort& core, const Operand& ub, const Operand& gm, std::uint32_t count,
+                const Loc& loc) {
+    Request poll;
+    poll.op = Op::Copy;
+    poll.dst = ub;
+    poll.src0 = gm;
+    poll.count = count;
+    core.issue(poll, loc);
+    core.issue(drain_all(), loc);
+}
+
 }  // namespace
 
 void run_soft_sync_all(CorePort& core, KernelSync& kernel, const Operand& gm_ws,
@@ -131,40 +169,19 @@ void run_soft_sync_all(CorePort& core, KernelSync& kernel, const Operand& gm_ws,
     const Operand ub_slot{MemSpace::UB, ub_ws.address, 8, DType::I32};
     const Operand all_slots{MemSpace::GM, gm_ws.address, used * 8U, DType::I32};
     const Operand ub_all{MemSpace::UB, ub_ws.address, used * 8U, DType::I32};
-    Request drain;
-    drain.op = Op::PipeBarrier;
-    drain.barrier_pipe = Pipe::ALL;
+    const Request drain = drain_all();
 
     core.set_internal(true);
     // Everything this block did before must be complete before its slot says "arrived".
     core.issue(drain, loc);
     tx.start = core.local_time();
     core.publish_arrival(tx);
-    Request fill;
-    fill.op = Op::Fill;
-    fill.dst = ub_slot;
-    fill.count = 8;
-    fill.scalar = epoch;
-    core.issue(fill, loc);
-    core.issue(drain, loc);
-    Request write;
-    write.op = Op::Copy;
-    write.dst = my_slot;
-    write.src0 = ub_slot;
-    write.count = 8;
-    core.issue(write, loc);
-    core.issue(drain, loc);
+    write_slot(core, ub_slot, my_slot, epoch, loc);
 
     std::vector<std::uint32_t> behind;
     QuietWatch watch(core.chip(), core.local_time());
     for (;;) {
-        Request poll;
-        poll.op = Op::Copy;
-        poll.dst = ub_all;
-        poll.src0 = all_slots;
-        poll.count = used * 8U;
-        core.issue(poll, loc);
-        core.issue(drain, loc);
+        read_slots(core, ub_all, all_slots, used * 8U, loc);
         behind.clear();
         for (std::uint32_t i = 0; i < used; ++i) {
             std::int32_t value = 0;
@@ -218,28 +235,13 @@ void run_gm_flag(CorePort& core, const GmFlagCall& call, const Loc& loc) {
     tx.sync_id = gm_flag_id(call.slot.address, call.value);
     const Operand gm_slot{MemSpace::GM, call.slot.address, 8, DType::I32};
     const Operand ub_slot{MemSpace::UB, call.ub.address, 8, DType::I32};
-    Request drain;
-    drain.op = Op::PipeBarrier;
-    drain.barrier_pipe = Pipe::ALL;
+    const Request drain = drain_all();
 
     core.set_internal(true);
     if (call.set) {
         core.issue(drain, loc);  // everything before is complete when the flag says so
         tx.start = core.local_time();
-        Request fill;
-        fill.op = Op::Fill;
-        fill.dst = ub_slot;
-        fill.count = 8;
-        fill.scalar = call.value;
-        core.issue(fill, loc);
-        core.issue(drain, loc);
-        Request write;
-        write.op = Op::Copy;
-        write.dst = gm_slot;
-        write.src0 = ub_slot;
-        write.count = 8;
-        core.issue(write, loc);
-        core.issue(drain, loc);
+        write_slot(core, ub_slot, gm_slot, call.value, loc);
         core.set_internal(false);
         tx.end = tx.pipe_free = core.local_time();
         core.publish(tx);
@@ -253,13 +255,7 @@ void run_gm_flag(CorePort& core, const GmFlagCall& call, const Loc& loc) {
         const std::uint32_t busy = core.chip().busy_cores;
         core.advance_to(core.chip().last_block_end);
         core.sync_to_local();
-        Request poll;
-        poll.op = Op::Copy;
-        poll.dst = ub_slot;
-        poll.src0 = gm_slot;
-        poll.count = 8;
-        core.issue(poll, loc);
-        core.issue(drain, loc);
+        read_slots(core, ub_slot, gm_slot, 8, loc);
         std::int32_t seen = 0;
         core.scalar_load({MemSpace::UB, call.ub.address, 1, DType::I32}, &seen, loc);
         if (seen >= call.value) break;
