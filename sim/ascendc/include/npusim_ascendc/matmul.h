@@ -515,7 +515,8 @@ private:
             LocalTensor<SrcT> a2 = m_a2.template AllocTensor<SrcT>(loc);
             LocalTensor<SrcT> b2 = m_b2.template AllocTensor<SrcT>(loc);
             if (fractal()) {
-                npusim::ascendc::load_a_zz(a2, a1, rows, depth, rows == 1 ? 1 : align16(rows),
+                npusim::ascendc::load_a_zz(a2, a1, rows, depth,
+                                           rows == 1 ? 1 : npusim::ascendc::align16(rows),
                                            m_a.transposed, loc);
                 npusim::ascendc::load_b_zn(b2, b1, depth, cols, m_b.transposed, loc);
             } else {
@@ -557,9 +558,6 @@ private:
         if (bias) m_bias2.FreeTensor(bias2, loc);
         m_co1.EnQue(c, loc);
         m_c_held = true;
-    }
-    static std::uint64_t align16(std::int64_t v) {
-        return npusim::ascendc::align16(static_cast<std::uint64_t>(v));
     }
     TCubeTiling m_tiling{};
     TQue<TPosition::A1, 2> m_a1;
