@@ -28,6 +28,7 @@
 #include "sim/host/runtime.h"
 #include "sim/kernels/builtin_kernels.h"
 #include "sim/kernels/resource_estimate.h"
+#include "sim/scenario/runtime_section.h"
 #include "sim/scenario/scenario_buffers.h"
 
 namespace npusim {
@@ -112,15 +113,6 @@ struct HostProgramSpec {
 /// references, kernel arguments that do not fit the kernel, kernel needs the chip cannot hold.
 HostProgramSpec read_host_program(const nlohmann::json& doc, const ChipConfig& chip,
                                   Diagnostics& diag, const ScenarioKernels& kernels = {});
-
-/// Placement settings from "runtime" (used by both scenario forms).
-struct RuntimeSection {
-    RuntimeOptions options;
-    PlacementPolicy placement = PlacementPolicy::LaunchOrder;
-    std::uint64_t seed = 1;
-    std::uint64_t launch_rows = kDefaultLaunchRows;  // SimOptions::launch_rows
-};
-RuntimeSection read_runtime_section(const nlohmann::json& value, Diagnostics& diag);
 
 /// What the host program needs of the chip and the host, summed over its buffers and
 /// launches (for the host memory estimate); `blocks` is the largest launch.
