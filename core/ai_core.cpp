@@ -392,11 +392,10 @@ void AiCore::scalar_set_flag(InFlight* f) {
     const Cycle at = std::max(m_local_time, m_scalar_drained);
     tx.start = tx.end = tx.pipe_free = at;
     const Pipe dst = tx.flag_dst;
-    const std::uint32_t id = tx.event_id;
     const FlagSet set{at, tx.serial, tx.block};
     m_chip.publish(tx);
+    m_pipes.scalar_set_flag(dst, tx.event_id, set);
     release(f);
-    m_pipes.scalar_set_flag(dst, id, set);
     maybe_sync();
 }
 
@@ -455,9 +454,8 @@ void AiCore::cross_core_set_flag(std::uint32_t mode, Pipe pipe, std::uint32_t fl
         issue_to_pipe(f, loc);  // fires when the pipe has drained (core/core_pipes.h)
         return;
     }
-    const Transaction tx = f->tx;
+    Transaction fired = f->tx;
     release(f);
-    Transaction fired = tx;
     scalar_issue(fired);
     const Cycle at = std::max(m_local_time, m_scalar_drained);
     fired.start = fired.end = fired.pipe_free = at;
@@ -584,8 +582,7 @@ Cycle AiCore::now_cycles() const {
 }
 
 void AiCore::sync_to(Cycle t) {
-    // A stop request (Simulator::request_stop) or a failing progress callback ends the run
-    // here, at a synchronization: nothing of this core is half-issued.
+    // A stop request or a failing progress callback ends the run here: nothing is half-issued.
     if (m_chip.poll()) check_abort();
     const Cycle now = now_cycles();
     if (t > now) {

@@ -220,12 +220,7 @@ public:
     /// Broadcasts `value` into n elements (Duplicate).
     template <Element T>
     void fill(LocalTensor<T> d, T value, std::uint64_t n, Loc loc = Loc::current()) {
-        Request r;
-        r.op = Op::Fill;
-        r.dst = local_operand(d);
-        r.count = n;
-        r.scalar = as_double(value);
-        issue(r, loc);
+        destination_only(Op::Fill, d, as_double(value), n, loc);
     }
     /// d[0] = sum of a[0..n).
     template <Element T>
@@ -312,12 +307,7 @@ public:
     /// d[i] = first + i (CreateVecIndex).
     template <Element T>
     void create_vec_index(LocalTensor<T> d, T first, std::uint64_t n, Loc loc = Loc::current()) {
-        Request r;
-        r.op = Op::CreateVecIndex;
-        r.dst = local_operand(d);
-        r.count = n;
-        r.scalar = as_double(first);
-        issue(r, loc);
+        destination_only(Op::CreateVecIndex, d, as_double(first), n, loc);
     }
     /// d = a * alpha + d (reads d).
     template <Element T>
@@ -452,11 +442,6 @@ public:
     /// (fp32). accumulate = false overwrites c.
     void mmad(LocalTensor<float> c, LocalTensor<half> a, LocalTensor<half> b, std::uint32_t m,
               std::uint32_t n, std::uint32_t k, bool accumulate = false, Loc loc = Loc::current());
-    /// The cube calls' argument structs (core/cube_call.h), by their old names too.
-    using CubeOperand = npusim::CubeOperand;
-    using MmadCall = npusim::MmadCall;
-    using FixpipeCall = npusim::FixpipeCall;
-    using LoadFractalsCall = npusim::LoadFractalsCall;
     void mmad(const MmadCall& call, Loc loc = Loc::current());
     void fixpipe(const FixpipeCall& call, Loc loc = Loc::current());
     void load_fractals(const LoadFractalsCall& call, Loc loc = Loc::current());
@@ -579,6 +564,15 @@ private:
         r.op = op;
         r.dst = local_operand(d);
         r.src0 = local_operand(a);
+        r.count = n;
+        r.scalar = value;
+        issue(r, loc);
+    }
+    template <Element T>
+    void destination_only(Op op, LocalTensor<T> d, double value, std::uint64_t n, Loc loc) {
+        Request r;
+        r.op = op;
+        r.dst = local_operand(d);
         r.count = n;
         r.scalar = value;
         issue(r, loc);

@@ -156,7 +156,7 @@ void load_fractals(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
         touches.push_back(Touch{d.space, d.address + i * dst_pitch, kFractalBytes, true});
     }
     ctx.before_pipe_work(Pipe::MTE1, touches, loc);
-    Block::LoadFractalsCall call;
+    npusim::LoadFractalsCall call;
     call.src = s;
     call.dst = d;
     call.fractals = static_cast<std::uint32_t>(repeats);
@@ -287,7 +287,7 @@ void issue_mmad(const AscendC::LocalTensor<C>& dst, const AscendC::LocalTensor<A
                                   ((std::uint64_t{params.n} + 15) / 16 * 16) * sizeof(C);
     touches.push_back(Touch{dst.native().space, dst.native().address, c_bytes, true});
     ctx.before_pipe_work(Pipe::M, touches, loc);
-    Block::MmadCall call;
+    npusim::MmadCall call;
     call.c = dst.native();
     call.a = fm.native();
     call.b = filter.native();
@@ -413,7 +413,7 @@ void issue_fixpipe(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTens
     for (std::uint64_t row = 0; row < params.mSize; ++row) {
         touches.push_back(Touch{MemSpace::GM, view_of(dst).address + row * pitch, row_bytes, true});
     }
-    Block::FixpipeCall call;
+    npusim::FixpipeCall call;
     call.src = src.native();
     // A GlobalTensor set without a size (SetGlobalBuffer(ptr)) spans the rows written.
     call.dst = dst.native(

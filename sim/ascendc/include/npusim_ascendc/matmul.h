@@ -536,7 +536,7 @@ private:
                 // barrier (the checker's rule for same-pipe overlapping writes).
                 if (step > 0 || accumulate_onto_c) ctx.pipe_barrier(npusim::Pipe::M, loc, false);
                 ctx.before_pipe_work(npusim::Pipe::M, {}, loc);
-                npusim::Block::MmadCall call;
+                npusim::MmadCall call;
                 call.c = c.native();
                 call.a = a2.native();
                 call.b = b2.native();
