@@ -570,7 +570,7 @@ TEST_CASE(
         std::vector<float> y;
         std::vector<std::vector<float>> parts;
         std::vector<std::vector<float>> xs;
-        const double scale = 0.5;  // an ACL_DOUBLE scalar; the op converts it To(DT_FLOAT)
+        const double scale = 0.5;  // an ACL_DOUBLE scalar; the op converts it To("x"): float
         const Run run = run_program([&](aclrtStream stream) {
             DeviceList x(kCount, kLength, true), out_parts(kCount, kLength, false);
             DeviceTensor<float> out(std::vector<float>(kLength, -1.0F), ACL_FLOAT);

@@ -263,13 +263,20 @@ inline Bound bind_argument(const ops::OpParamDef& param, const OpArg& a, const s
 /// that input's data type); false with a message when it cannot be.
 inline bool convert_scalar(const ops::OpDef& def, const ops::OpParamDef& param, OpArg& a,
                            const std::vector<OpArg>& inputs, std::string& error) {
-    aclDataType to = static_cast<aclDataType>(param.scalar_to());
+    // No To: the scalar keeps its own data type.
+    aclDataType to = param.scalar_to() == ge::DT_UNDEFINED
+                         ? ACL_DT_UNDEFINED
+                         : static_cast<aclDataType>(param.scalar_to());
     if (!param.scalar_to_input().empty()) {
         to = ACL_DT_UNDEFINED;
         for (std::size_t i = 0; i < def.inputs().size(); ++i) {
             if (def.inputs()[i].name() != param.scalar_to_input() || !inputs[i].given) continue;
             if (inputs[i].kind == OpArg::Kind::Tensor) to = inputs[i].tensor->data_type;
             if (inputs[i].kind == OpArg::Kind::Values) to = inputs[i].type;
+            if (inputs[i].kind == OpArg::Kind::List && !inputs[i].list->tensors.empty() &&
+                inputs[i].list->tensors[0] != nullptr) {
+                to = inputs[i].list->tensors[0]->data_type;
+            }
         }
         if (to == ACL_DT_UNDEFINED) {
             error = "scalar " + param.name() + " takes the data type of input " +
@@ -282,7 +289,7 @@ inline bool convert_scalar(const ops::OpDef& def, const ops::OpParamDef& param, 
     std::vector<unsigned char> converted;
     if (!read_number(a.type, a.bytes.data(), value) || !write_number(to, value, converted)) {
         error = "scalar " + param.name() + " cannot be converted to data type " +
-                std::to_string(static_cast<int>(to));
+                ge::to_string(static_cast<ge::DataType>(to));
         return false;
     }
     a.type = to;

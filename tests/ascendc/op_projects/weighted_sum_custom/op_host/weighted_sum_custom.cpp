@@ -1,7 +1,7 @@
 // WeightedSumCustom: for a list of n float tensors x (a DYNAMIC input) and n integer weights w
 // (a ValueDepend input: an aclIntArray the tiling function reads on the host),
 //   parts[i] = w[i] * x[i]                      (a DYNAMIC output of n tensors)
-//   y        = scale * sum_i w[i] * x[i]        (scale: a Scalar input, converted to float)
+//   y        = scale * sum_i w[i] * x[i]        (scale: a Scalar input, converted to x's type)
 // The tiling function checks the list (same shapes, as many weights as tensors) through the
 // dynamic-input queries and chooses tiling key 1 when every weight is 1 (the kernel adds
 // without multiplying), else 2.
@@ -54,7 +54,7 @@ class WeightedSumCustom : public OpDef {
 public:
     explicit WeightedSumCustom(const char* name) : OpDef(name) {
         this->Input("x").ParamType(DYNAMIC).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->Input("scale").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Scalar().To(ge::DT_FLOAT);
+        this->Input("scale").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Scalar().To("x");
         this->Input("weights")
             .ParamType(REQUIRED)
             .DataType({ge::DT_INT64})
