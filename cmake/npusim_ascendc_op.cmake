@@ -8,9 +8,12 @@
 #                                         uint64_t* workspaceSize, aclOpExecutor** executor);
 #   aclnnStatus aclnn<Op>(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
 #                         aclrtStream stream);
-# Inputs and outputs are `const aclTensor*`; attributes by their type in the definition: Int
-# int64_t, Float double, Bool bool, String `const char*`, ListInt `const aclIntArray*`,
-# ListFloat `const aclFloatArray*`. The kernel is the op_kernel function named <op_snake>
+# Inputs and outputs are `const aclTensor*` (DYNAMIC ones `const aclTensorList*`, ValueDepend
+# inputs `const aclIntArray*` / `aclFloatArray*` / `aclBoolArray*` by their declared types, with
+# an aclnn<Op>TensorGetWorkspaceSize variant taking tensors, Scalar inputs `const aclScalar*`);
+# attributes by their type in the definition: Int int64_t, Float double, Bool bool, String
+# `const char*`, ListInt `const aclIntArray*`, ListFloat `const aclFloatArray*`, ListBool
+# `const aclBoolArray*`. The kernel is the op_kernel function named <op_snake>
 # (AddCustom -> add_custom) with parameters (inputs..., outputs..., workspace, tiling).
 # Link the target into the host program (with npusim::ascendc_main for a main() that includes
 # acl/acl.h). The op_host sources see register/op_def_registry.h and register/
@@ -20,7 +23,7 @@
 # namespace is made its own (a macro renames it), so several projects link into one program.
 # The kernel source of an op gets DTYPE_<NAME> (the C type: half, float, int32_t, ...) for each
 # input and output that declares one data type, as the vendor's per-type kernel build defines.
-# Not supported yet (a configure error names it): DYNAMIC inputs (tensor lists), an input and an
+# Not supported yet (a configure error names it): an input and an
 # output of the same name (the vendor's in-place <name>Ref parameter), a kernel using
 # DTYPE_<NAME> in a DataTypeList of several types. A kernel that uses DTYPE_<NAME> of an op with
 # several data type combinations (column j of the DataType lists) is built once per combination,
@@ -206,11 +209,14 @@ function(_npusim_ascendc_op_api target op host_text kernel_text gen_dir out_snak
   set(attr_params "")
   set(attr_values "")
   set(input_params "")
+  set(tensor_input_params "")
+  set(value_depend FALSE)
   set(output_params "")
   foreach(statement IN LISTS statements)
     string(REGEX MATCH "(Input|Output|Attr)[ \t]*\\([ \t]*\"([^\"]+)\"" _ "${statement}")
     set(kind ${CMAKE_MATCH_1})
     set(name ${CMAKE_MATCH_2})
+    set(types "")
     # DTYPE_<NAME> for the kernel: the parameter's type when it declares one (repeated or not).
     if(NOT kind STREQUAL "Attr" AND statement MATCHES "DataType(List)?[ \t\r\n]*\\([ \t\r\n]*{([^}]*)}")
       set(is_list "${CMAKE_MATCH_1}")
@@ -240,16 +246,35 @@ function(_npusim_ascendc_op_api target op host_text kernel_text gen_dir out_snak
       endif()
     endif()
     if(kind STREQUAL "Input")
-      if(statement MATCHES "ParamType[ \t]*\\([ \t]*DYNAMIC")
-        message(FATAL_ERROR "npusim_add_ascendc_op(${target}): input ${name} of ${op} is DYNAMIC "
-                "(a tensor list): not supported yet (docs/ascendc.md)")
-      endif()
       list(APPEND inputs ${name})
-      string(APPEND input_params "const aclTensor* ${name}, ")
-    elseif(kind STREQUAL "Output")
       if(statement MATCHES "ParamType[ \t]*\\([ \t]*DYNAMIC")
-        message(FATAL_ERROR "npusim_add_ascendc_op(${target}): output ${name} of ${op} is DYNAMIC "
-                "(a tensor list): not supported yet (docs/ascendc.md)")
+        set(type "const aclTensorList*")
+        set(tensor_type "${type}")
+      elseif(statement MATCHES "\\.ValueDepend[ \t]*\\(")
+        # The vendor's API takes the values as an array of the declared types' kind, and a
+        # <Op>TensorGetWorkspaceSize variant takes a device tensor.
+        set(value_depend TRUE)
+        set(tensor_type "const aclTensor*")
+        if(types STREQUAL "DT_FLOAT")
+          set(type "const aclFloatArray*")
+        elseif(types STREQUAL "DT_BOOL")
+          set(type "const aclBoolArray*")
+        else()
+          set(type "const aclIntArray*")
+        endif()
+      elseif(statement MATCHES "\\.Scalar[ \t]*\\(")
+        set(type "const aclScalar*")
+        set(tensor_type "${type}")
+      else()
+        set(type "const aclTensor*")
+        set(tensor_type "${type}")
+      endif()
+      string(APPEND input_params "${type} ${name}, ")
+      string(APPEND tensor_input_params "${tensor_type} ${name}, ")
+    elseif(kind STREQUAL "Output")
+      set(type "const aclTensor*")
+      if(statement MATCHES "ParamType[ \t]*\\([ \t]*DYNAMIC")
+        set(type "const aclTensorList*")
       endif()
       if(name IN_LIST inputs)
         message(FATAL_ERROR "npusim_add_ascendc_op(${target}): ${op} has an input and an output "
@@ -257,10 +282,12 @@ function(_npusim_ascendc_op_api target op host_text kernel_text gen_dir out_snak
                 "supported yet (docs/ascendc.md)")
       endif()
       list(APPEND outputs ${name})
-      string(APPEND output_params "const aclTensor* ${name}Out, ")
+      string(APPEND output_params "${type} ${name}Out, ")
     else()
       if(statement MATCHES "\\.ListInt[ \t]*\\(")
         set(type "const aclIntArray*")
+      elseif(statement MATCHES "\\.ListBool[ \t]*\\(")
+        set(type "const aclBoolArray*")
       elseif(statement MATCHES "\\.ListFloat[ \t]*\\(")
         set(type "const aclFloatArray*")
       elseif(statement MATCHES "\\.Int[ \t]*\\(")
@@ -273,14 +300,18 @@ function(_npusim_ascendc_op_api target op host_text kernel_text gen_dir out_snak
         set(type "const char*")
       else()
         message(FATAL_ERROR "npusim_add_ascendc_op(${target}): attribute ${name} of ${op} has a type "
-                "npusim does not support yet (Int, Float, Bool, String, ListInt, ListFloat; docs/ascendc.md)")
+                "npusim does not support yet (Int, Float, Bool, String, ListInt, ListFloat, ListBool; "
+                "docs/ascendc.md)")
       endif()
       string(APPEND attr_params "${type} ${name}, ")
       string(APPEND attr_values "::npusim::ascendc::op::attr_value(${name}), ")
     endif()
   endforeach()
-  list(TRANSFORM outputs APPEND "Out" OUTPUT_VARIABLE output_args)
-  list(JOIN inputs ", " input_list)
+  list(TRANSFORM outputs APPEND "Out)" OUTPUT_VARIABLE output_args)
+  list(TRANSFORM output_args PREPEND "::npusim::ascendc::op::arg(")
+  list(TRANSFORM inputs APPEND ")" OUTPUT_VARIABLE input_args)
+  list(TRANSFORM input_args PREPEND "::npusim::ascendc::op::arg(")
+  list(JOIN input_args ", " input_list)
   list(JOIN output_args ", " output_list)
 
   # The kernel: `__global__ ... void <snake>(...)` in the op_kernel sources, and its type(s).
@@ -362,10 +393,21 @@ function(_npusim_ascendc_op_api target op host_text kernel_text gen_dir out_snak
   set(api aclnn${op})
   set(signature "aclnnStatus ${api}GetWorkspaceSize(${input_params}${attr_params}${output_params}uint64_t* workspaceSize, aclOpExecutor** executor)")
   set(run_signature "aclnnStatus ${api}(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream)")
+  string(CONCAT prepare_body
+      "    return ::npusim::ascendc::op::prepare(\"${api}GetWorkspaceSize\", \"${op}\", {${input_list}},\n"
+      "                                          {${attr_values}}, {${output_list}}, workspaceSize, executor);\n}\n\n")
+  set(tensor_declaration "")
+  set(tensor_definition "")
+  if(value_depend)
+    set(tensor_signature "aclnnStatus ${api}TensorGetWorkspaceSize(${tensor_input_params}${attr_params}${output_params}uint64_t* workspaceSize, aclOpExecutor** executor)")
+    set(tensor_declaration "${tensor_signature};\n")
+    string(REPLACE "${api}GetWorkspaceSize" "${api}TensorGetWorkspaceSize" tensor_body "${prepare_body}")
+    set(tensor_definition "extern \"C\" ${tensor_signature} {\n${tensor_body}")
+  endif()
   file(WRITE ${gen_dir}/aclnn_${snake}.h.new
        "// Generated by npusim_add_ascendc_op: the two-phase aclnn API of ${op}.\n"
        "#pragma once\n#include <cstdint>\n\n#include \"acl/acl_base.h\"\n#include \"aclnn/acl_meta.h\"\n\n"
-       "extern \"C\" {\n${signature};\n${run_signature};\n}\n")
+       "extern \"C\" {\n${signature};\n${tensor_declaration}${run_signature};\n}\n")
   string(REGEX REPLACE "void[ \t\r\n]+${snake}([ \t\r\n]*\\()" "void ${snake}_npusim_k\\1"
          renamed "${declaration}")
   set(kernel_ref ${snake}_npusim_k)
@@ -386,9 +428,7 @@ function(_npusim_ascendc_op_api target op host_text kernel_text gen_dir out_snak
        "// Generated by npusim_add_ascendc_op: ${op}'s aclnn API on npusim (npusim_ascendc/op_runtime.h),\n// compiled after the kernel source that defines ${snake}.\n"
        "#include \"npusim_ascendc/op_runtime.h\"\n#include \"aclnn_${snake}.h\"\n\n"
        "${kernel_declarations}\n"
-       "extern \"C\" ${signature} {\n"
-       "    return ::npusim::ascendc::op::prepare(\"${api}GetWorkspaceSize\", \"${op}\", {${input_list}},\n"
-       "                                          {${attr_values}}, {${output_list}}, workspaceSize, executor);\n}\n\n"
+       "extern \"C\" ${signature} {\n${prepare_body}${tensor_definition}"
        "extern \"C\" ${run_signature} {\n"
        "    static const ::npusim::ascendc::op::KernelTypes types{{${by_key}},\n"
        "        ::npusim::ascendc::to_kernel_type(${other_type})};\n${kernel_table}"

@@ -100,10 +100,8 @@ expect_host_error() {  # name, expected text, body of a function given an OpDef 
     echo "ok   $name"
   fi
 }
-expect_host_error op_value_depend "OpParamDef::ValueDepend (host data of an input in the tiling function) is not supported yet" \
-  'd.Input("x").ValueDepend(ops::REQUIRED); (void)c;'
-expect_host_error op_scalar "OpParamDef::Scalar (aclScalar inputs) is not supported yet" \
-  'd.Input("alpha").Scalar(); (void)c;'
+expect_host_error op_scalar_list "OpParamDef::ScalarList (aclScalarList inputs) is not supported yet" \
+  'd.Input("alphas").ScalarList(); (void)c;'
 expect_host_error op_mc2 "OpDef::MC2 (communication fused ops) is not supported yet" 'd.MC2(); (void)c;'
 expect_host_error op_compile_info "TilingContext::GetCompileInfo (TilingParse) is not supported yet" \
   '(void)d; (void)c->GetCompileInfo<int>();'

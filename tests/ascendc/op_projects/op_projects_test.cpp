@@ -19,6 +19,7 @@
 #include "aclnn_scale_add_custom.h"
 #include "aclnn_scale_custom.h"
 #include "aclnn_vadd_custom.h"
+#include "aclnn_weighted_sum_custom.h"
 #include "register/op_def_registry.h"
 #include "sim/simulator.h"
 #include "sync/check/catch_matchers.h"
@@ -508,4 +509,185 @@ TEST_CASE("Op project aclnn errors: status codes and messages naming the API and
     CHECK(ACLNN_ERR_PARAM_NULLPTR == 161001);
     CHECK(ACLNN_ERR_PARAM_INVALID == 161002);
     CHECK(ACLNN_ERR_INNER_TILING_ERROR == 561002);
+}
+
+namespace {
+
+/// `count` float tensors of `length` elements (tensor i holds (j % 7) + i), as an aclTensorList
+/// (which owns the aclTensors; the device memory stays with the run).
+struct DeviceList {
+    std::vector<void*> devices;
+    std::vector<std::vector<float>> values;
+    aclTensorList* list = nullptr;
+
+    DeviceList(std::size_t count, std::size_t length, bool fill) {
+        std::vector<aclTensor*> tensors;
+        const int64_t shape[] = {static_cast<int64_t>(length)};
+        for (std::size_t i = 0; i < count; ++i) {
+            std::vector<float> v(length, 0.0F);
+            for (std::size_t j = 0; fill && j < length; ++j) {
+                v[j] = static_cast<float>(j % 7) + static_cast<float>(i);
+            }
+            void* device = nullptr;
+            aclrtMalloc(&device, length * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST);
+            aclrtMemcpy(device, length * sizeof(float), v.data(), length * sizeof(float),
+                        ACL_MEMCPY_HOST_TO_DEVICE);
+            tensors.push_back(
+                aclCreateTensor(shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 1, device));
+            devices.push_back(device);
+            values.push_back(std::move(v));
+        }
+        list = aclCreateTensorList(tensors.data(), tensors.size());
+    }
+    ~DeviceList() { aclDestroyTensorList(list); }
+    DeviceList(const DeviceList&) = delete;
+    DeviceList& operator=(const DeviceList&) = delete;
+    std::vector<float> read(std::size_t i) const {
+        std::vector<float> out(values[i].size());
+        aclrtMemcpy(out.data(), out.size() * sizeof(float), devices[i], out.size() * sizeof(float),
+                    ACL_MEMCPY_DEVICE_TO_HOST);
+        return out;
+    }
+};
+
+}  // namespace
+
+TEST_CASE(
+    "Op project WeightedSumCustom via aclnn: DYNAMIC input and output lists, a ValueDepend "
+    "aclIntArray read by the tiling function, a Scalar converted by To",
+    "[ascendc][op_project]") {
+    constexpr std::size_t kCount = 3;
+    constexpr std::size_t kLength = 4 * 64;  // cores x 64
+    // Weights 2, -1, 3 (tiling key 2) and all ones (key 1); the array form and the
+    // <Op>TensorGetWorkspaceSize form with the weights in a device tensor.
+    struct Case {
+        std::vector<int64_t> weights;
+        bool tensor_form;
+    };
+    for (const Case& c :
+         {Case{{2, -1, 3}, false}, Case{{1, 1, 1}, false}, Case{{2, -1, 3}, true}}) {
+        aclnnStatus status = -1;
+        std::vector<float> y;
+        std::vector<std::vector<float>> parts;
+        std::vector<std::vector<float>> xs;
+        const double scale = 0.5;  // an ACL_DOUBLE scalar; the op converts it To("x"): float
+        const Run run = run_program([&](aclrtStream stream) {
+            DeviceList x(kCount, kLength, true), out_parts(kCount, kLength, false);
+            DeviceTensor<float> out(std::vector<float>(kLength, -1.0F), ACL_FLOAT);
+            DeviceTensor<int64_t> weight_tensor(c.weights, ACL_INT64);
+            double value = scale;
+            aclScalar* s = aclCreateScalar(&value, ACL_DOUBLE);
+            aclIntArray* w = aclCreateIntArray(c.weights.data(), c.weights.size());
+            status = call_op(
+                stream,
+                [&](uint64_t* size, aclOpExecutor** executor) {
+                    return c.tensor_form
+                               ? aclnnWeightedSumCustomTensorGetWorkspaceSize(
+                                     x.list, s, weight_tensor.tensor, out.tensor, out_parts.list,
+                                     size, executor)
+                               : aclnnWeightedSumCustomGetWorkspaceSize(
+                                     x.list, s, w, out.tensor, out_parts.list, size, executor);
+                },
+                [&](void* ws, uint64_t size, aclOpExecutor* executor) {
+                    return aclnnWeightedSumCustom(ws, size, executor, stream);
+                });
+            y = out.read();
+            for (std::size_t i = 0; i < kCount; ++i) parts.push_back(out_parts.read(i));
+            xs = x.values;
+            aclDestroyScalar(s);
+            aclDestroyIntArray(w);
+            return 0;
+        });
+        INFO("weights " << c.weights[0] << ", " << c.weights[1] << ", " << c.weights[2]
+                        << (c.tensor_form ? " (tensor form)" : " (array form)"));
+        REQUIRE(run.result.completed());
+        REQUIRE(run.code == 0);
+        CHECK(status == ACLNN_SUCCESS);
+        REQUIRE(y.size() == kLength);
+        REQUIRE(parts.size() == kCount);
+        std::size_t wrong = 0;
+        for (std::size_t j = 0; j < kLength; ++j) {
+            float sum = 0.0F;
+            for (std::size_t i = 0; i < kCount; ++i) {
+                const float part = static_cast<float>(c.weights[i]) * xs[i][j];
+                sum += part;
+                if (parts[i][j] != part) ++wrong;
+            }
+            if (y[j] != static_cast<float>(scale) * sum) ++wrong;
+        }
+        CHECK(wrong == 0);
+        CHECK_THAT(run.findings, npusim::NoFindings());
+    }
+}
+
+TEST_CASE(
+    "Op project WeightedSumCustom errors: a null list tensor, a null scalar, weights the "
+    "tiling function rejects",
+    "[ascendc][op_project]") {
+    std::vector<std::pair<aclnnStatus, std::string>> outcomes;
+    const Run run = run_program([&](aclrtStream) {
+        uint64_t size = 0;
+        aclOpExecutor* executor = nullptr;
+        DeviceList x(2, 256, true), parts(2, 256, false);
+        DeviceTensor<float> out(std::vector<float>(256), ACL_FLOAT);
+        float value = 1.0F;
+        aclScalar* s = aclCreateScalar(&value, ACL_FLOAT);
+        const int64_t two[] = {1, 2};
+        aclIntArray* w2 = aclCreateIntArray(two, 2);
+        aclIntArray* w1 = aclCreateIntArray(two, 1);
+        const aclTensor* with_null[] = {x.list->tensors[0], nullptr};
+        aclTensorList* holey = aclCreateTensorList(with_null, 2);
+        const auto note = [&](aclnnStatus status) {
+            outcomes.emplace_back(status, status == ACLNN_SUCCESS ? "" : recent_error());
+        };
+        note(aclnnWeightedSumCustomGetWorkspaceSize(holey, s, w2, out.tensor, parts.list, &size,
+                                                    &executor));
+        note(aclnnWeightedSumCustomGetWorkspaceSize(x.list, nullptr, w2, out.tensor, parts.list,
+                                                    &size, &executor));
+        note(aclnnWeightedSumCustomGetWorkspaceSize(x.list, s, w1, out.tensor, parts.list, &size,
+                                                    &executor));
+        holey->tensors.clear();  // its first tensor is x's
+        aclDestroyTensorList(holey);
+        aclDestroyScalar(s);
+        aclDestroyIntArray(w1);
+        aclDestroyIntArray(w2);
+        return 0;
+    });
+    REQUIRE(run.result.completed());
+    REQUIRE(outcomes.size() == 3);
+    using Catch::Matchers::Contains;
+    CHECK(outcomes[0].first == ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_THAT(outcomes[0].second,
+               Contains("aclnnWeightedSumCustomGetWorkspaceSize: input x [1] is null"));
+    CHECK(outcomes[1].first == ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_THAT(outcomes[1].second, Contains("input scale is null"));
+    CHECK(outcomes[2].first == ACLNN_ERR_INNER_TILING_ERROR);
+    CHECK_THAT(outcomes[2].second,
+               Contains("the tiling function of WeightedSumCustom returned GRAPH_FAILED"));
+}
+
+TEST_CASE(
+    "Op attributes are read by index as the vendor's runtime stores them, whatever the type "
+    "asked",
+    "[ascendc][op_project]") {
+    // Attribute 0 a ListInt of 3, 1 a Bool, 2 an Int, 3 a String, 4 a ListBool.
+    const gert::RuntimeAttrs attrs({std::vector<int64_t>{1, -2, 3}, true, int64_t{-7},
+                                    std::string("sum"), std::vector<bool>{true, false}});
+    CHECK(attrs.GetAttrNum() == 5);
+    REQUIRE(attrs.GetListInt(0) != nullptr);
+    CHECK(attrs.GetListInt(0)->GetSize() == 3);
+    CHECK(attrs.GetListInt(0)->GetData()[1] == -2);
+    CHECK(*attrs.GetBool(1));
+    CHECK(*attrs.GetInt(2) == -7);
+    CHECK(std::string(attrs.GetStr(3)) == "sum");
+    CHECK(attrs.GetListBool(4)->GetSize() == 2);
+    CHECK(!attrs.GetListBool(4)->GetData()[1]);
+    // A Bool read of the ListInt reads the first byte of its capacity word (3): true, as on
+    // the device; an Int read of the Bool reads its byte and the zero padding after it.
+    const auto* first_byte = reinterpret_cast<const unsigned char*>(attrs.GetBool(0));
+    CHECK(*first_byte == 3);
+    CHECK(*attrs.GetInt(1) == 1);
+    // Past the last attribute: null.
+    CHECK(attrs.GetBool(5) == nullptr);
+    CHECK(attrs.GetListInt(7) == nullptr);
 }

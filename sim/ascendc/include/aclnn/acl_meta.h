@@ -1,7 +1,8 @@
 // aclnn/acl_meta.h: the argument handles of aclnn calls. An aclTensor describes device data
 // (shape, strides, offset, data type, format, storage shape and the aclrtMalloc pointer);
-// aclScalar, aclIntArray, aclFloatArray and aclBoolArray hold host values. The data types and
-// formats are acl/acl_op_host.h's.
+// aclScalar, aclIntArray, aclFloatArray and aclBoolArray hold host values; aclTensorList and
+// aclScalarList group tensors and scalars (a DYNAMIC input or output, a ScalarList input). The
+// data types and formats are acl/acl_op_host.h's.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,14 @@ struct aclFloatArray {
 };
 struct aclBoolArray {
     std::vector<bool> values;
+};
+/// Owns its tensors (aclDestroyTensorList destroys them, as the vendor's does).
+struct aclTensorList {
+    std::vector<const aclTensor*> tensors;
+};
+/// Owns its scalars (aclDestroyScalarList destroys them).
+struct aclScalarList {
+    std::vector<const aclScalar*> scalars;
 };
 
 /// A tensor over device memory `tensorData` (offset and strides in elements). Null dims with
@@ -120,5 +129,35 @@ inline aclBoolArray* aclCreateBoolArray(const bool* value, std::uint64_t size) {
 }
 inline aclnnStatus aclDestroyBoolArray(const aclBoolArray* array) {
     delete array;
+    return ACLNN_SUCCESS;
+}
+/// A list of `size` tensors; the list owns them from now on. Null `value` with a size other
+/// than 0 gives null.
+inline aclTensorList* aclCreateTensorList(const aclTensor* const* value, std::uint64_t size) {
+    if (value == nullptr && size != 0) return nullptr;
+    return new aclTensorList{std::vector<const aclTensor*>(value, value + size)};
+}
+/// Destroys the list and its tensors (they must not be destroyed again).
+inline aclnnStatus aclDestroyTensorList(const aclTensorList* list) {
+    if (list != nullptr) {
+        for (const aclTensor* tensor : list->tensors) delete tensor;
+    }
+    delete list;
+    return ACLNN_SUCCESS;
+}
+inline aclnnStatus aclGetTensorListSize(const aclTensorList* list, std::uint64_t* size) {
+    if (list == nullptr || size == nullptr) return ACLNN_ERR_PARAM_NULLPTR;
+    *size = list->tensors.size();
+    return ACLNN_SUCCESS;
+}
+inline aclScalarList* aclCreateScalarList(const aclScalar* const* value, std::uint64_t size) {
+    if (value == nullptr && size != 0) return nullptr;
+    return new aclScalarList{std::vector<const aclScalar*>(value, value + size)};
+}
+inline aclnnStatus aclDestroyScalarList(const aclScalarList* list) {
+    if (list != nullptr) {
+        for (const aclScalar* scalar : list->scalars) delete scalar;
+    }
+    delete list;
     return ACLNN_SUCCESS;
 }

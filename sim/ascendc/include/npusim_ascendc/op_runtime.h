@@ -29,9 +29,11 @@
 #include <vector>
 
 #include "acl/acl_base.h"
+#include "acl/acl_memory.h"
 #include "acl/acl_op_host.h"
 #include "aclnn/acl_meta.h"
 #include "kernel_operator.h"
+#include "npusim_ascendc/op_args.h"
 #include "register/op_def_registry.h"
 
 struct aclOpExecutor {
@@ -44,7 +46,15 @@ struct aclOpExecutor {
     /// The data type combination (column of the definition's DataType lists) the tensors
     /// match: which of the op's per-combination kernels aclnn<Op> launches.
     std::size_t combination = 0;
-    std::vector<void*> args;  // inputs (null when an optional one is absent), then outputs
+    /// What the kernel gets for each input, then each output: a device address (null for an
+    /// absent optional input), or bytes aclnn<Op> copies into GM first (a DYNAMIC parameter's
+    /// ListTensorDesc block, a ValueDepend array's or a scalar's values).
+    struct Arg {
+        void* device = nullptr;
+        bool staged = false;
+        std::vector<unsigned char> bytes;
+    };
+    std::vector<Arg> args;
     /// Outputs zeroed before the launch (SetNeedAtomic): device address and bytes.
     std::vector<std::pair<void*, std::uint64_t>> zeroed;
 };
@@ -64,28 +74,6 @@ constexpr std::size_t kTilingCapacity = 64 * 1024;
 inline aclnnStatus fail(aclnnStatus status, const std::string& message) {
     acl::g_host.last_error = message;
     return status;
-}
-
-// Attribute arguments of the generated API, as the tiling function reads them.
-inline gert::AttrValue attr_value(std::int64_t value) {
-    return value;
-}
-inline gert::AttrValue attr_value(double value) {
-    return static_cast<float>(value);
-}
-inline gert::AttrValue attr_value(bool value) {
-    return value;
-}
-inline gert::AttrValue attr_value(const char* value) {
-    return std::string(value != nullptr ? value : "");
-}
-inline gert::AttrValue attr_value(const aclIntArray* value) {
-    return gert::TypedContinuousVector<std::int64_t>(
-        value != nullptr ? value->values : std::vector<std::int64_t>{});
-}
-inline gert::AttrValue attr_value(const aclFloatArray* value) {
-    return gert::TypedContinuousVector<float>(value != nullptr ? value->values
-                                                               : std::vector<float>{});
 }
 
 /// The op's definition, made once from its OP_ADD registration; null when none.
@@ -114,6 +102,18 @@ inline gert::OpCallView::Parameter parameter(const aclTensor* tensor) {
     return p;
 }
 
+/// A tensor of host values (a ValueDepend array, a scalar): shape [count], ND.
+inline gert::OpCallView::Parameter values_parameter(const op::OpArg& a) {
+    gert::OpCallView::Parameter p;
+    const gert::Shape shape{a.count};
+    const auto type = static_cast<ge::DataType>(a.type);
+    p.present = true;
+    p.tensor = gert::Tensor(gert::StorageShape(shape, shape), type, ge::FORMAT_ND);
+    p.tensor.set_host_data(a.bytes);
+    p.desc = gert::CompileTimeTensorDesc(type, ge::FORMAT_ND);
+    return p;
+}
+
 /// Whether `tensor` is a contiguous row-major view from its data pointer (null strides: yes);
 /// npusim passes kernels the data pointer only.
 inline bool contiguous(const aclTensor& tensor) {
@@ -129,7 +129,7 @@ inline bool contiguous(const aclTensor& tensor) {
 
 /// The data type combination the call's tensors match (the first matching column of the
 /// definition's DataType lists; 0 when no parameter declares several), else the message
-/// saying why none does.
+/// saying why none does. Every tensor of a DYNAMIC parameter is checked.
 struct TypeMatch {
     std::size_t column = 0;
     std::optional<std::string> error;
@@ -137,10 +137,13 @@ struct TypeMatch {
 inline TypeMatch match_data_types(const ops::OpDef& def, const gert::OpCallView& call) {
     std::vector<std::pair<const ops::OpParamDef*, const gert::OpCallView::Parameter*>> params;
     for (std::size_t i = 0; i < def.inputs().size(); ++i) {
-        if (call.inputs[i].present) params.emplace_back(&def.inputs()[i], &call.inputs[i]);
+        for (const auto& instance : call.inputs[i]) {
+            if (instance.present) params.emplace_back(&def.inputs()[i], &instance);
+        }
     }
     for (std::size_t i = 0; i < def.outputs().size(); ++i) {
-        params.emplace_back(&def.outputs()[i], &call.outputs[i]);
+        for (const auto& instance : call.outputs[i])
+            params.emplace_back(&def.outputs()[i], &instance);
     }
     std::size_t columns = 0;
     for (const auto& [param, _] : params) {
@@ -178,11 +181,125 @@ inline TypeMatch match_data_types(const ops::OpDef& def, const gert::OpCallView&
     return {0, "no data type combination of " + def.type() + " matches " + given};
 }
 
+/// One tensor argument checked (device data, contiguous); the message when it fails.
+inline std::optional<std::string> check_tensor(const aclTensor* tensor, const std::string& what) {
+    if (tensor == nullptr) return what + " is null";
+    if (tensor->data == nullptr) return what + " has no device data (null pointer)";
+    if (!contiguous(*tensor)) {
+        return what +
+               " is not a contiguous row-major view from its data (an offset or strides): not "
+               "supported yet";
+    }
+    return std::nullopt;
+}
+
+/// The instances and the kernel argument of one input or output; the aclnn status and message
+/// when the argument is wrong.
+struct Bound {
+    std::vector<gert::OpCallView::Parameter> instances;
+    aclOpExecutor::Arg arg;
+    aclnnStatus status = ACLNN_SUCCESS;
+    std::string error;
+};
+inline Bound bind_argument(const ops::OpParamDef& param, const OpArg& a, const std::string& what) {
+    Bound b;
+    auto failed = [&](aclnnStatus status, std::string message) {
+        b.status = status;
+        b.error = std::move(message);
+        return b;
+    };
+    if (!a.given) {
+        if (param.type() != ops::OPTIONAL)
+            return failed(ACLNN_ERR_PARAM_NULLPTR, what + " is null");
+        b.instances.emplace_back();  // absent: keeps its place
+        return b;
+    }
+    if (a.kind == OpArg::Kind::List) {
+        for (std::size_t i = 0; i < a.list->tensors.size(); ++i) {
+            const aclTensor* tensor = a.list->tensors[i];
+            const std::string item = what + " [" + std::to_string(i) + "]";
+            if (const auto error = check_tensor(tensor, item)) {
+                return failed(tensor == nullptr || tensor->data == nullptr
+                                  ? ACLNN_ERR_PARAM_NULLPTR
+                                  : ACLNN_ERR_PARAM_INVALID,
+                              *error);
+            }
+            b.instances.push_back(parameter(tensor));
+        }
+        b.arg.staged = true;
+        b.arg.bytes = list_tensor_desc_bytes(*a.list);
+        return b;
+    }
+    if (a.kind == OpArg::Kind::Values) {
+        b.instances.push_back(values_parameter(a));
+        b.arg.staged = true;
+        b.arg.bytes = a.bytes;
+        return b;
+    }
+    if (const auto error = check_tensor(a.tensor, what)) {
+        return failed(a.tensor->data == nullptr ? ACLNN_ERR_PARAM_NULLPTR : ACLNN_ERR_PARAM_INVALID,
+                      *error);
+    }
+    b.instances.push_back(parameter(a.tensor));
+    b.arg.device = a.tensor->data;
+    if (param.value_depend()) {
+        // <Op>TensorGetWorkspaceSize: the tiling function reads the values on the host.
+        const gert::Shape& shape = b.instances[0].tensor.GetStorageShape();
+        const std::uint64_t bytes =
+            aclDataTypeSize(a.tensor->data_type) *
+            static_cast<std::uint64_t>(std::max<std::int64_t>(shape.GetShapeSize(), 0));
+        std::vector<unsigned char> host(bytes);
+        if (bytes > 0 && aclrtMemcpy(host.data(), bytes, a.tensor->data, bytes,
+                                     ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS) {
+            return failed(ACLNN_ERR_RUNTIME_ERROR,
+                          "reading the values of " + what + " from the device failed");
+        }
+        b.instances[0].tensor.set_host_data(host);
+    }
+    return b;
+}
+
+/// A Scalar input's value converted to the definition's To type (To(type), or To("<input>"):
+/// that input's data type); false with a message when it cannot be.
+inline bool convert_scalar(const ops::OpDef& def, const ops::OpParamDef& param, OpArg& a,
+                           const std::vector<OpArg>& inputs, std::string& error) {
+    // No To: the scalar keeps its own data type.
+    aclDataType to = param.scalar_to() == ge::DT_UNDEFINED
+                         ? ACL_DT_UNDEFINED
+                         : static_cast<aclDataType>(param.scalar_to());
+    if (!param.scalar_to_input().empty()) {
+        to = ACL_DT_UNDEFINED;
+        for (std::size_t i = 0; i < def.inputs().size(); ++i) {
+            if (def.inputs()[i].name() != param.scalar_to_input() || !inputs[i].given) continue;
+            if (inputs[i].kind == OpArg::Kind::Tensor) to = inputs[i].tensor->data_type;
+            if (inputs[i].kind == OpArg::Kind::Values) to = inputs[i].type;
+            if (inputs[i].kind == OpArg::Kind::List && !inputs[i].list->tensors.empty() &&
+                inputs[i].list->tensors[0] != nullptr) {
+                to = inputs[i].list->tensors[0]->data_type;
+            }
+        }
+        if (to == ACL_DT_UNDEFINED) {
+            error = "scalar " + param.name() + " takes the data type of input " +
+                    param.scalar_to_input() + ", which the call does not give";
+            return false;
+        }
+    }
+    if (to == ACL_DT_UNDEFINED || to == a.type) return true;
+    double value = 0;
+    std::vector<unsigned char> converted;
+    if (!read_number(a.type, a.bytes.data(), value) || !write_number(to, value, converted)) {
+        error = "scalar " + param.name() + " cannot be converted to data type " +
+                ge::to_string(static_cast<ge::DataType>(to));
+        return false;
+    }
+    a.type = to;
+    a.bytes = std::move(converted);
+    return true;
+}
+
 /// aclnn<Op>GetWorkspaceSize.
-inline aclnnStatus prepare(const char* api, const char* type,
-                           const std::vector<const aclTensor*>& inputs,
-                           std::vector<gert::AttrValue> attrs,
-                           const std::vector<const aclTensor*>& outputs,
+inline aclnnStatus prepare(const char* api, const char* type, std::vector<OpArg> inputs,
+                           std::vector<gert::AttrValue> attrs, const std::vector<OpArg>& outputs,
                            std::uint64_t* workspace_size, aclOpExecutor** executor) {
     const std::string at = std::string(api) + ": ";
     if (workspace_size == nullptr || executor == nullptr) {
@@ -200,40 +317,29 @@ inline aclnnStatus prepare(const char* api, const char* type,
                                          " has other inputs, outputs or attributes than the "
                                          "generated API (rebuild the op project)");
     }
+    auto made = std::make_unique<aclOpExecutor>();
     gert::OpCallView call;
     call.node_type = def->type();
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         const ops::OpParamDef& param = def->inputs()[i];
-        if (inputs[i] == nullptr && param.type() != ops::OPTIONAL) {
-            return fail(ACLNN_ERR_PARAM_NULLPTR, at + "input " + param.name() + " is null");
+        std::string error;
+        if (inputs[i].scalar && inputs[i].given &&
+            !convert_scalar(*def, param, inputs[i], inputs, error)) {
+            return fail(ACLNN_ERR_PARAM_INVALID, at + error);
         }
-        if (inputs[i] != nullptr && inputs[i]->data == nullptr) {
-            return fail(ACLNN_ERR_PARAM_NULLPTR,
-                        at + "input " + param.name() + " has no device data (null pointer)");
-        }
-        if (inputs[i] != nullptr && !contiguous(*inputs[i])) {
-            return fail(ACLNN_ERR_PARAM_INVALID,
-                        at + "input " + param.name() +
-                            " is not a contiguous row-major view from its data (an offset or "
-                            "strides): not supported yet");
-        }
-        call.inputs.push_back(parameter(inputs[i]));
+        Bound bound = bind_argument(param, inputs[i], "input " + param.name());
+        if (bound.status != ACLNN_SUCCESS) return fail(bound.status, at + bound.error);
+        call.inputs.push_back(std::move(bound.instances));
+        made->args.push_back(std::move(bound.arg));
     }
     for (std::size_t i = 0; i < outputs.size(); ++i) {
-        const std::string& name = def->outputs()[i].name();
-        if (outputs[i] == nullptr || outputs[i]->data == nullptr) {
-            return fail(ACLNN_ERR_PARAM_NULLPTR,
-                        at + "output " + name + " is null or has no device data");
-        }
-        if (!contiguous(*outputs[i])) {
-            return fail(ACLNN_ERR_PARAM_INVALID,
-                        at + "output " + name +
-                            " is not a contiguous row-major view from its data (an offset or "
-                            "strides): not supported yet");
-        }
-        call.outputs.push_back(parameter(outputs[i]));
+        const ops::OpParamDef& param = def->outputs()[i];
+        Bound bound = bind_argument(param, outputs[i], "output " + param.name());
+        if (bound.status != ACLNN_SUCCESS) return fail(bound.status, at + bound.error);
+        call.outputs.push_back(std::move(bound.instances));
+        made->args.push_back(std::move(bound.arg));
     }
-    call.attrs = gert::RuntimeAttrs(std::move(attrs));
+    call.attrs = gert::RuntimeAttrs(attrs);
     const TypeMatch matched = match_data_types(*def, call);
     if (matched.error) return fail(ACLNN_ERR_PARAM_INVALID, at + *matched.error);
     try {
@@ -258,7 +364,6 @@ inline aclnnStatus prepare(const char* api, const char* type,
             return fail(ACLNN_ERR_INNER_TILING_ERROR,
                         at + "the tiling function of " + def->type() + " set no block dim");
         }
-        auto made = std::make_unique<aclOpExecutor>();
         made->op = def->type();
         made->block_dim = context.GetBlockDim();
         made->tiling_key = context.GetTilingKey();
@@ -268,17 +373,18 @@ inline aclnnStatus prepare(const char* api, const char* type,
         const auto* bytes = static_cast<const unsigned char*>(raw.GetData());
         made->tiling.assign(bytes, bytes + std::min(raw.GetDataSize(), raw.GetCapacity()));
         for (const std::size_t size : context.workspaces()) made->workspace += size;
-        for (const aclTensor* tensor : inputs) {
-            made->args.push_back(tensor != nullptr ? tensor->data : nullptr);
-        }
-        for (const aclTensor* tensor : outputs) {
-            made->args.push_back(tensor->data);
-            if (!context.GetNeedAtomic()) continue;
-            std::uint64_t bytes = aclDataTypeSize(tensor->data_type);
-            for (const std::int64_t dim : tensor->storage_dims) {
-                bytes *= static_cast<std::uint64_t>(std::max<std::int64_t>(dim, 0));
+        for (const OpArg& output : outputs) {
+            if (!context.GetNeedAtomic()) break;
+            const std::vector<const aclTensor*> tensors =
+                output.kind == OpArg::Kind::List ? output.list->tensors
+                                                 : std::vector<const aclTensor*>{output.tensor};
+            for (const aclTensor* tensor : tensors) {
+                std::uint64_t size = aclDataTypeSize(tensor->data_type);
+                for (const std::int64_t dim : tensor->storage_dims) {
+                    size *= static_cast<std::uint64_t>(std::max<std::int64_t>(dim, 0));
+                }
+                made->zeroed.emplace_back(tensor->data, size);
             }
-            made->zeroed.emplace_back(tensor->data, bytes);
         }
         *workspace_size = made->workspace;
         *executor = made.release();
@@ -312,11 +418,11 @@ KernelBody bind_keyed_kernel(Kernel kernel, LaunchOptions options, std::uint64_t
 
 template <class... Params, std::size_t... I>
 KernelBody bind_op_kernel(void (*kernel)(Params...), const aclOpExecutor& ex,
-                          std::uint8_t* workspace, std::uint8_t* tiling,
-                          std::index_sequence<I...>) {
+                          const std::vector<std::uint8_t*>& args, std::uint8_t* workspace,
+                          std::uint8_t* tiling, std::index_sequence<I...>) {
     auto arg = [&](std::size_t i) -> std::uint8_t* {
-        if (i < ex.args.size()) return static_cast<std::uint8_t*>(ex.args[i]);
-        return i == ex.args.size() ? workspace : tiling;
+        if (i < args.size()) return args[i];
+        return i == args.size() ? workspace : tiling;
     };
     return bind_keyed_kernel(kernel, launch_options_from_environment(), ex.tiling_key, workspace,
                              reinterpret_cast<Params>(arg(I))...);
@@ -344,19 +450,30 @@ aclnnStatus launch(const char* api, void (*kernel)(Params...), const char* name,
                         " (inputs, outputs, workspace, tiling)");
     }
     const aclError status = acl::call([&](Runtime& rt) {
-        const std::uint64_t bytes = std::max<std::uint64_t>(32, (ex->tiling.size() + 31) / 32 * 32);
-        const DeviceBuffer device = rt.malloc(bytes, ex->op + " tiling", where);
-        const HostBuffer host = rt.malloc_host(bytes, HostMemoryKind::Pinned, where);
-        const std::span<std::byte> staged = rt.host_bytes(host, where);
-        std::memset(staged.data(), 0, staged.size());
-        if (!ex->tiling.empty()) std::memcpy(staged.data(), ex->tiling.data(), ex->tiling.size());
         const Stream s = acl::stream_of(stream);
-        rt.memcpy_async(device, host, bytes, s, where);
-        // Freed when the host program returns, after the device's work (the kernel reads it).
-        if (acl::g_host.at_exit.empty()) {
-            acl::g_host.at_exit.emplace_back([](Runtime& r) { r.synchronize_device(); });
+        // Bytes copied into a new GM buffer on the stream, before the kernel; freed when the
+        // host program returns, after the device's work (the kernel reads them).
+        auto stage = [&](const std::vector<unsigned char>& data, const std::string& label) {
+            const std::uint64_t bytes = std::max<std::uint64_t>(32, (data.size() + 31) / 32 * 32);
+            const DeviceBuffer device = rt.malloc(bytes, ex->op + " " + label, where);
+            const HostBuffer host = rt.malloc_host(bytes, HostMemoryKind::Pinned, where);
+            const std::span<std::byte> staged = rt.host_bytes(host, where);
+            std::memset(staged.data(), 0, staged.size());
+            if (!data.empty()) std::memcpy(staged.data(), data.data(), data.size());
+            rt.memcpy_async(device, host, bytes, s, where);
+            if (acl::g_host.at_exit.empty()) {
+                acl::g_host.at_exit.emplace_back([](Runtime& r) { r.synchronize_device(); });
+            }
+            acl::g_host.at_exit.emplace_back([device](Runtime& r) { r.free(device); });
+            return gm_pointer(device.address, where);
+        };
+        std::vector<std::uint8_t*> args;
+        for (std::size_t i = 0; i < ex->args.size(); ++i) {
+            const aclOpExecutor::Arg& arg = ex->args[i];
+            args.push_back(arg.staged ? stage(arg.bytes, "argument " + std::to_string(i))
+                                      : static_cast<std::uint8_t*>(arg.device));
         }
-        acl::g_host.at_exit.emplace_back([device](Runtime& r) { r.free(device); });
+        std::uint8_t* const tiling = stage(ex->tiling, "tiling");
         for (const auto& [data, bytes] : ex->zeroed) {
             const DeviceBuffer output{gm_address(data, where), bytes};
             if (bytes > 0) rt.memset_async(output, 0, bytes, s, where);
@@ -367,9 +484,8 @@ aclnnStatus launch(const char* api, void (*kernel)(Params...), const char* name,
         const auto keyed = types.by_key.find(ex->tiling_key);
         spec.type = keyed != types.by_key.end() ? keyed->second : types.other;
         if (ex->schedule_mode == 1) spec.schedule_mode = ScheduleMode::Batch;
-        auto* const tiling = gm_pointer(device.address, where);
         rt.launch(s, spec,
-                  bind_op_kernel(kernel, *ex, static_cast<std::uint8_t*>(workspace), tiling,
+                  bind_op_kernel(kernel, *ex, args, static_cast<std::uint8_t*>(workspace), tiling,
                                  std::index_sequence_for<Params...>{}),
                   where);
     });

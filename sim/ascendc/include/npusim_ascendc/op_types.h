@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "npusim_ascendc/ge_data_type.h"
+#include "npusim_ascendc/op_attrs.h"
 
 namespace fe {
 /// The platform handle TilingContext::GetPlatformInfo returns; PlatformAscendC(handle) answers
@@ -170,13 +171,23 @@ private:
     ge::Format m_format = ge::FORMAT_ND;
 };
 
-/// An input or output of the call: shapes, data type, format (no host data: GetData is not
-/// supported, the data is on the device).
+/// An input or output of the call: shapes, data type, format, and for a ValueDepend or Scalar
+/// input its values on the host (GetData; null for the other tensors, whose data is on the
+/// device only).
 class Tensor {
 public:
     Tensor() = default;
     Tensor(StorageShape shape, ge::DataType type, ge::Format format)
         : m_shape(std::move(shape)), m_type(type), m_format(format) {}
+    template <class T = void>
+    const T* GetData() const {
+        return m_host.empty() ? nullptr : reinterpret_cast<const T*>(m_host.data());
+    }
+    /// The host values (npusim fills them for ValueDepend and Scalar inputs).
+    void set_host_data(const std::vector<unsigned char>& bytes) {
+        m_host.assign((bytes.size() + 7) / 8, 0);
+        if (!bytes.empty()) std::memcpy(m_host.data(), bytes.data(), bytes.size());
+    }
     std::int64_t GetShapeSize() const { return m_shape.GetStorageShape().GetShapeSize(); }
     const Shape& GetOriginShape() const { return m_shape.GetOriginShape(); }
     const Shape& GetStorageShape() const { return m_shape.GetStorageShape(); }
@@ -189,58 +200,7 @@ private:
     StorageShape m_shape;
     ge::DataType m_type = ge::DT_UNDEFINED;
     ge::Format m_format = ge::FORMAT_ND;
-};
-
-/// A list attribute's values (GetListInt, GetListFloat).
-template <class T>
-class TypedContinuousVector {
-public:
-    TypedContinuousVector() = default;
-    explicit TypedContinuousVector(std::vector<T> values) : m_values(std::move(values)) {}
-    std::size_t GetSize() const { return m_values.size(); }
-    const T* GetData() const { return m_values.data(); }
-
-private:
-    std::vector<T> m_values;
-};
-using ContinuousVector = TypedContinuousVector<std::int64_t>;
-
-/// One attribute value: Int attributes are int64_t, Float float, Bool bool, String a string,
-/// ListInt / ListFloat typed vectors.
-using AttrValue = std::variant<std::int64_t, float, bool, std::string,
-                               TypedContinuousVector<std::int64_t>, TypedContinuousVector<float>>;
-
-class RuntimeAttrs {
-public:
-    RuntimeAttrs() = default;
-    explicit RuntimeAttrs(std::vector<AttrValue> values) : m_values(std::move(values)) {}
-    std::size_t GetAttrNum() const { return m_values.size(); }
-    /// The attribute at `index` when it holds a T, else null.
-    template <class T>
-    const T* GetAttrPointer(std::size_t index) const {
-        if (index >= m_values.size()) return nullptr;
-        if constexpr (std::is_same_v<T, char>) {
-            const auto* text = std::get_if<std::string>(&m_values[index]);
-            return text != nullptr ? text->c_str() : nullptr;
-        } else {
-            return std::get_if<T>(&m_values[index]);
-        }
-    }
-    const std::int64_t* GetInt(std::size_t index) const {
-        return GetAttrPointer<std::int64_t>(index);
-    }
-    const float* GetFloat(std::size_t index) const { return GetAttrPointer<float>(index); }
-    const bool* GetBool(std::size_t index) const { return GetAttrPointer<bool>(index); }
-    const char* GetStr(std::size_t index) const { return GetAttrPointer<char>(index); }
-    const TypedContinuousVector<std::int64_t>* GetListInt(std::size_t index) const {
-        return GetAttrPointer<TypedContinuousVector<std::int64_t>>(index);
-    }
-    const TypedContinuousVector<float>* GetListFloat(std::size_t index) const {
-        return GetAttrPointer<TypedContinuousVector<float>>(index);
-    }
-
-private:
-    std::vector<AttrValue> m_values;
+    std::vector<std::uint64_t> m_host;  // 8-byte aligned
 };
 
 /// The raw tiling-data buffer the tiling function writes (SaveToBuffer + SetDataSize).
@@ -258,9 +218,25 @@ private:
     std::size_t m_size = 0;
 };
 
+/// How many tensors an input or output of the definition has in the call (a DYNAMIC one: its
+/// list's length) and the instance index of its first (ComputeNodeInfo::GetInputInstanceInfo).
+class AnchorInstanceInfo {
+public:
+    AnchorInstanceInfo(std::size_t start, std::size_t count) : m_start(start), m_count(count) {}
+    std::size_t GetInstanceStart() const { return m_start; }
+    std::size_t GetInstanceNum() const { return m_count; }
+
+private:
+    std::size_t m_start;
+    std::size_t m_count;
+};
+
 /// What the shape, data-type and tiling contexts have in common: the call's inputs and
-/// outputs (by their index in the op definition; an absent optional input is null) and its
-/// attributes.
+/// outputs and its attributes. Each input and output of the definition (by its index there,
+/// the IR index) has its instances: one for a plain one (not present when an optional input is
+/// absent), the list's tensors for a DYNAMIC one. GetInputShape(i) and the like count
+/// instances (an absent optional input keeps its place); GetDynamicInputShape(ir, k) and
+/// GetOptionalInputShape(ir) take the IR index.
 class OpCallView {
 public:
     struct Parameter {
@@ -268,59 +244,122 @@ public:
         Tensor tensor;
         CompileTimeTensorDesc desc;
     };
-    std::vector<Parameter> inputs;
-    std::vector<Parameter> outputs;
+    std::vector<std::vector<Parameter>> inputs;
+    std::vector<std::vector<Parameter>> outputs;
     RuntimeAttrs attrs;
     std::string node_type;
 
-    const StorageShape* input_shape(std::size_t index) const {
-        return index < inputs.size() && inputs[index].present ? &inputs[index].tensor.GetShape()
-                                                              : nullptr;
+    static const Parameter* instance(const std::vector<std::vector<Parameter>>& params,
+                                     std::size_t index) {
+        for (const auto& instances : params) {
+            if (index < instances.size()) {
+                return instances[index].present ? &instances[index] : nullptr;
+            }
+            index -= instances.size();
+        }
+        return nullptr;
     }
-    const Tensor* input_tensor(std::size_t index) const {
-        return index < inputs.size() && inputs[index].present ? &inputs[index].tensor : nullptr;
+    static const Parameter* of_ir(const std::vector<std::vector<Parameter>>& params, std::size_t ir,
+                                  std::size_t k) {
+        if (ir >= params.size() || k >= params[ir].size() || !params[ir][k].present) {
+            return nullptr;
+        }
+        return &params[ir][k];
     }
-    const CompileTimeTensorDesc* input_desc(std::size_t index) const {
-        return index < inputs.size() && inputs[index].present ? &inputs[index].desc : nullptr;
+    static std::size_t count(const std::vector<std::vector<Parameter>>& params) {
+        std::size_t n = 0;
+        for (const auto& instances : params) n += instances.size();
+        return n;
     }
-    const StorageShape* output_shape(std::size_t index) const {
-        return index < outputs.size() ? &outputs[index].tensor.GetShape() : nullptr;
+    static AnchorInstanceInfo info(const std::vector<std::vector<Parameter>>& params,
+                                   std::size_t ir) {
+        std::size_t start = 0;
+        for (std::size_t i = 0; i < ir && i < params.size(); ++i) start += params[i].size();
+        return {start, ir < params.size() ? params[ir].size() : 0};
     }
-    const Tensor* output_tensor(std::size_t index) const {
-        return index < outputs.size() ? &outputs[index].tensor : nullptr;
+};
+
+/// The op's node in the call: its inputs' and outputs' instance counts.
+class ComputeNodeInfo {
+public:
+    explicit ComputeNodeInfo(const OpCallView& call) {
+        for (std::size_t i = 0; i < call.inputs.size(); ++i) {
+            m_inputs.push_back(OpCallView::info(call.inputs, i));
+        }
+        for (std::size_t i = 0; i < call.outputs.size(); ++i) {
+            m_outputs.push_back(OpCallView::info(call.outputs, i));
+        }
+        m_input_count = OpCallView::count(call.inputs);
+        m_output_count = OpCallView::count(call.outputs);
+        m_type = call.node_type;
     }
-    const CompileTimeTensorDesc* output_desc(std::size_t index) const {
-        return index < outputs.size() ? &outputs[index].desc : nullptr;
+    const AnchorInstanceInfo* GetInputInstanceInfo(std::size_t ir) const {
+        return ir < m_inputs.size() ? &m_inputs[ir] : nullptr;
     }
+    const AnchorInstanceInfo* GetOutputInstanceInfo(std::size_t ir) const {
+        return ir < m_outputs.size() ? &m_outputs[ir] : nullptr;
+    }
+    std::size_t GetIrInputsNum() const { return m_inputs.size(); }
+    std::size_t GetIrOutputsNum() const { return m_outputs.size(); }
+    std::size_t GetInputsNum() const { return m_input_count; }
+    std::size_t GetOutputsNum() const { return m_output_count; }
+    const char* GetNodeType() const { return m_type.c_str(); }
+    const char* GetNodeName() const { return m_type.c_str(); }
+
+private:
+    std::vector<AnchorInstanceInfo> m_inputs;
+    std::vector<AnchorInstanceInfo> m_outputs;
+    std::size_t m_input_count = 0;
+    std::size_t m_output_count = 0;
+    std::string m_type;
 };
 
 /// The tiling function's context. GetInputShape(i) etc. index the op definition's inputs.
 class TilingContext {
 public:
     TilingContext(const OpCallView& call, fe::PlatFormInfos* platform, std::size_t capacity)
-        : m_call(call), m_platform(platform), m_tiling(capacity) {}
+        : m_call(call), m_node(call), m_platform(platform), m_tiling(capacity) {}
 
-    const StorageShape* GetInputShape(std::size_t index) const { return m_call.input_shape(index); }
-    const StorageShape* GetOptionalInputShape(std::size_t index) const {
-        return m_call.input_shape(index);
+    const StorageShape* GetInputShape(std::size_t index) const {
+        return shape(OpCallView::instance(m_call.inputs, index));
+    }
+    const StorageShape* GetOptionalInputShape(std::size_t ir) const {
+        return shape(OpCallView::of_ir(m_call.inputs, ir, 0));
+    }
+    const StorageShape* GetDynamicInputShape(std::size_t ir, std::size_t k) const {
+        return shape(OpCallView::of_ir(m_call.inputs, ir, k));
     }
     const StorageShape* GetOutputShape(std::size_t index) const {
-        return m_call.output_shape(index);
+        return shape(OpCallView::instance(m_call.outputs, index));
     }
-    const Tensor* GetInputTensor(std::size_t index) const { return m_call.input_tensor(index); }
-    const Tensor* GetOptionalInputTensor(std::size_t index) const {
-        return m_call.input_tensor(index);
+    const StorageShape* GetDynamicOutputShape(std::size_t ir, std::size_t k) const {
+        return shape(OpCallView::of_ir(m_call.outputs, ir, k));
     }
-    const Tensor* GetOutputTensor(std::size_t index) const { return m_call.output_tensor(index); }
+    const Tensor* GetInputTensor(std::size_t index) const {
+        return tensor(OpCallView::instance(m_call.inputs, index));
+    }
+    const Tensor* GetOptionalInputTensor(std::size_t ir) const {
+        return tensor(OpCallView::of_ir(m_call.inputs, ir, 0));
+    }
+    const Tensor* GetDynamicInputTensor(std::size_t ir, std::size_t k) const {
+        return tensor(OpCallView::of_ir(m_call.inputs, ir, k));
+    }
+    const Tensor* GetOutputTensor(std::size_t index) const {
+        return tensor(OpCallView::instance(m_call.outputs, index));
+    }
     const CompileTimeTensorDesc* GetInputDesc(std::size_t index) const {
-        return m_call.input_desc(index);
+        return desc(OpCallView::instance(m_call.inputs, index));
     }
-    const CompileTimeTensorDesc* GetOptionalInputDesc(std::size_t index) const {
-        return m_call.input_desc(index);
+    const CompileTimeTensorDesc* GetOptionalInputDesc(std::size_t ir) const {
+        return desc(OpCallView::of_ir(m_call.inputs, ir, 0));
+    }
+    const CompileTimeTensorDesc* GetDynamicInputDesc(std::size_t ir, std::size_t k) const {
+        return desc(OpCallView::of_ir(m_call.inputs, ir, k));
     }
     const CompileTimeTensorDesc* GetOutputDesc(std::size_t index) const {
-        return m_call.output_desc(index);
+        return desc(OpCallView::instance(m_call.outputs, index));
     }
+    const ComputeNodeInfo* GetComputeNodeInfo() const { return &m_node; }
     const RuntimeAttrs* GetAttrs() const { return &m_call.attrs; }
     const char* GetNodeType() const { return m_call.node_type.c_str(); }
     const char* GetNodeName() const { return m_call.node_type.c_str(); }
@@ -378,7 +417,16 @@ public:
     const std::vector<std::size_t>& workspaces() const { return m_workspaces; }
 
 private:
+    using Parameter = OpCallView::Parameter;
+    static const StorageShape* shape(const Parameter* p) {
+        return p != nullptr ? &p->tensor.GetShape() : nullptr;
+    }
+    static const Tensor* tensor(const Parameter* p) { return p != nullptr ? &p->tensor : nullptr; }
+    static const CompileTimeTensorDesc* desc(const Parameter* p) {
+        return p != nullptr ? &p->desc : nullptr;
+    }
     const OpCallView& m_call;
+    ComputeNodeInfo m_node;
     fe::PlatFormInfos* m_platform;
     TilingData m_tiling;
     std::uint32_t m_block_dim = 0;
@@ -394,10 +442,18 @@ public:
     InferShapeContext(const OpCallView& call, std::vector<Shape>& outputs)
         : m_call(call), m_outputs(outputs) {}
     const Shape* GetInputShape(std::size_t index) const {
-        const StorageShape* shape = m_call.input_shape(index);
-        return shape != nullptr ? &shape->GetOriginShape() : nullptr;
+        return origin(OpCallView::instance(m_call.inputs, index));
     }
-    const Shape* GetOptionalInputShape(std::size_t index) const { return GetInputShape(index); }
+    const Shape* GetOptionalInputShape(std::size_t ir) const {
+        return origin(OpCallView::of_ir(m_call.inputs, ir, 0));
+    }
+    const Shape* GetDynamicInputShape(std::size_t ir, std::size_t k) const {
+        return origin(OpCallView::of_ir(m_call.inputs, ir, k));
+    }
+    const Tensor* GetInputTensor(std::size_t index) const {
+        const OpCallView::Parameter* p = OpCallView::instance(m_call.inputs, index);
+        return p != nullptr ? &p->tensor : nullptr;
+    }
     Shape* GetOutputShape(std::size_t index) {
         return index < m_outputs.size() ? &m_outputs[index] : nullptr;
     }
@@ -406,6 +462,9 @@ public:
     const char* GetNodeName() const { return m_call.node_type.c_str(); }
 
 private:
+    static const Shape* origin(const OpCallView::Parameter* p) {
+        return p != nullptr ? &p->tensor.GetOriginShape() : nullptr;
+    }
     const OpCallView& m_call;
     std::vector<Shape>& m_outputs;
 };
@@ -416,11 +475,13 @@ public:
     InferDataTypeContext(const OpCallView& call, std::vector<ge::DataType>& outputs)
         : m_call(call), m_outputs(outputs) {}
     ge::DataType GetInputDataType(std::size_t index) const {
-        const CompileTimeTensorDesc* desc = m_call.input_desc(index);
-        return desc != nullptr ? desc->GetDataType() : ge::DT_UNDEFINED;
+        return type(OpCallView::instance(m_call.inputs, index));
     }
-    ge::DataType GetOptionalInputDataType(std::size_t index) const {
-        return GetInputDataType(index);
+    ge::DataType GetOptionalInputDataType(std::size_t ir) const {
+        return type(OpCallView::of_ir(m_call.inputs, ir, 0));
+    }
+    ge::DataType GetDynamicInputDataType(std::size_t ir, std::size_t k) const {
+        return type(OpCallView::of_ir(m_call.inputs, ir, k));
     }
     ge::graphStatus SetOutputDataType(std::size_t index, ge::DataType type) {
         if (index >= m_outputs.size()) return ge::GRAPH_FAILED;
@@ -431,6 +492,9 @@ public:
     const char* GetNodeType() const { return m_call.node_type.c_str(); }
 
 private:
+    static ge::DataType type(const OpCallView::Parameter* p) {
+        return p != nullptr ? p->desc.GetDataType() : ge::DT_UNDEFINED;
+    }
     const OpCallView& m_call;
     std::vector<ge::DataType>& m_outputs;
 };

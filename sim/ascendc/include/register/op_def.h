@@ -26,6 +26,8 @@ enum Option {
     DYNAMIC = 3,
     VIRTUAL = 4,
 };
+/// What a ValueDepend input's values serve (both: the tiling function on npusim).
+enum class DependScope { ALL = 0, TILING = 1 };
 
 using TilingKernelFunc = ge::graphStatus (*)(gert::TilingContext*);
 using InferShapeKernelFunc = ge::graphStatus (*)(gert::InferShapeContext*);
@@ -62,17 +64,31 @@ public:
     /// Non-contiguous tensors are made contiguous by the framework; npusim's aclTensors are.
     OpParamDef& AutoContiguous() { return *this; }
     OpParamDef& IgnoreContiguous() { return *this; }
-    template <class T = void>
-    OpParamDef& ValueDepend(Option) {
-        static_assert(sizeof(T) == 0,
-                      "npusim: OpParamDef::ValueDepend (host data of an input in the tiling "
-                      "function) is not supported yet (docs/ascendc.md)");
+    /// The tiling function reads the input's values on the host (GetInputTensor(i)->GetData):
+    /// the generated API takes an aclIntArray / aclFloatArray / aclBoolArray for it (and a
+    /// <Op>TensorGetWorkspaceSize variant takes a device tensor).
+    OpParamDef& ValueDepend(Option option, DependScope = DependScope::ALL) {
+        m_value_depend = option;
+        return *this;
+    }
+    /// The generated API takes an aclScalar for the input; the kernel gets it as a one-element
+    /// tensor of the scalar's data type, or of To(type) / To("<input>")'s.
+    OpParamDef& Scalar() {
+        m_scalar = true;
+        return *this;
+    }
+    OpParamDef& To(ge::DataType type) {
+        m_scalar_to = type;
+        return *this;
+    }
+    OpParamDef& To(const char* input) {
+        m_scalar_to_input = input;
         return *this;
     }
     template <class T = void>
-    OpParamDef& Scalar() {
+    OpParamDef& ScalarList() {
         static_assert(sizeof(T) == 0,
-                      "npusim: OpParamDef::Scalar (aclScalar inputs) is not supported yet "
+                      "npusim: OpParamDef::ScalarList (aclScalarList inputs) is not supported yet "
                       "(docs/ascendc.md)");
         return *this;
     }
@@ -81,10 +97,18 @@ public:
     Option type() const { return m_type; }
     const std::vector<ge::DataType>& types() const { return m_types; }
     bool type_list() const { return m_type_list; }
+    bool value_depend() const { return m_value_depend != IGNORE; }
+    bool scalar() const { return m_scalar; }
+    ge::DataType scalar_to() const { return m_scalar_to; }
+    const std::string& scalar_to_input() const { return m_scalar_to_input; }
 
 private:
     std::string m_name;
     Option m_type = REQUIRED;
+    Option m_value_depend = IGNORE;
+    bool m_scalar = false;
+    ge::DataType m_scalar_to = ge::DT_UNDEFINED;
+    std::string m_scalar_to_input;
     std::vector<ge::DataType> m_types;
     bool m_type_list = false;
     std::vector<ge::Format> m_formats;
@@ -93,7 +117,7 @@ private:
 /// One attribute: its name, whether the caller must give it, and its type and default.
 class OpAttrDef {
 public:
-    enum class Kind { Unset, Int, Float, Bool, String, ListInt, ListFloat };
+    enum class Kind { Unset, Int, Float, Bool, String, ListInt, ListFloat, ListBool };
     explicit OpAttrDef(std::string name) : m_name(std::move(name)) {}
     OpAttrDef& AttrType(Option type) {
         m_type = type;
@@ -104,16 +128,13 @@ public:
     OpAttrDef& Bool(bool value = false) { return set(Kind::Bool, value); }
     OpAttrDef& String(const char* value = "") { return set(Kind::String, std::string(value)); }
     OpAttrDef& ListInt(std::vector<std::int64_t> value = {}) {
-        return set(Kind::ListInt, gert::TypedContinuousVector<std::int64_t>(std::move(value)));
+        return set(Kind::ListInt, std::move(value));
     }
     OpAttrDef& ListFloat(std::vector<float> value = {}) {
-        return set(Kind::ListFloat, gert::TypedContinuousVector<float>(std::move(value)));
+        return set(Kind::ListFloat, std::move(value));
     }
-    template <class T = void>
-    OpAttrDef& ListBool(std::vector<bool> = {}) {
-        static_assert(sizeof(T) == 0,
-                      "npusim: OpAttrDef::ListBool is not supported yet (docs/ascendc.md)");
-        return *this;
+    OpAttrDef& ListBool(std::vector<bool> value = {}) {
+        return set(Kind::ListBool, std::move(value));
     }
 
     const std::string& name() const { return m_name; }
