@@ -99,8 +99,9 @@ public:
         const std::uint32_t bm = t.baseM, bn = t.baseN, bk = t.baseK;
         tpipe->InitBuffer(m_a1, 2, bm * bk * sizeof(SrcT), loc);
         tpipe->InitBuffer(m_b1, 2, bk * bn * sizeof(SrcT), loc);
-        tpipe->InitBuffer(m_a2, t.dbL0A == 1 ? 1 : 2, bm * bk * sizeof(SrcT), loc);
-        tpipe->InitBuffer(m_b2, t.dbL0B == 1 ? 1 : 2, bk * bn * sizeof(SrcT), loc);
+        const bool share = kCfg.isA2B2Shared;  // objects share L0A / L0B: one tile each
+        tpipe->InitBuffer(m_a2, t.dbL0A == 1 || share ? 1 : 2, bm * bk * sizeof(SrcT), loc);
+        tpipe->InitBuffer(m_b2, t.dbL0B == 1 || share ? 1 : 2, bk * bn * sizeof(SrcT), loc);
         tpipe->InitBuffer(m_co1, 1, bm * bn * sizeof(L0cT), loc);
         if (t.isBias != 0) {
             tpipe->InitBuffer(m_bias1, 1, bn * sizeof(BiasT), loc);
@@ -187,8 +188,7 @@ public:
     void SetWorkspace(GM_ADDR, int) {}
     template <class T>
     void SetWorkspace(const GlobalTensor<T>&) {}
-    /// UB scratch for the vendor's format conversions on the vector core; npusim's schedule
-    /// needs none (accepted and unused, as SetWorkspace).
+    /// UB scratch for the vendor's format conversions: accepted and unused, as SetWorkspace.
     void SetLocalWorkspace(const LocalTensor<std::uint8_t>&) {}
 
     /// The next output tile into L0C; false when every tile is done. sync and async issue the

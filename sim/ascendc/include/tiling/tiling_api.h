@@ -104,7 +104,7 @@ public:
         m_m = m;
         m_n = n;
         m_k = k;
-        if (m_org_m == 0) SetOrgShape(m, n, k);
+        if (m_org_m == 0 && m > 0 && n > 0 && k > 0) SetOrgShape(m, n, k);
         return 0;
     }
     std::int32_t SetOrgShape(std::int32_t orgM, std::int32_t orgN, std::int32_t orgK) {
@@ -173,6 +173,10 @@ public:
     /// Fills `tiling`; -1 when no tiling fits (the shapes, types or buffers npusim's Matmul
     /// cannot take), 0 otherwise.
     std::int64_t GetTiling(TCubeTiling& tiling) {
+        // SetShape's -1: the original shape's extent.
+        if (m_m <= 0) m_m = m_org_m;
+        if (m_n <= 0) m_n = m_org_n;
+        if (m_k <= 0) m_k = m_org_ka;
         if (!types_supported() || m_m <= 0 || m_n <= 0 || m_k <= 0) return -1;
         // npusim's Matmul moves fp32 / int8 tiles that need a transposing load row-major, in
         // whole 32-byte rows: N and K (and a transposed A's M) are then multiples of 32 bytes
@@ -260,6 +264,8 @@ private:
         const auto l0 = [&](std::int64_t rows, std::int64_t cols) {
             return static_cast<std::uint64_t>(2 * rows * cols * in_bytes());
         };
+        // The bias row of baseN fp32 / int32 values sits in the bias table (A2/A3: 1 KiB).
+        if (m_bias && static_cast<std::uint64_t>(bn) * 4 > kBiasTableBytes) return false;
         return l1_bytes(bm, bn, bk) <= l1 && l0(bm, bk) <= m_l0a && l0(bk, bn) <= m_l0b &&
                static_cast<std::uint64_t>(bm * bn * 4) <= l0c;
     }
@@ -308,6 +314,7 @@ private:
     bool m_a_trans = false, m_b_trans = false, m_bias = false;
     std::int32_t m_org_m = 0, m_org_n = 0, m_org_ka = 0, m_org_kb = 0;
     std::int32_t m_order = 0;
+    static constexpr std::uint64_t kBiasTableBytes = 1024;
     // A2's per-core sizes unless a platform says otherwise.
     std::uint64_t m_l1 = 524288, m_l0a = 65536, m_l0b = 65536, m_l0c = 131072, m_ub = 196608;
     std::uint64_t m_l1_limit = UINT64_MAX, m_l0c_limit = UINT64_MAX, m_ub_limit = UINT64_MAX;
