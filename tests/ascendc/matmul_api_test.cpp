@@ -788,3 +788,144 @@ TEST_CASE("Matmul API: an N tail of half a fractal (8 fp16 columns) runs", "[asc
     CHECK(r.c == reference(p, false));
     CHECK_THAT(r.findings, npusim::NoFindings());
 }
+
+// ---- Compile-time options: configuration hints, policies, a constant tiling; split K ----
+
+namespace {
+
+// A constant tiling (GetMMConfig with the shapes, then GetMatmulApiTiling): the object takes
+// its tiling from MM_CFG (REGIST_MATMUL_OBJ without one) and the real shape from SetOrgShape
+// and SetTail; schedule hints (A2/B2 sharing, K reorder, unit flag) and the NBuffer33 policy
+// leave the product unchanged.
+constexpr MatmulShapeParams kConstShape = {64, 64, 64, 32, 32, 32};
+constexpr MatmulFuncParams kConstHints = {false,
+                                          false,
+                                          false,
+                                          false,
+                                          0,
+                                          IterateOrder::ORDER_N,
+                                          ScheduleType::INNER_PRODUCT,
+                                          true,
+                                          false,
+                                          false,
+                                          true,
+                                          false,
+                                          true,
+                                          false,
+                                          false,
+                                          DecompressionMode::DECOMP_NONE};
+template <class A, class B, class C, class Bias>
+constexpr MatmulApiStaticTiling constant_cfg() {
+    MatmulConfig cfg = GetMMConfig<MatmulConfigMode::CONFIG_MDL>(kConstShape, kConstHints);
+    cfg.enUnitFlag = true;
+    return GetMatmulApiTiling<A, B, C, Bias>(cfg);
+}
+using ConstA = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using ConstC = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+constexpr MatmulApiStaticTiling kConstCfg = constant_cfg<ConstA, ConstA, ConstC, ConstC>();
+
+__global__ __aicore__ void matmul_constant(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, int m,
+                                           int n, int k) {
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> biasGm, cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, m * k);
+    bGm.SetGlobalBuffer((__gm__ half*)b, k * n);
+    biasGm.SetGlobalBuffer((__gm__ float*)bias, n);
+    cGm.SetGlobalBuffer((__gm__ float*)c, m * n);
+    Matmul<ConstA, ConstA, ConstC, ConstC, kConstCfg, MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+           Impl::Detail::NBuffer33MatmulPolicy>
+        mm;
+    TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm, (TCubeTiling*)nullptr);
+    mm.SetOrgShape(m, n, k);
+    mm.SetTail(m, n, k);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    mm.SetBias(biasGm);
+    mm.IterateAll(cGm);
+    mm.End();
+}
+
+// Split K: each core multiplies its K slice and adds it into C (IterateAll with enAtomic).
+// Fill on the AIC does nothing (the vendor's A2 Fill), so C starts as the host left it.
+__global__ __aicore__ void matmul_split_k(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+    const TCubeTiling tiling = g_tiling;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, tiling.M * tiling.Ka);
+    bGm.SetGlobalBuffer((__gm__ half*)b, tiling.Kb * tiling.N);
+    cGm.SetGlobalBuffer((__gm__ float*)c, tiling.M * tiling.N);
+    Fill(cGm, tiling.M * tiling.N, 0.0F);
+    Matmul<ConstA, ConstA, ConstC> mm;
+    TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &tiling);
+    const int k0 = static_cast<int>(GetBlockIdx()) * tiling.singleCoreK;
+    mm.SetTensorA(aGm[k0]);
+    mm.SetTensorB(bGm[k0 * tiling.N]);
+    mm.IterateAll(cGm, 1);
+    mm.End();
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API: a constant tiling with schedule hints and the NBuffer33 policy",
+          "[ascendc][matmul]") {
+    static_assert(kConstCfg.baseM == 32 && kConstCfg.singleCoreK == 64 && kConstCfg.dbL0A == 2);
+    static_assert(kConstCfg.cfg.isA2B2Shared && kConstCfg.cfg.enableKdimReorderLoad);
+    const Problem p = make_problem(48, 40, 64);  // within the constant 64 x 64 x 64
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto a_gm = sim.allocate<half>(p.a.size(), "a");
+    auto b_gm = sim.allocate<half>(p.b.size(), "b");
+    auto bias_gm = sim.allocate<float>(p.n, "bias");
+    auto c_gm = sim.allocate<float>(p.m * p.n, "c");
+    sim.write(a_gm, p.a);
+    sim.write(b_gm, p.b);
+    sim.write(bias_gm, p.bias);
+    using npusim::ascendc::gm_addr;
+    const npusim::RunResult r =
+        sim.run({.name = "matmul_constant", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+                npusim::ascendc::bind_kernel(matmul_constant, gm_addr(a_gm), gm_addr(b_gm),
+                                             gm_addr(bias_gm), gm_addr(c_gm), p.m, p.n, p.k));
+    REQUIRE(r.completed());
+    CHECK(sim.read(c_gm) == reference(p, true));
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+}
+
+TEST_CASE("Matmul API: split K over cores (EnableMultiCoreSplitK, atomic add)",
+          "[ascendc][matmul]") {
+    using matmul_tiling::CubeFormat;
+    using matmul_tiling::DataType;
+    using matmul_tiling::TPosition;
+    const npusim::ChipConfig chip = npusim::builtin_chip_config("small");
+    matmul_tiling::MultiCoreMatmulTiling host(platform_ascendc::PlatformAscendC{chip});
+    host.SetDim(4);
+    host.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    host.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    host.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    host.SetShape(16, 16, 256);
+    host.EnableMultiCoreSplitK(true);
+    TCubeTiling tiling;
+    REQUIRE(host.GetTiling(tiling) == 0);
+    CHECK(tiling.usedCoreNum == 4);  // 1 x 1 blocks of M x N, 4 K slices of 64
+    CHECK(tiling.singleCoreK == 64);
+    const Problem p = make_problem(16, 16, 256);
+    npusim::Simulator sim(chip);
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto a_gm = sim.allocate<half>(p.a.size(), "a");
+    auto b_gm = sim.allocate<half>(p.b.size(), "b");
+    auto c_gm = sim.allocate<float>(p.m * p.n, "c");
+    sim.write(a_gm, p.a);
+    sim.write(b_gm, p.b);
+    sim.write(c_gm, std::vector<float>(p.m * p.n, 0.0F));
+    g_tiling = tiling;
+    using npusim::ascendc::gm_addr;
+    const npusim::RunResult r = sim.run(
+        {.name = "matmul_split_k", .blocks = 4, .type = npusim::KernelType::AIC_ONLY},
+        npusim::ascendc::bind_kernel(matmul_split_k, gm_addr(a_gm), gm_addr(b_gm), gm_addr(c_gm)));
+    REQUIRE(r.completed());
+    CHECK(sim.read(c_gm) == reference(p, false));
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+}

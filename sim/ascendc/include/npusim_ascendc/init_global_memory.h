@@ -51,4 +51,14 @@ void InitOutput(const GlobalTensor<T>& gm, const std::uint64_t size, const T val
     InitGlobalMemory(gm, size, value, loc);
 }
 
+/// Fill (the advanced API's GM form, lib/utils/init_global_memory.h): InitGlobalMemory on a
+/// vector core; on a cube core it does nothing, as the vendor's A2 implementation (the AIC has
+/// no UB): a cube-only kernel's Fill leaves GM as it was.
+template <class T>
+void Fill(const GlobalTensor<T>& gm, const std::uint64_t size, const T value,
+          Loc loc = Loc::current()) {
+    if (npusim::ascendc::context(loc).block().core_type() == npusim::CoreType::Cube) return;
+    InitGlobalMemory(gm, size, value, loc);
+}
+
 }  // namespace AscendC

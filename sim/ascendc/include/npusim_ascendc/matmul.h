@@ -17,52 +17,41 @@
 
 #include "npusim_ascendc/cube.h"
 #include "npusim_ascendc/cube_tiling.h"
+#include "npusim_ascendc/matmul_check.h"
 #include "npusim_ascendc/matmul_config.h"
 #include "npusim_ascendc/matmul_mix.h"
 #include "npusim_ascendc/matmul_operands.h"
+#include "npusim_ascendc/matmul_static.h"
 #include "npusim_ascendc/matmul_tile.h"
 #include "npusim_ascendc/pipe.h"
 #include "npusim_ascendc/sync.h"
 
 namespace AscendC {
 
-template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
-          const auto& MM_CFG = CFG_NORM, class... Rest>
+template <
+    class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
+    const auto& MM_CFG = CFG_NORM, class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+    template <const auto& = MM_CFG, class...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
 class Matmul {
     using SrcT = typename A_TYPE::T;
     using DstT = typename C_TYPE::T;
     using L0cT = npusim::ascendc::MatmulL0cT<SrcT>;
     using BiasT = typename BIAS_TYPE::T;
-    static_assert(std::is_same_v<SrcT, typename B_TYPE::T> &&
-                      npusim::ascendc::cube_takes<L0cT, SrcT, SrcT, L0cT>(),
-                  "npusim Ascend C: the Matmul API takes A and B of one type, half, bfloat16_t, "
-                  "float or int8_t (the cube's types, docs/ascendc.md)");
-    static_assert(
-        npusim::ascendc::matmul_writes<L0cT, DstT>(),
-        "npusim Ascend C: the Matmul API writes C as float, half or bfloat16_t from "
-        "half / bfloat16_t / float inputs and as int32_t from int8_t inputs (other C types need "
-        "SetQuantScalar, not supported yet, docs/ascendc.md)");
+    // MM_CFG is a MatmulConfig or a constant tiling (MatmulApiStaticTiling) carrying one.
+    static constexpr const MatmulConfig& kCfg = npusim::ascendc::matmul_config_of(MM_CFG);
+    static_assert(npusim::ascendc::MatmulChecks<
+                  A_TYPE, B_TYPE, C_TYPE, MM_CFG, MM_CB,
+                  MATMUL_POLICY<MM_CFG, void, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>>::value);
     // The bias type defaults to C's (Matmul<A, B, C>): a kernel that never calls SetBias
     // compiles with any; SetBias takes L0C's type only yet (a KernelError otherwise).
     static constexpr bool kBiasOfL0c = std::is_same_v<BiasT, L0cT>;
-    static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
-                  "npusim Ascend C: the Matmul API reads A and B from GM only yet");
-    static_assert(MM_CFG.scheduleType == ScheduleType::INNER_PRODUCT,
-                  "npusim Ascend C: the Matmul API's ScheduleType::OUTER_PRODUCT (two tiles a "
-                  "GetTensorC) is not supported yet");
-    // A GEMV's A (CubeFormat::VECTOR, one row) is read as ND.
-    static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ ||
-                   A_TYPE::format == CubeFormat::VECTOR) &&
-                      (B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ),
-                  "npusim Ascend C: the Matmul API takes ND or NZ A and B only yet");
-    static_assert(C_TYPE::format == CubeFormat::ND ||
-                      (C_TYPE::format == CubeFormat::NZ && std::is_same_v<DstT, L0cT>),
-                  "npusim Ascend C: the Matmul API writes ND C, or NZ C of L0C's type (float, "
-                  "int32_t), only yet");
     static constexpr npusim::FixQuant kQuant = npusim::ascendc::matmul_quant<L0cT, DstT>();
     static constexpr bool kANz = A_TYPE::format == CubeFormat::NZ;
     static constexpr bool kBNz = B_TYPE::format == CubeFormat::NZ;
     static constexpr bool kCNz = C_TYPE::format == CubeFormat::NZ;
+    // ND_ALIGN: C's rows are 32 bytes aligned (N rounded up); the pad columns are not written.
+    static constexpr std::uint64_t kCRowAlign =
+        C_TYPE::format == CubeFormat::ND_ALIGN ? 32 / sizeof(DstT) : 1;
 
 public:
     Matmul() = default;
@@ -76,7 +65,12 @@ public:
                                       "Matmul: a vector-only kernel has no cube core to run the "
                                       "Matmul on (declare the kernel mixed or AIC)");
         }
+        // A constant tiling (MM_CFG from GetMatmulApiTiling) stands in for a missing one.
+        if (tiling == nullptr) tiling = npusim_static_tiling();
         if (tiling == nullptr) fail("Init without a TCubeTiling", loc);
+        // MixDualMaster (AIC and AIVs each run their own code) is npusim's AIC-only mode.
+        if (kCfg.enableMixDualMaster && npusim::vector_cores_per_block(ctx.block().kernel_type()))
+            fail("MatmulConfig::enableMixDualMaster in a mixed kernel is not supported yet", loc);
         m_tiling = *tiling;
         const TCubeTiling& t = m_tiling;
         if (t.baseM <= 0 || t.baseN <= 0 || t.baseK <= 0 || t.singleCoreM <= 0 ||
@@ -105,8 +99,9 @@ public:
         const std::uint32_t bm = t.baseM, bn = t.baseN, bk = t.baseK;
         tpipe->InitBuffer(m_a1, 2, bm * bk * sizeof(SrcT), loc);
         tpipe->InitBuffer(m_b1, 2, bk * bn * sizeof(SrcT), loc);
-        tpipe->InitBuffer(m_a2, 2, bm * bk * sizeof(SrcT), loc);
-        tpipe->InitBuffer(m_b2, 2, bk * bn * sizeof(SrcT), loc);
+        const bool share = kCfg.isA2B2Shared;  // objects share L0A / L0B: one tile each
+        tpipe->InitBuffer(m_a2, t.dbL0A == 1 || share ? 1 : 2, bm * bk * sizeof(SrcT), loc);
+        tpipe->InitBuffer(m_b2, t.dbL0B == 1 || share ? 1 : 2, bk * bn * sizeof(SrcT), loc);
         tpipe->InitBuffer(m_co1, 1, bm * bn * sizeof(L0cT), loc);
         if (t.isBias != 0) {
             tpipe->InitBuffer(m_bias1, 1, bn * sizeof(BiasT), loc);
@@ -124,6 +119,9 @@ public:
         }
     }
 
+    static const TCubeTiling* npusim_static_tiling() {
+        return npusim::ascendc::matmul_static_tiling<MM_CFG>();
+    }
     /// REGIST_MATMUL_OBJ: this object's order and the system workspace (mixed kernels).
     void npusim_register(std::uint32_t object, GM_ADDR workspace, bool has_tiling, Loc loc) {
         m_object = object;
@@ -190,8 +188,7 @@ public:
     void SetWorkspace(GM_ADDR, int) {}
     template <class T>
     void SetWorkspace(const GlobalTensor<T>&) {}
-    /// UB scratch for the vendor's format conversions on the vector core; npusim's schedule
-    /// needs none (accepted and unused, as SetWorkspace).
+    /// UB scratch for the vendor's format conversions: accepted and unused, as SetWorkspace.
     void SetLocalWorkspace(const LocalTensor<std::uint8_t>&) {}
 
     /// The next output tile into L0C; false when every tile is done. sync and async issue the
@@ -206,9 +203,9 @@ public:
         const std::uint64_t tiles_m = npusim::ascendc::ceil_div(m_m, m_tiling.baseM);
         const std::uint64_t tiles_n = npusim::ascendc::ceil_div(m_n, m_tiling.baseN);
         if (m_next >= tiles_m * tiles_n) return false;
-        const bool along_m = MM_CFG.iterateOrder == IterateOrder::UNDEF
+        const bool along_m = kCfg.iterateOrder == IterateOrder::UNDEF
                                  ? m_tiling.iterateOrder == 0
-                                 : MM_CFG.iterateOrder == IterateOrder::ORDER_M;
+                                 : kCfg.iterateOrder == IterateOrder::ORDER_M;
         if (along_m) {
             m_tile_m = m_next % tiles_m;
             m_tile_n = m_next / tiles_m;
@@ -234,9 +231,8 @@ public:
         take_tile<sync>(loc);
         // ND: rows `stride` elements apart; NZ: column blocks of `stride` rows.
         const std::uint64_t stride =
-            kCNz                ? npusim::ascendc::align16(enSequentialWrite ? cur_m() : m_org_m)
-            : enSequentialWrite ? cur_n()
-                                : m_org_kc;
+            kCNz ? npusim::ascendc::align16(enSequentialWrite ? cur_m() : m_org_m)
+                 : c_row_stride(enSequentialWrite ? cur_n() : m_org_kc);
         const std::uint64_t offset = enSequentialWrite ? 0 : c_offset(stride);
         const npusim::ascendc::GlobalView<DstT> dst = npusim::ascendc::view_of(gm[offset]);
         if (m_client) {
@@ -259,7 +255,7 @@ public:
         }
         take_tile<sync>(loc);
         if (enAtomic != 0) fail("GetTensorC to UB with enAtomic is not supported", loc);
-        if (kCNz) fail("C in NZ to UB is not supported yet", loc);
+        if (kCNz || kCRowAlign > 1) fail("C in NZ or ND_ALIGN to UB is not supported yet", loc);
         const std::uint64_t rows = cur_m(), cols = cur_n();
         // enSequentialWrite (and the async form, whose tensor holds one base tile): the tile
         // packed at the tensor's start; otherwise at its place in the single-core C (rows m_n
@@ -285,8 +281,9 @@ public:
             check_ready(loc);
             if (enSequentialWrite) fail("IterateAll from an AIV with enSequentialWrite", loc);
             const npusim::ascendc::GlobalView<DstT> dst = npusim::ascendc::view_of(gm);
-            request_all(dst.address, dst.count, kCNz ? npusim::ascendc::align16(m_org_m) : m_org_kc,
-                        enAtomic, loc);
+            request_all(dst.address, dst.count,
+                        kCNz ? npusim::ascendc::align16(m_org_m) : c_row_stride(m_org_kc), enAtomic,
+                        loc);
             if (sync) {
                 npusim::ascendc::matmul_wait_reply(loc);
             } else {
@@ -308,7 +305,7 @@ public:
         }
         check_ready(loc);
         if (enAtomic != 0) fail("IterateAll to UB with enAtomic is not supported", loc);
-        if (kCNz) fail("C in NZ to UB is not supported yet", loc);
+        if (kCNz || kCRowAlign > 1) fail("C in NZ or ND_ALIGN to UB is not supported yet", loc);
         const std::uint64_t count = static_cast<std::uint64_t>(m_m) * m_n;
         to_ub(ub, npusim::ascendc::UbPlace{1, count, 0, count}, loc,
               [&](std::uint64_t slot, std::uint64_t bytes) {
@@ -362,6 +359,9 @@ private:
     std::uint64_t c_offset(std::uint64_t stride) const {
         const std::uint64_t m0 = m_tile_m * m_tiling.baseM, n0 = m_tile_n * m_tiling.baseN;
         return kCNz ? n0 * stride + m0 * 16 : m0 * stride + n0;
+    }
+    std::uint64_t c_row_stride(std::uint64_t cols) const {
+        return (cols + kCRowAlign - 1) / kCRowAlign * kCRowAlign;
     }
     bool fractal() const {
         return npusim::ascendc::matmul_fractal<SrcT>(m_a.transposed, m_b.transposed);

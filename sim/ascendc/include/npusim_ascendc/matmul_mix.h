@@ -191,6 +191,7 @@ inline void regist_matmul_objs(const Loc&, std::uint32_t, AscendC::TPipe*, GM_AD
 template <class MM, class... Rest>
 void regist_matmul_objs(const Loc& loc, std::uint32_t index, AscendC::TPipe* pipe,
                         GM_ADDR workspace, MM& mm, const TCubeTiling* tiling, Rest&&... rest) {
+    if (tiling == nullptr) tiling = MM::npusim_static_tiling();
     mm.npusim_register(index, workspace, tiling != nullptr, loc);
     if (tiling != nullptr) mm.Init(tiling, pipe, loc);
     regist_matmul_objs(loc, index + 1, pipe, workspace, std::forward<Rest>(rest)...);
@@ -209,7 +210,8 @@ inline void serve_matmul_objs(const Loc& loc, std::vector<void*>& engines, Ascen
 template <class MM, class... Rest>
 void serve_matmul_objs(const Loc& loc, std::vector<void*>& engines, AscendC::TPipe* pipe, MM& mm,
                        const TCubeTiling* tiling, Rest&&... rest) {
-    // Without a tiling the AIVs' Init sends theirs (Matmul::serve_init).
+    // Without a tiling (nor a constant one) the AIVs' Init sends theirs (Matmul::serve_init).
+    if (tiling == nullptr) tiling = MM::npusim_static_tiling();
     if (tiling != nullptr) mm.Init(tiling, pipe, loc);
     engines.push_back(&mm);
     serve_matmul_objs(loc, engines, pipe, std::forward<Rest>(rest)...);

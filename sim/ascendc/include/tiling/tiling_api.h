@@ -42,6 +42,26 @@ enum class CubeFormat : std::int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR,
 /// SetTraverse's order of the output tiles: FIRSTM along M first (iterateOrder 0), FIRSTN along
 /// N first (1).
 enum class MatrixTraverse : std::int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
+/// The kernel's schedule as the host states it (SetMatmulConfigParams); npusim's tiling is
+/// the same for each (the kernel's MatmulConfig decides what it runs).
+enum class ScheduleType : std::int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT = 1, N_BUFFER_33 = 2 };
+/// SetMatmulConfigParams' parameters: the configuration type, the L1 cache of UB blocks, the
+/// schedule (hints to the vendor's tiling) and the traverse order (as SetTraverse).
+struct MatmulConfigParams {
+    std::int32_t mmConfigType;
+    bool enableL1CacheUB;
+    ScheduleType scheduleType;
+    MatrixTraverse traverse;
+    bool enVecND2NZ;
+    MatmulConfigParams(std::int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                       ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                       MatrixTraverse traverseIn = MatrixTraverse::NOSET, bool enVecND2NZIn = false)
+        : mmConfigType(mmConfigTypeIn),
+          enableL1CacheUB(enableL1CacheUBIn),
+          scheduleType(scheduleTypeIn),
+          traverse(traverseIn),
+          enVecND2NZ(enVecND2NZIn) {}
+};
 /// The element types: the graph engine's (ge::DataType::DT_FLOAT16 and
 /// matmul_tiling::DataType::DT_FLOAT16 name the same value).
 using DataType = ge::DataType;
@@ -84,7 +104,7 @@ public:
         m_m = m;
         m_n = n;
         m_k = k;
-        if (m_org_m == 0) SetOrgShape(m, n, k);
+        if (m_org_m == 0 && m > 0 && n > 0 && k > 0) SetOrgShape(m, n, k);
         return 0;
     }
     std::int32_t SetOrgShape(std::int32_t orgM, std::int32_t orgN, std::int32_t orgK) {
@@ -136,6 +156,16 @@ public:
         m_order = traverse == MatrixTraverse::FIRSTN ? 1 : 0;
         return 0;
     }
+    void SetMatmulConfigParams(std::int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                               ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                               MatrixTraverse traverseIn = MatrixTraverse::NOSET,
+                               bool enVecND2NZIn = false) {
+        SetMatmulConfigParams(MatmulConfigParams(mmConfigTypeIn, enableL1CacheUBIn, scheduleTypeIn,
+                                                 traverseIn, enVecND2NZIn));
+    }
+    void SetMatmulConfigParams(const MatmulConfigParams& params) {
+        if (params.traverse != MatrixTraverse::NOSET) SetTraverse(params.traverse);
+    }
     std::int32_t GetBaseM() const { return m_result.baseM; }
     std::int32_t GetBaseN() const { return m_result.baseN; }
     std::int32_t GetBaseK() const { return m_result.baseK; }
@@ -143,6 +173,10 @@ public:
     /// Fills `tiling`; -1 when no tiling fits (the shapes, types or buffers npusim's Matmul
     /// cannot take), 0 otherwise.
     std::int64_t GetTiling(TCubeTiling& tiling) {
+        // SetShape's -1: the original shape's extent.
+        if (m_m <= 0) m_m = m_org_m;
+        if (m_n <= 0) m_n = m_org_n;
+        if (m_k <= 0) m_k = m_org_ka;
         if (!types_supported() || m_m <= 0 || m_n <= 0 || m_k <= 0) return -1;
         // npusim's Matmul moves fp32 / int8 tiles that need a transposing load row-major, in
         // whole 32-byte rows: N and K (and a transposed A's M) are then multiples of 32 bytes
@@ -212,8 +246,9 @@ private:
                               ? m_c_type == DataType::DT_INT32
                               : (m_c_type == DataType::DT_FLOAT ||
                                  m_c_type == DataType::DT_FLOAT16 || m_c_type == DataType::DT_BF16);
-        const bool c_format_ok =
-            m_c_format == CubeFormat::ND || (m_c_format == CubeFormat::NZ && m_c_type == l0c);
+        const bool c_format_ok = m_c_format == CubeFormat::ND ||
+                                 m_c_format == CubeFormat::ND_ALIGN ||
+                                 (m_c_format == CubeFormat::NZ && m_c_type == l0c);
         return in_bytes() != 0 && c_ok && c_format_ok && (!m_bias || m_bias_type == l0c) &&
                (m_a_format == CubeFormat::ND || m_a_format == CubeFormat::NZ ||
                 m_a_format == CubeFormat::VECTOR) &&
@@ -229,6 +264,8 @@ private:
         const auto l0 = [&](std::int64_t rows, std::int64_t cols) {
             return static_cast<std::uint64_t>(2 * rows * cols * in_bytes());
         };
+        // The bias row of baseN fp32 / int32 values sits in the bias table (A2/A3: 1 KiB).
+        if (m_bias && static_cast<std::uint64_t>(bn) * 4 > kBiasTableBytes) return false;
         return l1_bytes(bm, bn, bk) <= l1 && l0(bm, bk) <= m_l0a && l0(bk, bn) <= m_l0b &&
                static_cast<std::uint64_t>(bm * bn * 4) <= l0c;
     }
@@ -277,6 +314,7 @@ private:
     bool m_a_trans = false, m_b_trans = false, m_bias = false;
     std::int32_t m_org_m = 0, m_org_n = 0, m_org_ka = 0, m_org_kb = 0;
     std::int32_t m_order = 0;
+    static constexpr std::uint64_t kBiasTableBytes = 1024;
     // A2's per-core sizes unless a platform says otherwise.
     std::uint64_t m_l1 = 524288, m_l0a = 65536, m_l0b = 65536, m_l0c = 131072, m_ub = 196608;
     std::uint64_t m_l1_limit = UINT64_MAX, m_l0c_limit = UINT64_MAX, m_ub_limit = UINT64_MAX;
@@ -294,6 +332,9 @@ public:
         m_dim = dim;
         return 0;
     }
+    /// Split K over cores too (after M and N): each core multiplies a K slice and the kernel
+    /// adds the slices into C (IterateAll with enAtomic 1 over a zeroed C).
+    void EnableMultiCoreSplitK(bool flag) { m_split_k = flag; }
     std::int32_t GetCoreNum(std::int32_t& dim, std::int32_t& mDim, std::int32_t& nDim) const {
         dim = m_used;
         mDim = m_mdim;
@@ -355,6 +396,17 @@ protected:
         m_mdim = static_cast<std::int32_t>(ceil_div(m_m, t.singleCoreM));
         m_ndim = static_cast<std::int32_t>(ceil_div(m_n, t.singleCoreN));
         m_used = m_mdim * m_ndim;
+        if (m_split_k && m_single_k <= 0) {
+            // The most K slices the free cores take that split K evenly in whole 16-element
+            // steps (the samples give every core singleCoreK, with no K tail).
+            for (std::int32_t kd = std::max(1, dim / m_used); kd > 1; --kd) {
+                if (m_k % kd == 0 && (m_k / kd) % std::max(16, c0()) == 0) {
+                    t.singleCoreK = m_k / kd;
+                    m_used *= kd;
+                    break;
+                }
+            }
+        }
         t.usedCoreNum = m_used;
         m_smm = t.singleCoreM;
         m_snn = t.singleCoreN;
@@ -363,6 +415,7 @@ protected:
     }
 
 private:
+    bool m_split_k = false;
     std::int32_t m_dim = 0, m_used = 0, m_mdim = 0, m_ndim = 0, m_smm = 0, m_snn = 0, m_skk = 0;
 };
 

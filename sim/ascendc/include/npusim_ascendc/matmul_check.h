@@ -1,0 +1,68 @@
+// What npusim's Matmul (npusim_ascendc/matmul.h) takes, checked at compile time: the element
+// types (the cube's and fixpipe's tables, matmul_config.h), positions, formats, and the
+// configuration fields and template options that change the result (matmul_static.h). Each
+// limit is a static_assert naming it (docs/ascendc.md, "The Matmul API").
+#pragma once
+
+#include <type_traits>
+
+#include "npusim_ascendc/matmul_config.h"
+#include "npusim_ascendc/matmul_static.h"
+
+namespace npusim::ascendc {
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, const auto& MM_CFG, class CB, class POLICY>
+struct MatmulChecks {
+    static constexpr const AscendC::MatmulConfig& CFG = matmul_config_of(MM_CFG);
+    using TPosition = AscendC::TPosition;
+    using CubeFormat = AscendC::CubeFormat;
+    using SrcT = typename A_TYPE::T;
+    using DstT = typename C_TYPE::T;
+    using L0cT = MatmulL0cT<SrcT>;
+    static_assert(std::is_same_v<SrcT, typename B_TYPE::T> && cube_takes<L0cT, SrcT, SrcT, L0cT>(),
+                  "npusim Ascend C: the Matmul API takes A and B of one type, half, bfloat16_t, "
+                  "float or int8_t (the cube's types, docs/ascendc.md)");
+    static_assert(
+        matmul_writes<L0cT, DstT>(),
+        "npusim Ascend C: the Matmul API writes C as float, half or bfloat16_t from "
+        "half / bfloat16_t / float inputs and as int32_t from int8_t inputs (other C types need "
+        "SetQuantScalar, not supported yet, docs/ascendc.md)");
+    static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
+                  "npusim Ascend C: the Matmul API reads A and B from GM only yet");
+    static_assert(CFG.scheduleType == AscendC::ScheduleType::INNER_PRODUCT,
+                  "npusim Ascend C: the Matmul API's ScheduleType::OUTER_PRODUCT (two tiles a "
+                  "GetTensorC) is not supported yet");
+    // A GEMV's A (CubeFormat::VECTOR, one row) is read as ND.
+    static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ ||
+                   A_TYPE::format == CubeFormat::VECTOR) &&
+                      (B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ),
+                  "npusim Ascend C: the Matmul API takes ND or NZ A and B only yet");
+    static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN ||
+                      (C_TYPE::format == CubeFormat::NZ && std::is_same_v<DstT, L0cT>),
+                  "npusim Ascend C: the Matmul API writes ND or ND_ALIGN C, or NZ C of L0C's "
+                  "type (float, int32_t), only yet");
+    static_assert(A_TYPE::layout == AscendC::LayoutMode::NONE &&
+                      B_TYPE::layout == AscendC::LayoutMode::NONE &&
+                      C_TYPE::layout == AscendC::LayoutMode::NONE,
+                  "npusim Ascend C: the Matmul API's batch layouts (MatmulType's LayoutMode, "
+                  "IterateBatch) are not supported yet");
+    static_assert(!CFG.isPartialOutput,
+                  "npusim Ascend C: MatmulConfig::isPartialOutput is not supported yet");
+    static_assert(!CFG.isEnableChannelSplit,
+                  "npusim Ascend C: MatmulConfig::isEnableChannelSplit (C's NZ split in two "
+                  "channels) is not supported yet");
+    static_assert(!CFG.isCO1Shared && !CFG.intraBlockPartSum && !CFG.enableRelu &&
+                      CFG.decompMode == AscendC::DecompressionMode::DECOMP_NONE,
+                  "npusim Ascend C: MatmulConfig's isCO1Shared, intraBlockPartSum, enableRelu "
+                  "and decompMode are not supported yet");
+    static_assert(!CB::npusim_custom,
+                  "npusim Ascend C: MatmulCallBackFunc with user copy functions is not "
+                  "supported yet");
+    static_assert(POLICY::npusim_policy == AscendC::Impl::Detail::NpusimPolicy::Default ||
+                      POLICY::npusim_policy == AscendC::Impl::Detail::NpusimPolicy::NBuffer33,
+                  "npusim Ascend C: the Matmul API's triangle and split policies are not "
+                  "supported yet");
+    static constexpr bool value = true;
+};
+
+}  // namespace npusim::ascendc
