@@ -38,7 +38,8 @@ TEST_CASE("pipe table: has_pipe agrees with pipes_of", "[unit]") {
     CHECK(has_pipe(CoreType::Vector, Pipe::V));
     CHECK_FALSE(has_pipe(CoreType::Vector, Pipe::M));
     CHECK(has_pipe(CoreType::Cube, Pipe::FIX));
-    CHECK_FALSE(has_pipe(CoreType::Cube, Pipe::MTE3));
+    CHECK(has_pipe(CoreType::Cube, Pipe::MTE3));  // L1 -> GM
+    CHECK_FALSE(has_pipe(CoreType::Cube, Pipe::V));
     CHECK_FALSE(has_pipe(CoreType::Vector, Pipe::ALL));
 }
 
