@@ -16,7 +16,7 @@ TEST_CASE("pipe table: pipes of each core type in lane order", "[unit]") {
           std::vector<Pipe>{Pipe::S, Pipe::MTE2, Pipe::V, Pipe::MTE3});
     const auto cube = pipes_of(CoreType::Cube);
     CHECK(std::vector<Pipe>(cube.begin(), cube.end()) ==
-          std::vector<Pipe>{Pipe::S, Pipe::MTE2, Pipe::MTE1, Pipe::M, Pipe::FIX});
+          std::vector<Pipe>{Pipe::S, Pipe::MTE2, Pipe::MTE1, Pipe::M, Pipe::MTE3, Pipe::FIX});
     for (CoreType type : {CoreType::Vector, CoreType::Cube}) {
         int lane = -1;
         for (Pipe pipe : pipes_of(type)) {
