@@ -21,7 +21,7 @@ struct CopyGroupInfo {
 
 inline constexpr std::array<CopyGroupInfo, 5> kCopyGroups{{
     {"mte2", "a GM -> UB / L1 copy (MTE2)"},
-    {"mte3", "a UB -> GM copy (MTE3)"},
+    {"mte3", "a UB / L1 -> GM copy (MTE3)"},
     {"v", "a UB -> UB copy (PIPE_V)"},
     {"mte1", "an L1 -> L0A / L0B / BT copy (MTE1)"},
     {"fix", "an L0C -> GM copy (fixpipe)"},
@@ -38,10 +38,13 @@ struct CopyRoute {
     constexpr bool uses_gm() const { return src == MemSpace::GM || dst == MemSpace::GM; }
 };
 
-inline constexpr std::array<CopyRoute, 8> kCopyRoutes{{
+inline constexpr std::array<CopyRoute, 9> kCopyRoutes{{
     {MemSpace::GM, MemSpace::UB, Pipe::MTE2, 0},
     {MemSpace::GM, MemSpace::L1, Pipe::MTE2, 0},
     {MemSpace::UB, MemSpace::GM, Pipe::MTE3, 1},
+    // The AIC's MTE3 copies L1 out to GM (the vendor's profiling counts aic_mte3 instructions
+    // and L1_to_GM data), timed as a UB -> GM copy.
+    {MemSpace::L1, MemSpace::GM, Pipe::MTE3, 1},
     {MemSpace::UB, MemSpace::UB, Pipe::V, 2},
     {MemSpace::L1, MemSpace::L0A, Pipe::MTE1, 3},
     {MemSpace::L1, MemSpace::L0B, Pipe::MTE1, 3},

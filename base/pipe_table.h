@@ -28,7 +28,7 @@ inline constexpr std::array<PipeInfo, 7> kPipeTable{{
     {Pipe::M, "PIPE_M", "M", 4, false, true},
     {Pipe::MTE1, "PIPE_MTE1", "MTE1", 2, false, true},
     {Pipe::MTE2, "PIPE_MTE2", "MTE2", 1, true, true},
-    {Pipe::MTE3, "PIPE_MTE3", "MTE3", 5, true, false},
+    {Pipe::MTE3, "PIPE_MTE3", "MTE3", 5, true, true},  // AIC: L1 -> GM
     {Pipe::FIX, "PIPE_FIX", "FIX", 6, false, true},
 }};
 inline constexpr std::size_t kPipeCount = kPipeTable.size();

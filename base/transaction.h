@@ -92,6 +92,13 @@ enum class Op : std::uint8_t {
     // byte i: half -> int4 (Transaction::mode the RoundMode, saturating to [-8, 7]) when the
     // source is fp16, int4 -> half otherwise; the int4 side is an int8 operand of count / 2.
     CastInt4,
+    // The scalar unit's memory fences (no data access; docs/checker.md "Flags polled in GM"):
+    // DataSyncBarrier waits until its earlier scalar stores are done (start = when they are);
+    // CacheClean writes the GM data-cache line(s) [sync_id, sync_id + count) back (count 0:
+    // the whole data cache), as dcci / DataCacheCleanAndInvalid, and a bypassing store's own
+    // write-through.
+    DataSyncBarrier,
+    CacheClean,
 };
 
 /// Fixpipe's conversion out of L0C (Transaction::mode of a Fixpipe), in the order of the

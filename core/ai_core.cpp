@@ -5,6 +5,7 @@
 #endif
 
 #include <algorithm>
+#include <cstdio>
 
 #include "base/errors.h"
 #include "base/invariant.h"
@@ -81,6 +82,7 @@ void AiCore::reset_statistics() {
 void AiCore::reset_after_abort() {
     m_pipes.reset([this](PipeInstruction* dropped) { release(static_cast<InFlight*>(dropped)); });
     m_stuck.reset();
+    m_poll.reset();
     m_current = {};
     m_next.reset();
     m_internal = false;
@@ -150,6 +152,7 @@ void AiCore::run_block(const BlockAssignment& work) {
         Block block(*this, work);
         work.kernel->body(block);
         finish_block();
+        m_poll.reset();
         ++m_blocks_run;
         m_current = {};
         m_work.block_finished(*this, work, m_local_time);
@@ -170,6 +173,7 @@ void AiCore::run_block(const BlockAssignment& work) {
                     " threw a non-standard exception");
     }
     m_internal = false;
+    m_poll.reset();
     m_current = {};
 }
 
@@ -237,6 +241,8 @@ AiCore::InFlight* AiCore::begin(Pipe pipe, Op op, const Loc& loc) {
 }
 
 void AiCore::scalar_issue(Transaction& tx) {
+    if (tx.op != Op::ScalarLoad && tx.op != Op::DataSyncBarrier && tx.op != Op::CacheClean)
+        m_poll.reset();  // anything else ends a poll
     m_local_time += m_chip.cost.scalar_call();
     ++m_scalar_instructions;
     tx.issue = m_local_time;
@@ -505,6 +511,9 @@ void AiCore::scalar_load(const Operand& where, void* value, const Loc& loc) {
     scalar_issue(tx);
     // The scalar unit sees its own earlier stores: a load waits until they are visible.
     m_local_time = std::max(m_local_time, m_scalar_drained + 1);
+    // A poll catches up with the blocks that finished (one may have set what it waits for).
+    const std::uint32_t busy = m_chip.busy_cores;
+    if (m_poll.watching()) m_local_time = std::max(m_local_time, m_chip.last_block_end);
     // The value must reflect every effect before this cycle, on every core: synchronize.
     sync_to(m_local_time);
     m_memory.read(tx.accesses[0], static_cast<std::byte*>(value));
@@ -514,7 +523,20 @@ void AiCore::scalar_load(const Operand& where, void* value, const Loc& loc) {
     tx.scalar = visit_dtype(where.dtype, [&](auto element) {
         return as_double(*static_cast<decltype(element)*>(value));
     });
-    m_chip.publish(tx);
+    const bool repeat = where.space == MemSpace::GM &&
+                        m_poll.repeats(tx.accesses[0].address, value, tx.accesses[0].bytes);
+    m_chip.publish(tx, !repeat);
+    if (repeat && m_poll.stuck(m_chip, m_local_time, busy)) {
+        m_poll.reset();
+        char text[80];
+        std::snprintf(text, sizeof text, "a scalar poll of GM 0x%llx (holds %g)",
+                      static_cast<unsigned long long>(tx.accesses[0].address), tx.scalar);
+        StuckWait wait;
+        wait.kind = StuckWaitKind::GmFlag;
+        wait.gm_flag = text;
+        block_stuck(loc, std::string(text) + " reads the same value forever: no block changes it",
+                    std::move(wait));
+    }
 }
 
 void AiCore::scalar_store(const Operand& where, const void* value, const Loc& loc) {
@@ -530,6 +552,18 @@ void AiCore::scalar_store(const Operand& where, const void* value, const Loc& lo
                       static_cast<const std::byte*>(value) + bytes);
     m_chip.publish(tx);
     m_chip.effects.schedule(tx.end, f, kPhaseCommit);
+    maybe_sync();
+}
+
+// DataSyncBarrier waits for the scalar unit's stores; a cache clean costs its one cycle.
+void AiCore::scalar_fence(Op op, std::uint64_t address, std::uint64_t bytes, const Loc& loc) {
+    Transaction tx = begin_record(Pipe::S, op, loc);
+    scalar_issue(tx);
+    if (op == Op::DataSyncBarrier) m_local_time = std::max(m_local_time, m_scalar_drained);
+    tx.start = tx.end = tx.pipe_free = m_local_time;
+    tx.sync_id = address;
+    tx.count = bytes;
+    m_chip.publish(tx, false);
     maybe_sync();
 }
 

@@ -31,6 +31,7 @@
 #include "base/pipe_table.h"
 #include "core/block.h"
 #include "core/chip_resources.h"
+#include "core/gm_poll_watch.h"
 #include "core/instruction_decoder.h"
 #include "core/kernel_launch.h"
 #include "core/sync_port.h"
@@ -85,6 +86,7 @@ public:
     std::uint64_t allocate_local(MemSpace space, std::uint64_t bytes, const Loc& loc);
     void scalar_load(const Operand& where, void* value, const Loc& loc) override;
     void scalar_store(const Operand& where, const void* value, const Loc& loc);
+    void scalar_fence(Op op, std::uint64_t address, std::uint64_t bytes, const Loc& loc);
     void hard_sync_all(SyncAllScope scope, const Loc& loc);
     void soft_sync_all(const Operand& gm_workspace, const Operand& ub_workspace,
                        std::uint32_t used_cores, const Loc& loc);
@@ -183,6 +185,7 @@ private:
     std::uint64_t m_blocks_run = 0;
     std::uint64_t m_scalar_instructions = 0;
     std::optional<StuckInfo> m_stuck;
+    GmPollWatch m_poll;  // the block polls GM with its scalar loads (core/gm_poll_watch.h)
     std::size_t m_stack_bytes = 0;        // the scalar thread's stack (ASan bookkeeping)
     const char* m_block_frame = nullptr;  // run_block's frame (ASan bookkeeping)
 };

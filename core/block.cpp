@@ -66,6 +66,10 @@ void Block::scalar_work(Cycle cycles, Loc) {
     m_core.maybe_sync();
 }
 
+void Block::scalar_fence(Op op, std::uint64_t address, std::uint64_t bytes, Loc loc) {
+    m_core.scalar_fence(op, address, bytes, loc);
+}
+
 Cycle Block::now() const {
     return m_core.local_time();
 }

@@ -476,6 +476,10 @@ public:
     /// Scalar work that touches no memory (address arithmetic, loop control): the scalar
     /// unit is busy for `cycles` cycles and issues nothing. Publishes no transaction.
     void scalar_work(Cycle cycles, Loc loc = Loc::current());
+    /// A scalar memory fence (Op::DataSyncBarrier, or Op::CacheClean of GM [address, +bytes),
+    /// bytes 0: the whole data cache): one scalar instruction, published for the checker.
+    void scalar_fence(Op op, std::uint64_t address = 0, std::uint64_t bytes = 0,
+                      Loc loc = Loc::current());
 
     // ---- synchronization across blocks -------------------------------------------------
     /// Hard SyncAll: a hardware barrier over every block of the kernel (scope All) or over

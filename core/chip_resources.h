@@ -96,8 +96,10 @@ struct ChipResources {
         abort_event.notify(sc_core::SC_ZERO_TIME);
     }
 
-    void publish(const Transaction& tx) {
-        if (!tx.internal) ++progress_epoch;
+    /// `progress` false: an instruction that changes nothing another block waits for (a
+    /// memory fence, a poll of GM that saw nothing new).
+    void publish(const Transaction& tx, bool progress = true) {
+        if (progress && !tx.internal) ++progress_epoch;
         for (TransactionObserver* observer : observers) observer->on_transaction(tx);
     }
     /// internal: the error is a broken invariant of npusim (InternalError), not the kernel's.

@@ -159,13 +159,15 @@ constexpr std::array kOps{
            .ub_sources = 1,
            .compute = &compute_cast_int4,
            .rearranges = true},
+    OpInfo{Op::DataSyncBarrier, "DataSyncBarrier", OpUnit::Sync},
+    OpInfo{Op::CacheClean, "DataCacheCleanAndInvalid", OpUnit::Sync},
 };
 
 constexpr bool rows_in_enum_order() {
     for (std::size_t i = 0; i < kOps.size(); ++i) {
         if (static_cast<std::size_t>(kOps[i].op) != i) return false;
     }
-    return static_cast<std::size_t>(Op::CastInt4) + 1 == kOps.size();
+    return static_cast<std::size_t>(Op::CacheClean) + 1 == kOps.size();
 }
 static_assert(rows_in_enum_order(), "kOps has one row per Op, in enumerator order");
 

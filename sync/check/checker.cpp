@@ -14,6 +14,7 @@
 #include "sync/check/finding_reporter.h"
 #include "sync/check/host_calls.h"
 #include "sync/check/memcheck.h"
+#include "sync/check/scalar_gm_sync.h"
 #include "sync/check/shadow_memory.h"
 #include "sync/check/site.h"
 #include "sync/check/stream_order.h"
@@ -49,6 +50,8 @@ struct Checker::Impl {
     check::SyncEdges sync;
     check::MemCheck memcheck;
     check::StreamOrder streams;
+    check::ScalarGmSync gm_flags;  // flags polled in GM: release / acquire through a value
+    VectorClock coherent;          // a scalar GM access's view with the stores it observed
     Cycle latest = 0;  // the latest simulated time a hook named (host accesses carry none)
 
     BlockState& block_of(const check::BlockOf& tx) {
@@ -65,6 +68,8 @@ struct Checker::Impl {
     void end_kernel(check::KernelState& k, bool aborted) {
         const std::uint32_t id = k.info.id;
         memcheck.report_uninitialized(shadows, id);
+        reporter.flush_deferred(id);
+        gm_flags.forget_kernel(id);
         if (k.info.host_op != 0 && !aborted && !k.done_from_blocks) {
             streams.kernel_ended(k.info.host_op, agents.end_counts(k));
         } else if (k.info.host_op != 0 && !aborted) {
@@ -150,10 +155,21 @@ struct Checker::Impl {
                 site.epoch = ++scalar.counter;
                 scalar.clock.set(b.agents[kScalarSlot], scalar.counter);
             }
+            if (tx.accesses[0].space == MemSpace::GM) {
+                scalar_gm_access(b, tx, site, scalar, store);
+                return;
+            }
             const View view{scalar.clock, b.agents[kStoreSlot], stores - (store ? 1 : 0),
                             site.agent, site.epoch};
             run_accesses(b, tx, site, view);
             return;
+        }
+        if (!gm_flags.empty()) {
+            for (unsigned i = 0; i < tx.access_count; ++i) {
+                const MemAccess& a = tx.accesses[i];
+                if (a.write && a.space == MemSpace::GM)
+                    gm_flags.overwrite(a.address, a.row_address(a.rows - 1) + a.bytes);
+            }
         }
         const check::Slot slot = check::slot_of(tx.pipe);
         agents.issue_edge(b, slot);
@@ -162,6 +178,50 @@ struct Checker::Impl {
         site.epoch = ++pipe.counter;
         const View view{pipe.clock, ~AgentId{0}, 0, site.agent, site.epoch};
         run_accesses(b, tx, site, view);
+    }
+
+    // A scalar GM load or store (docs/checker.md, "Flags polled in GM"). A store publishes
+    // the scalar unit's knowledge when the block's earlier stores are done; a load of another
+    // block's visible publishing store learns it (acquire) and orders the reads of that
+    // location the block's poll made before. Either access of a location comes after the
+    // stores there the block observed.
+    void scalar_gm_access(BlockState& b, const Transaction& tx, Site& site, Agent& scalar,
+                          bool store) {
+        const check::GmBlockKey by{tx.kernel_id, tx.block, tx.core_type};
+        const MemAccess& a = tx.accesses[0];
+        const AgentId store_agent = b.agents[kStoreSlot];
+        const EpochCount stores = agents.counter(b, kStoreSlot);
+        if (store) {
+            Site landing = site;
+            landing.time = tx.end;
+            const bool drained = scalar.clock.get(store_agent) + 1 >= stores;
+            gm_flags.store(by, landing, a.address, a.bytes, drained ? &scalar.clock : nullptr);
+        } else if (const auto seen = gm_flags.load(by, a.address, a.bytes, tx.start)) {
+            scalar.clock.join(*seen->release);
+            Site writer;
+            writer.kernel_id = seen->writer.kernel_id;
+            writer.block = seen->writer.block;
+            writer.core_type = seen->writer.core_type;
+            reporter.resolve(site.agent, writer, a.address, a.address + a.bytes);
+        }
+        const VectorClock* clock = &scalar.clock;
+        if (!gm_flags.empty()) {
+            coherent = scalar.clock;
+            if (gm_flags.raise_seen(by, a.address, coherent)) clock = &coherent;
+        }
+        const View view{*clock, store_agent, stores - (store ? 1 : 0), site.agent, site.epoch};
+        run_accesses(b, tx, site, view);
+    }
+
+    // A scalar memory fence: DataSyncBarrier completes the block's earlier scalar stores (the
+    // scalar unit knows them done); a clean makes its stores in the line(s) visible.
+    void fence(BlockState& b, const Transaction& tx) {
+        if (tx.op == Op::DataSyncBarrier) {
+            agents.agent(b, kScalarSlot)
+                .clock.raise(b.agents[kStoreSlot], agents.counter(b, kStoreSlot));
+            return;
+        }
+        gm_flags.clean({tx.kernel_id, tx.block, tx.core_type}, tx.sync_id, tx.count);
     }
 
     // `site` is the instruction's, adjusted per access in place (no copy: this is per
@@ -225,6 +285,10 @@ void Checker::on_kernel_start(const KernelInfo& kernel, Cycle at) {
 void Checker::on_transaction(const Transaction& tx) {
     if (tx.internal) return;  // a sync primitive's own traffic: checked as the primitive
     BlockState& b = m_impl->block_of({tx.kernel_id, tx.block, tx.core_type, tx.core});
+    if (tx.op == Op::DataSyncBarrier || tx.op == Op::CacheClean) {
+        m_impl->fence(b, tx);
+        return;
+    }
     if (!tx.access_count) {
         m_impl->sync.instruction(b, tx);
         return;

@@ -117,6 +117,48 @@ bool FindingReporter::comes_before(const Site& a, const Site& b) const {
 void FindingReporter::race(const Site& first_seen, bool first_seen_write, const Site& second_seen,
                            bool second_seen_write, MemSpace space, std::uint64_t lo,
                            std::uint64_t hi, std::uint64_t instances) {
+    const bool scalar_pair =
+        space == MemSpace::GM && first_seen.pipe == Pipe::S && second_seen.pipe == Pipe::S &&
+        first_seen_write != second_seen_write && !same_block(first_seen, second_seen) &&
+        first_seen.kernel_id != kNoKernel && second_seen.kernel_id != kNoKernel;
+    if (scalar_pair && m_deferred.size() < kMaxDeferred) {
+        m_deferred.push_back({first_seen_write ? second_seen : first_seen,
+                              first_seen_write ? first_seen : second_seen, !first_seen_write, lo,
+                              hi, instances});
+        return;
+    }
+    report_race(first_seen, first_seen_write, second_seen, second_seen_write, space, lo, hi,
+                instances);
+}
+
+void FindingReporter::resolve(AgentId reader, const Site& writer, std::uint64_t lo,
+                              std::uint64_t hi) {
+    std::erase_if(m_deferred, [&](const DeferredRace& d) {
+        return d.read.agent == reader && d.write.kernel_id == writer.kernel_id &&
+               d.write.block == writer.block && d.write.core_type == writer.core_type &&
+               d.lo < hi && lo < d.hi;
+    });
+}
+
+void FindingReporter::flush_deferred(std::uint32_t kernel_id) {
+    std::vector<DeferredRace> due;
+    std::erase_if(m_deferred, [&](const DeferredRace& d) {
+        const bool mine = d.read.kernel_id == kernel_id || d.write.kernel_id == kernel_id;
+        if (mine) due.push_back(d);
+        return mine;
+    });
+    for (const DeferredRace& d : due) {
+        if (d.read_first) {
+            report_race(d.read, false, d.write, true, MemSpace::GM, d.lo, d.hi, d.instances);
+        } else {
+            report_race(d.write, true, d.read, false, MemSpace::GM, d.lo, d.hi, d.instances);
+        }
+    }
+}
+
+void FindingReporter::report_race(const Site& first_seen, bool first_seen_write,
+                                  const Site& second_seen, bool second_seen_write, MemSpace space,
+                                  std::uint64_t lo, std::uint64_t hi, std::uint64_t instances) {
     // Unordered accesses have no "first" by synchronization: see comes_before.
     const bool swap = comes_before(second_seen, first_seen);
     const Site& prior = swap ? second_seen : first_seen;
@@ -168,6 +210,12 @@ void FindingReporter::race(const Site& first_seen, bool first_seen_write, const 
         f.fix = "SyncAll (or a cross-core flag set after " + la + " in block " +
                 std::to_string(prior.block) + " and waited for before " + lb + " in block " +
                 std::to_string(now.block) + ") between " + la + " and " + lb;
+        if (space == MemSpace::GM && prior.pipe == Pipe::S && now.pipe == Pipe::S) {
+            f.fix +=
+                "; a flag polled in GM orders them only if the poll reads a store made "
+                "visible (WriteGmByPassDCache, or DataCacheCleanAndInvalid of its line) "
+                "after the writer's earlier scalar stores are done (DataSyncBarrier)";
+        }
     }
     add(key, std::move(f));
 }

@@ -41,11 +41,33 @@ public:
               bool second_seen_write, MemSpace space, std::uint64_t lo, std::uint64_t hi,
               std::uint64_t instances = 1);
 
+    /// A race of a scalar GM load and another block's scalar GM store waits (up to
+    /// kMaxDeferred of them) until its kernel ends: a poll's reads race with the store it
+    /// later observes, and that observation orders them (resolve). The rest are reported by
+    /// flush_deferred, as race() would have.
+    /// The reads of `reader` over [lo, hi) are ordered before the stores there of `writer`'s
+    /// block (its kernel, block and core type; not its host call).
+    void resolve(AgentId reader, const Site& writer, std::uint64_t lo, std::uint64_t hi);
+    /// Reports the deferred races of kernel `kernel_id`.
+    void flush_deferred(std::uint32_t kernel_id);
+
     /// Any other finding: one site.
     void single(FindingKind kind, Severity severity, MemSpace space, const Site& s, bool write,
                 std::uint64_t address, std::uint64_t bytes, std::string message, std::string fix);
 
 private:
+    void report_race(const Site& first_seen, bool first_seen_write, const Site& second_seen,
+                     bool second_seen_write, MemSpace space, std::uint64_t lo, std::uint64_t hi,
+                     std::uint64_t instances);
+    struct DeferredRace {
+        Site read;
+        Site write;
+        bool read_first = false;  // the order race() saw them in
+        std::uint64_t lo = 0, hi = 0;
+        std::uint64_t instances = 0;
+    };
+    static constexpr std::size_t kMaxDeferred = 4096;
+    std::vector<DeferredRace> m_deferred;
     struct Key {
         std::uint64_t kind_space_scope_pipes;
         std::uint64_t launches;  // inter-stream and host races: the two host calls

@@ -11,6 +11,7 @@
 // last block's values win, no findings; without the waits the checker reports the inter-core
 // WAW at the write's line; a wait no block sets is a deadlock naming its line.
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -18,6 +19,7 @@
 #include "kernel_operator.h"
 #include "sim/simulator.h"
 #include "sync/check/catch_matchers.h"
+#include "sync/check/check_report.h"
 #include "sync/check/checker.h"
 
 using namespace AscendC;
@@ -397,4 +399,198 @@ TEST_CASE(
                              .second_line = static_cast<unsigned>(g_group_read_line)}}));
         }
     }
+}
+
+// Flags polled in GM with scalar reads (docs/checker.md "Flags polled in GM"): block 0 writes
+// data, then a flag; block 1 polls the flag, then reads the data. The flag orders the two only
+// when its store is visible (written through, or its line cleaned) and comes after the
+// writer's earlier stores are done (DataSyncBarrier, or the DMA waited for with MTE3_S).
+namespace {
+
+enum PollMode : uint32_t { kPollOk = 0, kPollNoBarrier = 1, kPollNoWait = 2, kPollNeverSet = 3 };
+int g_poll_data_write_line = 0;
+int g_poll_flag_write_line = 0;
+int g_poll_flag_read_line = 0;
+int g_poll_data_read_line = 0;
+
+// Scalar data through bypassing stores and loads (as asc-devkit's data_sync_barrier).
+extern "C" __global__ __aicore__ void scalar_poll(GM_ADDR data, GM_ADDR flag, GM_ADDR out,
+                                                  uint32_t mode) {
+    __gm__ int32_t* dataGm = (__gm__ int32_t*)data;
+    __gm__ int32_t* flagGm = (__gm__ int32_t*)flag;
+    if (GetBlockIdx() == 0) {
+        if (mode == kPollNoWait) {  // late: the reader reads before the data is there
+            for (int i = 0; i < 4; ++i) PipeBarrier<PIPE_ALL>();
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> buf;
+            pipe.InitBuffer(buf, 4096);
+            LocalTensor<float> t = buf.Get<float>();
+            for (int i = 0; i < 8; ++i) Duplicate(t, 1.0F, 1024);
+            PipeBarrier<PIPE_ALL>();
+        }
+        g_poll_data_write_line = __LINE__ + 1;
+        WriteGmByPassDCache<int32_t>(dataGm, 7);
+        if (mode != kPollNoBarrier) DataSyncBarrier<MemDsbT::DDR>();
+        g_poll_flag_write_line = __LINE__ + 1;
+        if (mode != kPollNeverSet) WriteGmByPassDCache<int32_t>(flagGm, 6);
+        return;
+    }
+    g_poll_flag_read_line = __LINE__ + 1;
+    while (mode != kPollNoWait && ReadGmByPassDCache<int32_t>(flagGm) != 6) {
+    }
+    g_poll_data_read_line = __LINE__ + 1;
+    const int32_t v = ReadGmByPassDCache<int32_t>(dataGm);
+    WriteGmByPassDCache<int32_t>((__gm__ int32_t*)out, 2 * v);
+}
+
+int g_dma_write_line = 0;
+int g_dma_flag_line = 0;
+int g_dma_poll_line = 0;
+int g_dma_read_line = 0;
+
+// DMA data, a cached flag store made visible by a clean of its line (as asc-devkit's
+// gm_by_dcache): block 1 copies 8 floats out and sets the flag; block 0 polls with a clean and
+// GetValue, then copies them in and doubles them into `out`.
+extern "C" __global__ __aicore__ void dma_poll(GM_ADDR data, GM_ADDR flag, GM_ADDR out,
+                                               uint32_t clean) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 8 * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>();
+    GlobalTensor<float> dataGm, outGm;
+    dataGm.SetGlobalBuffer((__gm__ float*)data, 8);
+    outGm.SetGlobalBuffer((__gm__ float*)out, 8);
+    GlobalTensor<int32_t> flagGm;
+    flagGm.SetGlobalBuffer((__gm__ int32_t*)flag, 16);
+    if (GetBlockIdx() == 1) {
+        Duplicate(t, 2.5F, 8);
+        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        g_dma_write_line = __LINE__ + 1;
+        DataCopy(dataGm, t, 8);
+        SetFlag<HardEvent::MTE3_S>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE3_S>(EVENT_ID0);
+        g_dma_flag_line = __LINE__ + 1;
+        flagGm.SetValue(0, 1);
+        if (clean)
+            DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(
+                flagGm);
+        return;
+    }
+    for (;;) {
+        DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(
+            flagGm);
+        g_dma_poll_line = __LINE__ + 1;
+        if (flagGm.GetValue(0) == 1) break;
+    }
+    g_dma_read_line = __LINE__ + 1;
+    DataCopy(t, dataGm, 8);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Muls(t, t, 2.0F, 8);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(outGm, t, 8);
+}
+
+struct PollResult {
+    npusim::RunResult run;
+    std::vector<float> out;
+    std::vector<npusim::Finding> findings;
+};
+
+PollResult run_poll(bool dma, uint32_t mode) {
+    npusim::Simulator sim(npusim::builtin_chip_config("a2"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto data = sim.allocate<float>(8, "data");
+    auto flag = sim.allocate<int32_t>(16, "flag");
+    auto out = sim.allocate<float>(8, "out");
+    sim.write(data, std::vector<float>(8, 0.0F));
+    sim.write(flag, std::vector<int32_t>(16, 0));
+    sim.write(out, std::vector<float>(8, 0.0F));
+    using npusim::ascendc::gm_addr;
+    if (dma) {
+        sim.launch({.name = "dma_poll", .blocks = 2},
+                   npusim::ascendc::bind_kernel(dma_poll, gm_addr(data), gm_addr(flag),
+                                                gm_addr(out), mode));
+    } else {
+        sim.launch({.name = "scalar_poll", .blocks = 2},
+                   npusim::ascendc::bind_kernel(scalar_poll, gm_addr(data), gm_addr(flag),
+                                                gm_addr(out), mode));
+    }
+    PollResult r;
+    r.run = sim.run();
+    r.out = sim.read(out);
+    r.findings = checker.findings();
+    for (const auto& f : r.findings) UNSCOPED_INFO(npusim::format_findings({f}));
+    return r;
+}
+
+int32_t as_int(float bits) {
+    int32_t v = 0;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+npusim::Expected inter_core(npusim::FindingKind kind, int first, int second) {
+    return {.kind = kind,
+            .space = npusim::MemSpace::GM,
+            .scope = npusim::RaceScope::InterCore,
+            .first_line = static_cast<unsigned>(first),
+            .second_line = static_cast<unsigned>(second)};
+}
+
+}  // namespace
+
+TEST_CASE(
+    "Ascend C flag polled in GM with bypassing scalar accesses: ordered after DataSyncBarrier "
+    "(no findings); without it, or read without the poll, the race at the lines",
+    "[ascendc]") {
+    const PollResult ok = run_poll(false, kPollOk);
+    REQUIRE(ok.run.completed());
+    CHECK(as_int(ok.out[0]) == 14);
+    CHECK_THAT(ok.findings, npusim::NoFindings());
+
+    // The flag's store may overtake the data's: observing it orders nothing.
+    const PollResult racy = run_poll(false, kPollNoBarrier);
+    REQUIRE(racy.run.completed());
+    CHECK_THAT(racy.findings,
+               npusim::ExactlyFindings({inter_core(
+                   npusim::FindingKind::RaceRAW, g_poll_flag_write_line, g_poll_flag_read_line)}));
+
+    // The reader never observed the value: its read races with the write.
+    const PollResult early = run_poll(false, kPollNoWait);
+    REQUIRE(early.run.completed());
+    CHECK(as_int(early.out[0]) == 0);
+    CHECK_THAT(early.findings,
+               npusim::ExactlyFindings({inter_core(
+                   npusim::FindingKind::RaceRAW, g_poll_data_write_line, g_poll_data_read_line)}));
+}
+
+TEST_CASE("Ascend C scalar poll of a GM flag no block sets: a deadlock naming the poll's line",
+          "[ascendc]") {
+    const PollResult r = run_poll(false, kPollNeverSet);
+    REQUIRE(r.run.outcome == npusim::RunOutcome::Deadlock);
+    REQUIRE(r.run.deadlocks.size() == 1);
+    CHECK(r.run.deadlocks[0].kind == npusim::DeadlockKind::OrphanGmFlagWait);
+    CHECK_THAT(r.run.deadlocks[0].summary,
+               Catch::Contains("syncall_test.cpp:" + std::to_string(g_poll_flag_read_line)));
+}
+
+TEST_CASE(
+    "Ascend C flag polled in GM through the data cache: the DMA data ordered once the flag's "
+    "line is cleaned (no findings); without the clean, the races at the lines",
+    "[ascendc]") {
+    const PollResult ok = run_poll(true, 1);
+    REQUIRE(ok.run.completed());
+    for (float v : ok.out) CHECK(v == 5.0F);
+    CHECK_THAT(ok.findings, npusim::NoFindings());
+
+    const PollResult racy = run_poll(true, 0);
+    REQUIRE(racy.run.completed());
+    CHECK_THAT(racy.findings,
+               npusim::ExactlyFindings(
+                   {inter_core(npusim::FindingKind::RaceWAR, g_dma_read_line, g_dma_write_line),
+                    inter_core(npusim::FindingKind::RaceWAR, g_dma_poll_line, g_dma_flag_line)}));
 }

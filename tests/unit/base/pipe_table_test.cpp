@@ -16,7 +16,7 @@ TEST_CASE("pipe table: pipes of each core type in lane order", "[unit]") {
           std::vector<Pipe>{Pipe::S, Pipe::MTE2, Pipe::V, Pipe::MTE3});
     const auto cube = pipes_of(CoreType::Cube);
     CHECK(std::vector<Pipe>(cube.begin(), cube.end()) ==
-          std::vector<Pipe>{Pipe::S, Pipe::MTE2, Pipe::MTE1, Pipe::M, Pipe::FIX});
+          std::vector<Pipe>{Pipe::S, Pipe::MTE2, Pipe::MTE1, Pipe::M, Pipe::MTE3, Pipe::FIX});
     for (CoreType type : {CoreType::Vector, CoreType::Cube}) {
         int lane = -1;
         for (Pipe pipe : pipes_of(type)) {
@@ -38,7 +38,8 @@ TEST_CASE("pipe table: has_pipe agrees with pipes_of", "[unit]") {
     CHECK(has_pipe(CoreType::Vector, Pipe::V));
     CHECK_FALSE(has_pipe(CoreType::Vector, Pipe::M));
     CHECK(has_pipe(CoreType::Cube, Pipe::FIX));
-    CHECK_FALSE(has_pipe(CoreType::Cube, Pipe::MTE3));
+    CHECK(has_pipe(CoreType::Cube, Pipe::MTE3));  // L1 -> GM
+    CHECK_FALSE(has_pipe(CoreType::Cube, Pipe::V));
     CHECK_FALSE(has_pipe(CoreType::Vector, Pipe::ALL));
 }
 

@@ -10,7 +10,7 @@
 using namespace npusim;
 
 namespace {
-constexpr int kOpCount = static_cast<int>(Op::CastInt4) + 1;
+constexpr int kOpCount = static_cast<int>(Op::CacheClean) + 1;
 
 struct Expected {
     Op op;
@@ -79,6 +79,8 @@ constexpr Expected kExpected[] = {
     {Op::LoadFractals, OpUnit::Copy, 0},
     {Op::Transpose, OpUnit::Vector, 1},
     {Op::CastInt4, OpUnit::Vector, 1},
+    {Op::DataSyncBarrier, OpUnit::Sync, 0},
+    {Op::CacheClean, OpUnit::Sync, 0},
 };
 static_assert(std::size(kExpected) == kOpCount);
 }  // namespace

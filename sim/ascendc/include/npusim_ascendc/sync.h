@@ -108,6 +108,14 @@ inline void cache_no_op(const Loc& loc) {
     npusim::ascendc::Resume resume(ctx);
     ctx.block().scalar_work(1, loc);
 }
+/// A scalar memory fence (npusim::Block::scalar_fence), after the automatic synchronization's
+/// pending work of the scalar unit.
+inline void scalar_fence(npusim::Op op, std::uint64_t address, std::uint64_t bytes,
+                         const Loc& loc) {
+    npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
+    npusim::ascendc::Resume resume(ctx);
+    ctx.block().scalar_fence(op, address, bytes, loc);
+}
 inline void gm_flag(bool set, const GlobalTensor<std::int32_t>& gm, std::uint64_t slot,
                     const LocalTensor<std::int32_t>& ub, std::int32_t value, std::string name,
                     const Loc& loc) {
@@ -283,9 +291,9 @@ inline void WaitPreTaskEnd(Loc loc = Loc::current()) {
 }
 
 // ---- scalar GM access without the data cache ------------------------------------------------
-/// ReadGmByPassDCache / WriteGmByPassDCache: one scalar load / store of GM (npusim's scalar
-/// unit has no data cache: as GetValue / SetValue of a GlobalTensor at the address, with the
-/// automatic synchronization in front).
+/// ReadGmByPassDCache / WriteGmByPassDCache: one scalar load / store of GM (as GetValue /
+/// SetValue of a GlobalTensor at the address, with the automatic synchronization in front);
+/// the store writes through, which the checker sees as the store and a clean of its bytes.
 template <class T>
 T ReadGmByPassDCache(__gm__ T* address, Loc loc = Loc::current()) {
     GlobalTensor<T> tensor;
@@ -297,16 +305,15 @@ void WriteGmByPassDCache(__gm__ T* address, T value, Loc loc = Loc::current()) {
     GlobalTensor<T> tensor;
     tensor.SetGlobalBuffer(address, 1);
     tensor.SetValue(0, value, loc);
+    detail::scalar_fence(npusim::Op::CacheClean, tensor.address(), sizeof(T), loc);
 }
-/// DataSyncBarrier<MemDsbT>: waits until the scalar unit's earlier memory accesses are done.
-/// npusim's scalar loads and stores complete in order before the next scalar instruction, so
-/// it is a timed no-op (one scalar cycle). Note: another block that polls GM for a flag written
-/// this way is not ordered by the checker (it sees the data and the flag as unsynchronized
-/// scalar accesses of two blocks, as a race).
+/// DataSyncBarrier<MemDsbT>: the scalar unit waits until its earlier stores are done. A
+/// scalar GM store issued after it publishes them to a block that polls it (docs/checker.md,
+/// "Flags polled in GM").
 enum class MemDsbT : std::uint8_t { ALL = 0, DDR = 1, UB = 2, SEQ = 3 };
 template <MemDsbT type = MemDsbT::ALL>
 void DataSyncBarrier(Loc loc = Loc::current()) {
-    detail::cache_no_op(loc);
+    detail::scalar_fence(npusim::Op::DataSyncBarrier, 0, 0, loc);
 }
 
 /// SetScheduleMode(1) asks for batch scheduling (every block starts at once), 0 for normal.
@@ -383,20 +390,20 @@ inline void SetAtomicNone(Loc loc = Loc::current()) {
     DisableDmaAtomic(loc);
 }
 
-// ---- data cache maintenance: timed no-ops ---------------------------------------------------
-// npusim's scalar unit has no data cache: its GM loads and stores go to GM and are visible when
-// they complete, so what dcci / DataCacheCleanAndInvalid guarantee on hardware (a scalar GM
-// store reaches GM before a later DMA reads it; a later scalar load sees what a DMA wrote)
-// always holds, and DataCachePreload has nothing to warm. Each costs one scalar cycle and
-// orders nothing else: the automatic synchronization (or the kernel's flags) still orders the
-// scalar accesses against the DMA pipes.
+// ---- data cache maintenance ----------------------------------------------------------------
+// npusim's scalar unit has no data cache: its GM loads and stores go to GM when they complete.
+// A clean costs one scalar cycle and orders nothing by itself (the automatic synchronization
+// or the kernel's flags order scalar accesses against the DMA pipes); the checker takes it as
+// the point where the block's cached scalar GM stores in its line(s) become visible to other
+// blocks (a store made visible can publish work to a block that polls it).
+inline constexpr std::uint64_t kDataCacheLine = 64;
 
-/// The raw intrinsic dcci(gmAddress, entire[, type]).
+/// The raw intrinsic dcci(gmAddress, entire[, type]): entire 0 cleans the address's line.
 template <class T>
 void dcci(T* address, std::uint64_t entire, Loc loc = Loc::current()) {
-    (void)address;
-    (void)entire;
-    detail::cache_no_op(loc);
+    const std::uint64_t at = npusim::ascendc::gm_address(address, loc);
+    detail::scalar_fence(npusim::Op::CacheClean, entire != 0 ? 0 : at & ~(kDataCacheLine - 1),
+                         entire != 0 ? 0 : kDataCacheLine, loc);
 }
 template <class T>
 void dcci(T* address, std::uint64_t entire, std::uint64_t type, Loc loc = Loc::current()) {
@@ -408,8 +415,10 @@ enum class DcciDst : std::uint8_t { CACHELINE_ALL, CACHELINE_UB, CACHELINE_OUT, 
 template <class T, CacheLine entire = CacheLine::SINGLE_CACHE_LINE,
           DcciDst dst = DcciDst::CACHELINE_OUT>
 void DataCacheCleanAndInvalid(const GlobalTensor<T>& tensor, Loc loc = Loc::current()) {
-    (void)tensor;
-    detail::cache_no_op(loc);
+    const bool whole = entire == CacheLine::ENTIRE_DATA_CACHE;
+    detail::scalar_fence(npusim::Op::CacheClean,
+                         whole ? 0 : tensor.address() & ~(kDataCacheLine - 1),
+                         whole ? 0 : kDataCacheLine, loc);
 }
 template <class T>
 void DataCachePreload(const GlobalTensor<T>& tensor, std::int32_t offset,
