@@ -65,11 +65,16 @@ void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,
         rule_error(tx, "Mmad: L0A's row blocks " + std::to_string(r.block_stride) +
                            " elements apart overlap (or a is not ZZ)");
     }
-    auto check = [&](const Operand& op, MemSpace space, std::uint64_t count, const char* role) {
+    auto check = [&](Operand op, MemSpace space, std::uint64_t count, const char* role) {
         if (op.space != space) {
             rule_error(tx, std::string(role) + " must be in " + name_of(space) + ", not " +
                                name_of(op.space));
         }
+        // Fractal operands: the memory's bounds, not the tensor's (kernels declare L0 tensors
+        // by the matrix's aligned extents, asc-devkit's load_data_l12l0; whole fractals reach
+        // past them).
+        if (r.layout == CubeLayout::Fractal && space != MemSpace::BT)
+            op.count = std::max(op.count, count);
         check_local(tx, op, count, role);
     };
     const std::uint64_t a_span = shapes.a.span(), b_span = shapes.b.span();
