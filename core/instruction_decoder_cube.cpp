@@ -70,10 +70,9 @@ void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,
             rule_error(tx, std::string(role) + " must be in " + name_of(space) + ", not " +
                                name_of(op.space));
         }
-        // Fractal operands: the memory's bounds, not the tensor's (kernels declare L0 tensors
-        // by the matrix's aligned extents, asc-devkit's load_data_l12l0; whole fractals reach
-        // past them).
-        if (r.layout == CubeLayout::Fractal && space != MemSpace::BT)
+        // Fractal b: L0B's bounds, not the tensor's (asc-devkit's load_data_l12l0 declares B2
+        // by n aligned to C0; its ZN fractals reach to n aligned to 16).
+        if (r.layout == CubeLayout::Fractal && space == MemSpace::L0B)
             op.count = std::max(op.count, count);
         check_local(tx, op, count, role);
     };
