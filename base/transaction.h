@@ -12,6 +12,7 @@
 
 #include "base/cube_layout.h"
 #include "base/host_ops.h"
+#include "base/img2col.h"
 #include "base/invariant.h"
 #include "base/kernel_type.h"
 #include "base/launch_identity.h"
@@ -83,7 +84,9 @@ enum class Op : std::uint8_t {
     SubRelu,  // relu(src0 + src1) / relu(src0 - src1), one instruction
     // LoadData 2D as one instruction: 512-byte fractals L1 -> L0A / L0B on MTE1, the source
     // fractals any distance apart (0: the same one again); `mode` 1 transposes each fractal
-    // (ifTranspose, LoadDataWithTranspose: 16 x 16 elements of 16 bits).
+    // (ifTranspose, LoadDataWithTranspose: 16 x 16 elements of 16 bits); `mode` 2 / 3 write
+    // the first / second fractal of each transposed square of two fractals (1024 bytes read:
+    // 32 x 32 int8, or 16 x 16 of 32-bit elements from two 16 x 8 fractals side by side).
     LoadFractals,
     // A rows x cols matrix (Transaction::group rows) written as its cols x rows transpose, one
     // vector instruction (Transpose, TransDataTo5HD); either side's rows may be strided.
@@ -99,6 +102,9 @@ enum class Op : std::uint8_t {
     // write-through.
     DataSyncBarrier,
     CacheClean,
+    // LoadData 3D v2 (img2col) L1 -> L0A / L0B on MTE1: Transaction::img2col (base/img2col.h)
+    // says which feature-map element each destination element is; the write comes first.
+    LoadImg2Col,
 };
 
 /// Fixpipe's conversion out of L0C (Transaction::mode of a Fixpipe), in the order of the
@@ -230,7 +236,9 @@ struct Transaction {
     /// holds pad_value (the element's bit pattern).
     std::uint32_t pad_left = 0;
     std::uint32_t pad_right = 0;
-    std::uint64_t pad_value = 0;
+    std::uint64_t pad_value = 0;  // also LoadImg2Col's pad value
+    /// LoadImg2Col: the window of the image-to-column matrix it loads.
+    Img2Col img2col;
 
     void add_access(MemSpace space, bool write, std::uint64_t address, std::uint64_t bytes,
                     std::uint32_t rows = 1, std::uint64_t pitch = 0) {

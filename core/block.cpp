@@ -103,6 +103,7 @@ void Block::mmad(const MmadCall& call, Loc loc) {
     r.a_transposed = call.a_transposed;
     r.b_transposed = call.b_transposed;
     r.layout = call.layout;
+    r.block_stride = call.a_block_stride;
     issue(r, loc);
 }
 
@@ -134,7 +135,13 @@ void Block::load_fractals(const LoadFractalsCall& call, Loc loc) {
     r.rows = call.fractals;
     r.src_pitch = call.src_pitch;
     r.dst_pitch = call.dst_pitch;
-    r.mode = call.transpose ? 1 : 0;
+    r.mode = call.square_half >= 0 ? 2 + static_cast<std::uint32_t>(call.square_half)
+                                   : (call.transpose ? 1 : 0);
+    if (call.img2col) {
+        r.op = Op::LoadImg2Col;
+        r.img2col = call.geometry;
+        r.pad.pad_value = call.pad_value;
+    }
     issue(r, loc);
 }
 

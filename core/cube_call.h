@@ -43,6 +43,9 @@ struct MmadCall {
     bool a_transposed = false;
     bool b_transposed = false;
     CubeLayout layout = CubeLayout::RowMajor;
+    /// Fractal: elements from one row block of a (ZZ) to the next; 0: packed (k's fractals).
+    /// The vendor's kDirectionAlign (fp32 a with k padded to 16) sets it.
+    std::uint64_t a_block_stride = 0;
 };
 
 /// Fixpipe (PIPE_FIX, timed as the L0C -> GM copy): m rows of n results from L0C to GM rows
@@ -65,12 +68,20 @@ struct FixpipeCall {
 /// LoadData 2D as one instruction (PIPE_MTE1, timed as the strided L1 -> L0 copy):
 /// `fractals` 512-byte fractals from L1 (`src`, each next one `src_pitch` bytes further; 0
 /// reads the same one again) to L0A / L0B (`dst`, `dst_pitch` bytes apart); `transpose`
-/// (ifTranspose) transposes each, 16 x 16 elements of 16 bits.
+/// (ifTranspose) transposes each, 16 x 16 elements of 16 bits. `square_half` 0 / 1
+/// (LoadDataWithTranspose of 8- and 32-bit types): each repeat reads a square of two fractals
+/// (1024 bytes at `src_pitch`) and writes that fractal of its transpose. `img2col`: LoadData
+/// 3D v2 instead, the window `geometry` of the feature map at `src` into `dst` (ZZ, its
+/// transpose as ZZ, or ZN into L0B), padding reading `pad_value` (the element's bits).
 struct LoadFractalsCall {
     CubeOperand src, dst;
     std::uint32_t fractals = 0;
     std::uint64_t src_pitch = 0, dst_pitch = 512;
     bool transpose = false;
+    int square_half = -1;
+    bool img2col = false;
+    Img2Col geometry;
+    std::uint64_t pad_value = 0;
 };
 
 /// DataCopy GM -> L1 with the ND -> NZ conversion (one DMA instruction on MTE2, timed as the

@@ -139,6 +139,10 @@ void InstructionDecoder::decode_copy(const Request& r, Transaction& tx,
         decode_load_fractals(r, tx, out);
         return;
     }
+    if (r.op == Op::LoadImg2Col) {
+        decode_img2col(r, tx, out);
+        return;
+    }
     if (r.layout == CubeLayout::Fractal) {
         decode_nd2nz(r, tx, out);
         return;

@@ -77,6 +77,7 @@ private:
     void decode_mmad(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     void decode_fixpipe(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     void decode_load_fractals(const Request& r, Transaction& tx, DecodedInstruction& out) const;
+    void decode_img2col(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     void decode_nd2nz(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     void decode_flag(const Request& r, Transaction& tx) const;
     void decode_barrier(const Request& r, Transaction& tx) const;

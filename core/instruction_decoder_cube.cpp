@@ -1,10 +1,12 @@
 // The cube's instructions: Mmad (its types from the cube's table, base/cube_types.h),
 // Fixpipe with its conversions (L0C -> GM on FIX) and LoadData's fractals (MTE1, transposed).
+#include <algorithm>
 #include <string>
 
 #include "base/copy_routes.h"
 #include "base/cube_types.h"
 #include "base/errors.h"
+#include "base/img2col.h"
 #include "core/instruction_decoder.h"
 #include "pipes/compute.h"
 #include "pipes/op_table.h"
@@ -35,6 +37,7 @@ void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,
     tx.a_transposed = r.a_transposed;
     tx.b_transposed = r.b_transposed;
     tx.layout = r.layout;
+    tx.block_stride = r.block_stride;
     if (m_core_type != CoreType::Cube) rule_error(tx, "Mmad needs a cube core");
     if (r.has_bias && r.accumulate) {
         rule_error(tx, "Mmad with a bias initialises its result: it cannot also accumulate");
@@ -57,11 +60,20 @@ void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,
     }
     // The elements each operand spans: dense row-major, or whole fractals (base/cube_layout.h).
     const CubeShapes shapes = cube_shapes(tx);
-    auto check = [&](const Operand& op, MemSpace space, std::uint64_t count, const char* role) {
+    if (r.block_stride != 0 && (r.layout != CubeLayout::Fractal || r.m == 1 ||
+                                r.block_stride < shapes.a.col_fractals() * 512 / in_size)) {
+        rule_error(tx, "Mmad: L0A's row blocks " + std::to_string(r.block_stride) +
+                           " elements apart overlap (or a is not ZZ)");
+    }
+    auto check = [&](Operand op, MemSpace space, std::uint64_t count, const char* role) {
         if (op.space != space) {
             rule_error(tx, std::string(role) + " must be in " + name_of(space) + ", not " +
                                name_of(op.space));
         }
+        // Fractal b: L0B's bounds, not the tensor's (asc-devkit's load_data_l12l0 declares B2
+        // by n aligned to C0; its ZN fractals reach to n aligned to 16).
+        if (r.layout == CubeLayout::Fractal && space == MemSpace::L0B)
+            op.count = std::max(op.count, count);
         check_local(tx, op, count, role);
     };
     const std::uint64_t a_span = shapes.a.span(), b_span = shapes.b.span();
@@ -195,6 +207,13 @@ void InstructionDecoder::decode_load_fractals(const Request& r, Transaction& tx,
                            "int16_t, uint16_t: a 16 x 16 fractal), got " +
                            name_of(r.src0.dtype));
     }
+    const bool square = r.mode == 2 || r.mode == 3;  // one fractal of a transposed square
+    if (square && size_of(r.src0.dtype) != 1 && size_of(r.src0.dtype) != 4) {
+        rule_error(tx,
+                   "LoadDataWithTranspose transposes squares of two fractals for 8- and "
+                   "32-bit elements, got " +
+                       name_of(r.src0.dtype));
+    }
     if (r.rows == 0) rule_error(tx, what + " of 0 fractals");
     if (r.src_pitch % kFractalBytes != 0 || r.dst_pitch % kFractalBytes != 0 || r.dst_pitch == 0) {
         rule_error(tx, what + ": fractals " + std::to_string(r.src_pitch) + " / " +
@@ -206,11 +225,80 @@ void InstructionDecoder::decode_load_fractals(const Request& r, Transaction& tx,
         return ((r.rows - 1) * pitch + kFractalBytes) / element;
     };
     tx.count = std::uint64_t{r.rows} * fractal;
-    check_local(tx, r.src0, span(r.src_pitch), "source", 32);
+    const std::uint64_t read_bytes = square ? 2 * kFractalBytes : kFractalBytes;
+    check_local(tx, r.src0, span(r.src_pitch) + (read_bytes - kFractalBytes) / element, "source",
+                32);
     check_local(tx, r.dst, span(r.dst_pitch), "destination", kFractalBytes);
-    tx.add_access(r.src0.space, false, r.src0.address, kFractalBytes, r.rows, r.src_pitch);
+    if (square) {  // the write first: the copy is timed by the fractals it writes
+        out.write_access = tx.access_count;
+        tx.add_access(r.dst.space, true, r.dst.address, kFractalBytes, r.rows, r.dst_pitch);
+    }
+    tx.add_access(r.src0.space, false, r.src0.address, read_bytes, r.rows, r.src_pitch);
+    if (square) return;
     out.write_access = tx.access_count;
     tx.add_access(r.dst.space, true, r.dst.address, kFractalBytes, r.rows, r.dst_pitch);
+}
+
+void InstructionDecoder::decode_img2col(const Request& r, Transaction& tx,
+                                        DecodedInstruction& out) const {
+    tx.dtype = tx.src_dtype = r.src0.dtype;
+    tx.img2col = r.img2col;
+    tx.pad_value = r.pad.pad_value;
+    Img2Col& g = tx.img2col;
+    const std::string what = "LoadData 3D";
+    out.route = find_copy_route(r.src0.space, r.dst.space);
+    const bool to_b = r.dst.space == MemSpace::L0B;
+    if (r.src0.space != MemSpace::L1 || (r.dst.space != MemSpace::L0A && !to_b) || !out.route) {
+        rule_error(tx, what + " goes from L1 to L0A or L0B, not from " + name_of(r.src0.space) +
+                           " to " + name_of(r.dst.space));
+    }
+    if (r.dst.dtype != r.src0.dtype) {
+        rule_error(tx, what + " keeps the element type (got " + name_of(r.src0.dtype) + " -> " +
+                           name_of(r.dst.dtype) + ")");
+    }
+    const std::uint64_t element = size_of(r.src0.dtype), c0 = cube_c0(element);
+    if ((to_b || g.transpose) && element != 2 && element != 4) {
+        rule_error(tx, what + (to_b ? " into L0B" : " with enTranspose") +
+                           " takes 16- and 32-bit elements on A2 (the vendor's reference), got " +
+                           name_of(r.src0.dtype));
+    }
+    const std::uint64_t columns = std::uint64_t{g.channels} * g.filter_h * g.filter_w;
+    if (g.channels % c0 != 0 || g.k_start % c0 != 0 || g.k_extent % c0 != 0) {
+        rule_error(tx, what + ": channelSize " + std::to_string(g.channels) + ", kStartPt " +
+                           std::to_string(g.k_start) + " and kExtension " +
+                           std::to_string(g.k_extent) + " must be multiples of C0 = " +
+                           std::to_string(c0) + " (smaller channel groups: not supported yet)");
+    }
+    if (g.out_w() == 0 || g.out_h() == 0 || g.dilation_h == 0 || g.dilation_w == 0) {
+        rule_error(tx, what + ": the kernel window (with dilation) does not fit the padded " +
+                           std::to_string(g.l1_h) + " x " + std::to_string(g.l1_w) +
+                           " feature map, or a stride or dilation is 0");
+    }
+    if (std::uint64_t{g.k_start} + g.k_extent > columns) {
+        rule_error(tx, what + ": columns [" + std::to_string(g.k_start) + ", " +
+                           std::to_string(g.k_start + g.k_extent) +
+                           ") are past the img2col matrix's " + std::to_string(columns) +
+                           " (channelSize x filterH x filterW)");
+    }
+    // The L1 read: from the lowest to the highest element the window gathers.
+    const Img2ColRead read = img2col_read(g, c0);
+    const MatrixShape dst = img2col_destination(g, c0, to_b);
+    tx.count = dst.span();
+    // Bounds of the memory, not of the tensors: kernels declare their L0 tensor by the
+    // matrix's extents (asc-devkit's load_data_l12l0), the fractals written may reach past.
+    Operand dst_operand = r.dst;
+    dst_operand.count = std::max(dst_operand.count, dst.span());
+    check_local(tx, dst_operand, dst.span(), "destination", 512);
+    out.write_access = tx.access_count;  // first: the copy is timed by what it writes
+    tx.add_access(r.dst.space, true, r.dst.address, dst.span() * element);
+    if (read.hi > read.lo) {
+        Operand src_operand = r.src0;
+        src_operand.count = std::max(src_operand.count, read.hi);
+        check_local(tx, src_operand, read.hi, "source (the feature map)", 32);
+        g.first_read = read.lo;
+        tx.add_access(MemSpace::L1, false, r.src0.address + read.lo * element,
+                      (read.hi - read.lo) * element);
+    }
 }
 
 void InstructionDecoder::decode_nd2nz(const Request& r, Transaction& tx,

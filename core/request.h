@@ -7,6 +7,7 @@
 #include <source_location>
 
 #include "base/cube_layout.h"
+#include "base/img2col.h"
 #include "base/tensor.h"
 #include "base/transaction.h"
 #include "base/types.h"
@@ -84,7 +85,9 @@ struct Request {
     // Mmad, Fixpipe: the operands' layout (Transaction::layout); a Copy with Fractal is the
     // ND -> NZ copy (rows x count elements, dst_pitch the bytes between column blocks).
     CubeLayout layout = CubeLayout::RowMajor;
-    std::uint64_t block_stride = 0;  // Fixpipe, Fractal: L0C elements between column blocks
+    std::uint64_t block_stride = 0;  // Fixpipe, Fractal: L0C elements between column blocks;
+                                     // Mmad: elements between L0A's row blocks (0: packed)
+    Img2Col img2col;                 // LoadImg2Col (pad_value: PadRow::pad_value)
 };
 
 using Loc = std::source_location;

@@ -411,7 +411,8 @@ CubeShapes cube_shapes(const Transaction& tx) {
     }
     const std::uint64_t c0 = cube_c0(size_of(tx.src_dtype));
     // m = 1: the cube reads a as ND (the vendor's GEMV form, "Mmad").
-    s.a = m == 1 ? MatrixShape{MatrixFormat::ND, m, k} : MatrixShape{MatrixFormat::ZZ, m, k, c0};
+    s.a = m == 1 ? MatrixShape{MatrixFormat::ND, m, k}
+                 : MatrixShape{MatrixFormat::ZZ, m, k, c0, tx.block_stride};
     s.b = MatrixShape{MatrixFormat::ZN, k, n, c0};
     s.c = MatrixShape{MatrixFormat::NZ, m, n, kFractalSide};
     return s;

@@ -84,7 +84,13 @@ void nd2nz_in_place(const Transaction& tx, std::byte* data);
 /// LoadData 2D (pipes/compute_fixpipe.cpp): tx.accesses[0].rows fractals of 512 bytes, read
 /// tx.accesses[0].pitch bytes apart (0: the same fractal each time), one after the other; with
 /// tx.mode 1 each is 16 x 16 elements of 16 bits written transposed: out[f][j][i] = src[f][i][j].
+/// tx.mode 2 / 3 (the write access first, then 1024-byte squares read): that fractal of each
+/// transposed square (32 x 32 int8, or 16 x 16 of 32 bits from two 16 x 8 fractals).
 void compute_load_fractals(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// LoadData 3D (pipes/compute_fixpipe.cpp): the window tx.img2col of the feature map (sources[0]
+/// from its element first_read) into out as img2col_destination (base/img2col.h); padding
+/// positions read tx.pad_value, elements past the window in the last fractals are 0.
+void compute_img2col(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// The scale of a quantisation word as the fixpipe uses it: bits 31..13 as a float (1 sign,
 /// 8 exponent and 10 mantissa bits; the 13 low mantissa bits are dropped).
 float fixpipe_scale(std::uint64_t word);

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "base/img2col.h"
 #include "pipes/compute.h"
 #include "pipes/element_access.h"
 #include "pipes/op_table.h"
@@ -97,18 +98,67 @@ void compute_fixpipe(const Transaction& tx, const std::byte* const* sources, std
 void compute_load_fractals(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
     constexpr std::uint64_t kSide = 16;  // a 512-byte fractal of 16-bit elements
     constexpr std::uint64_t kFractalBytes = kSide * kSide * 2;
-    const MemAccess& read = tx.accesses[0];
+    const bool square = tx.mode == 2 || tx.mode == 3;
+    const MemAccess& read = tx.accesses[square ? 1 : 0];
     const std::uint64_t fractals = read.rows;
     for (std::uint64_t f = 0; f < fractals; ++f) {
         const std::byte* src = sources[0] + f * read.pitch;
         std::byte* dst = out + f * kFractalBytes;
         if (tx.mode == 0) {
             std::memcpy(dst, src, kFractalBytes);
-            continue;
+        } else if (tx.mode == 1) {
+            for (std::uint64_t i = 0; i < kSide; ++i) {
+                for (std::uint64_t j = 0; j < kSide; ++j) {
+                    std::memcpy(dst + (j * kSide + i) * 2, src + (i * kSide + j) * 2, 2);
+                }
+            }
+        } else if (size_of(tx.dtype) == 1) {
+            // A 32 x 32 square (two 16 x 32 fractals, row-major); the half is rows 16h.. of
+            // its transpose: dst (r, c) = square (c, 16h + r).
+            const std::uint64_t h = tx.mode - 2;
+            for (std::uint64_t r = 0; r < kSide; ++r) {
+                for (std::uint64_t c = 0; c < 2 * kSide; ++c)
+                    dst[r * 32 + c] = src[c * 32 + h * 16 + r];
+            }
+        } else {
+            // A 16 x 16 square of 32-bit elements from two 16 x 8 fractals side by side; the
+            // half is columns 8h.. of its transpose: dst (r, c) = square (8h + c, r).
+            const std::uint64_t h = tx.mode - 2;
+            for (std::uint64_t r = 0; r < kSide; ++r) {
+                for (std::uint64_t c = 0; c < 8; ++c) {
+                    const std::uint64_t from = (r / 8) * 128 + (8 * h + c) * 8 + r % 8;
+                    std::memcpy(dst + (r * 8 + c) * 4, src + from * 4, 4);
+                }
+            }
         }
-        for (std::uint64_t i = 0; i < kSide; ++i) {
-            for (std::uint64_t j = 0; j < kSide; ++j) {
-                std::memcpy(dst + (j * kSide + i) * 2, src + (i * kSide + j) * 2, 2);
+    }
+}
+
+void compute_img2col(const Transaction& tx, const std::byte* const* sources, std::byte* out) {
+    const Img2Col& g = tx.img2col;
+    const std::uint64_t element = size_of(tx.dtype), c0 = cube_c0(element);
+    const bool to_b = tx.accesses[0].space == MemSpace::L0B;
+    const MatrixShape dst = img2col_destination(g, c0, to_b);
+    const std::uint64_t rows = dst.row_fractals() * dst.fractal_rows();
+    const std::uint64_t cols = dst.col_fractals() * dst.fractal_cols();
+    for (std::uint64_t i = 0; i < rows; ++i) {
+        for (std::uint64_t j = 0; j < cols; ++j) {
+            std::byte* at = out + dst.offset(i, j) * element;
+            // Past the window (a partial last fractal): 0 (hardware leaves those elements).
+            if (i >= dst.rows || j >= dst.cols) {
+                std::memset(at, 0, element);
+                continue;
+            }
+            const bool swap = g.transpose && !to_b;
+            const std::int64_t from =
+                g.source(g.m_start + (swap ? j : i), g.k_start + (swap ? i : j), c0);
+            if (from < 0) {
+                for (std::uint64_t b = 0; b < element; ++b)
+                    at[b] = static_cast<std::byte>((tx.pad_value >> (8 * b)) & 0xFF);
+            } else {
+                std::memcpy(
+                    at, sources[0] + (static_cast<std::uint64_t>(from) - g.first_read) * element,
+                    element);
             }
         }
     }

@@ -161,13 +161,19 @@ constexpr std::array kOps{
            .rearranges = true},
     OpInfo{Op::DataSyncBarrier, "DataSyncBarrier", OpUnit::Sync},
     OpInfo{Op::CacheClean, "DataCacheCleanAndInvalid", OpUnit::Sync},
+    // A copy (L1 -> L0A / L0B on MTE1, timed by the bytes it writes) gathering an img2col
+    // window: the decoder's decode_img2col sizes its accesses (L0 written, L1 span read).
+    OpInfo{.op = Op::LoadImg2Col,
+           .name = "LoadData",
+           .unit = OpUnit::Copy,
+           .compute = &compute_img2col},
 };
 
 constexpr bool rows_in_enum_order() {
     for (std::size_t i = 0; i < kOps.size(); ++i) {
         if (static_cast<std::size_t>(kOps[i].op) != i) return false;
     }
-    return static_cast<std::size_t>(Op::CacheClean) + 1 == kOps.size();
+    return static_cast<std::size_t>(Op::LoadImg2Col) + 1 == kOps.size();
 }
 static_assert(rows_in_enum_order(), "kOps has one row per Op, in enumerator order");
 

@@ -17,6 +17,7 @@
 #include "npusim_ascendc/constants.h"
 #include "npusim_ascendc/context.h"
 #include "npusim_ascendc/cube.h"
+#include "npusim_ascendc/cube_load3d.h"
 #include "npusim_ascendc/data_copy.h"
 #include "npusim_ascendc/debug.h"
 #include "npusim_ascendc/dump.h"

@@ -10,7 +10,7 @@
 using namespace npusim;
 
 namespace {
-constexpr int kOpCount = static_cast<int>(Op::CacheClean) + 1;
+constexpr int kOpCount = static_cast<int>(Op::LoadImg2Col) + 1;
 
 struct Expected {
     Op op;
@@ -81,6 +81,7 @@ constexpr Expected kExpected[] = {
     {Op::CastInt4, OpUnit::Vector, 1},
     {Op::DataSyncBarrier, OpUnit::Sync, 0},
     {Op::CacheClean, OpUnit::Sync, 0},
+    {Op::LoadImg2Col, OpUnit::Copy, 0},
 };
 static_assert(std::size(kExpected) == kOpCount);
 }  // namespace
@@ -96,7 +97,8 @@ TEST_CASE("op table: every op has its row with the right unit and UB sources", "
                                      expected.op == Op::ReduceMin));
         // Fixpipe and LoadData: copies whose data are computed (conversions, transposes).
         const bool computes = info.unit == OpUnit::Vector || info.unit == OpUnit::Cube ||
-                              expected.op == Op::Fixpipe || expected.op == Op::LoadFractals;
+                              expected.op == Op::Fixpipe || expected.op == Op::LoadFractals ||
+                              expected.op == Op::LoadImg2Col;
         CHECK((info.compute != nullptr) == computes);
         CHECK(info.reads_dst == (expected.op == Op::Axpy));
         CHECK(info.bit_output == (expected.op == Op::Compare || expected.op == Op::CompareScalar));
@@ -107,8 +109,8 @@ TEST_CASE("op table: every op has its row with the right unit and UB sources", "
     }
 }
 
-// Select with a scalar is the vendor's Select too, and Cast to / from int4b_t its Cast: the two
-// ops sharing a name.
+// Select with a scalar is the vendor's Select too, Cast to / from int4b_t its Cast and LoadData
+// 3D its LoadData: the three ops sharing a name.
 TEST_CASE("op table: names are the vendor spellings, unique", "[unit]") {
     std::set<std::string_view> names;
     for (int i = 0; i < kOpCount; ++i) {
@@ -117,7 +119,8 @@ TEST_CASE("op table: names are the vendor spellings, unique", "[unit]") {
         CHECK_FALSE(op_info(op).name.empty());
         names.insert(op_info(op).name);
     }
-    CHECK(names.size() == static_cast<std::size_t>(kOpCount) - 2);
+    CHECK(names.size() == static_cast<std::size_t>(kOpCount) - 3);
+    CHECK(to_string(Op::LoadImg2Col) == "LoadData");
     CHECK(to_string(Op::CastInt4) == "Cast");
     CHECK(to_string(Op::SelectScalar) == "Select");
     CHECK(to_string(Op::Copy) == "DataCopy");

@@ -358,6 +358,16 @@ public:
     };
     const PadRegister& pad_register() const { return m_pad_register; }
     void set_pad_register(PadRegister value) { m_pad_register = value; }
+    /// LoadData 3D's registers (SetFmatrix, SetLoadDataPaddingValue, SetLoadDataBoundary):
+    /// what a LoadData with IsResetLoad3dConfig {false, ...} reads (cube_load3d.h).
+    struct Load3dRegisters {
+        std::uint16_t l1_h = 0, l1_w = 0;
+        std::array<std::uint8_t, 4> pads{};
+        std::uint64_t pad_bits = 0;
+        std::uint32_t boundary = 0;    // bytes of L1 (0: all of it)
+        std::uint8_t repeat_time = 1;  // SetLoadDataRepeat
+    };
+    Load3dRegisters& load3d_registers() { return m_load3d_registers; }
     /// The UB byte address standing for the compare register (CmpMask), reserved at its first
     /// use (compare_select.h); empty before.
     std::optional<std::uint64_t>& cmp_register() { return m_cmp_register; }
@@ -447,6 +457,7 @@ private:
     std::uint64_t m_sys_workspace = 0;
     bool m_has_sys_workspace = false;
     PadRegister m_pad_register;
+    Load3dRegisters m_load3d_registers;
     std::optional<std::uint64_t> m_cmp_register;
     std::optional<ReduceResult> m_last_reduce;
     std::optional<std::array<std::uint16_t, 4>> m_mrg_sort_result;

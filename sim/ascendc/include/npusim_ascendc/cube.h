@@ -140,11 +140,14 @@ namespace npusim::ascendc {
 /// One LoadData 2D instruction on MTE1 after the automatic sync: `repeats` 512-byte fractals
 /// from `first` (each next one `src_pitch` bytes further, 0: the same one) to `dst`
 /// (`dst_pitch` bytes apart), each transposed when `transpose` (Block::load_fractals).
+/// `square_half` 0 / 1: each repeat reads a square of two fractals (1024 bytes) and writes
+/// that fractal of its transpose (LoadDataWithTranspose of 8- and 32-bit types).
 template <class T>
 void load_fractals(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& first,
                    std::uint64_t repeats, std::uint64_t src_pitch, std::uint64_t dst_pitch,
-                   bool transpose, const Loc& loc) {
+                   bool transpose, const Loc& loc, int square_half = -1) {
     constexpr std::uint64_t kFractalBytes = 512;
+    const std::uint64_t read_bytes = square_half >= 0 ? 2 * kFractalBytes : kFractalBytes;
     KernelContext& ctx = context(loc);
     Resume resume(ctx);
     std::vector<Touch> touches;
@@ -152,7 +155,7 @@ void load_fractals(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
     const auto s = first.native();
     const auto d = dst.native();
     for (std::uint64_t i = 0; i < repeats; ++i) {
-        touches.push_back(Touch{s.space, s.address + i * src_pitch, kFractalBytes, false});
+        touches.push_back(Touch{s.space, s.address + i * src_pitch, read_bytes, false});
         touches.push_back(Touch{d.space, d.address + i * dst_pitch, kFractalBytes, true});
     }
     ctx.before_pipe_work(Pipe::MTE1, touches, loc);
@@ -163,6 +166,7 @@ void load_fractals(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
     call.src_pitch = src_pitch;
     call.dst_pitch = dst_pitch;
     call.transpose = transpose;
+    call.square_half = square_half;
     ctx.block().load_fractals(call, loc);
 }
 
@@ -205,26 +209,38 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
 }
 
 /// LoadDataWithTranspose(l0, l1, params): repeatTimes square matrices from L1, the first at
-/// startIndex, srcStride squares apart (0: the same one), each transposed into L0A / L0B with
-/// dstGap fractals between (vendor API reference, "LoadDataWithTranspose"). For 16-bit types a
-/// square is one 16 x 16 fractal (the same instruction as LoadData with ifTranspose). Not
-/// supported yet (KernelError naming the line): int8 (32 x 32 squares of two fractals), fp32
-/// / int32 (16 x 16 squares of two 16 x 8 fractals, placed dstFracGap apart), addrMode 1.
+/// square startIndex, srcStride squares apart (0: the same one), each transposed into L0A /
+/// L0B, (1 + dstGap) fractals from one repeat's first fractal to the next's (vendor API
+/// reference, "LoadDataWithTranspose"; asc-devkit load_data_l12l0). A square is one 16 x 16
+/// fractal for 16-bit types (the same instruction as LoadData with ifTranspose); two for int8
+/// (32 x 32: two 16 x 32 fractals one above the other) and for 32-bit types (16 x 16: two
+/// 16 x 8 fractals side by side), whose transpose's two fractals land dstFracGap fractals
+/// apart: npusim issues one instruction per half. addrMode 1: a KernelError.
 template <class T>
 void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            const LoadData2dTransposeParams& params, Loc loc = Loc::current()) {
     if (params.repeatTimes == 0) return;
-    if (sizeof(T) != 2 || params.addrMode != 0) {
+    if (params.addrMode != 0) {
         throw npusim::KernelError(npusim::ascendc::EventIds::where(loc) +
-                                  "LoadDataWithTranspose: 8- and 32-bit types (squares of two "
-                                  "fractals) and addrMode 1 are not supported yet (16-bit types "
-                                  "are; docs/ascendc.md)");
+                                  "LoadDataWithTranspose: addrMode 1 is not supported yet "
+                                  "(docs/ascendc.md)");
     }
     constexpr std::uint64_t kFractalBytes = 512;
-    const LocalTensor<T> first = src[std::uint64_t{params.startIndex} * kFractalBytes / sizeof(T)];
-    npusim::ascendc::load_fractals(dst, first, params.repeatTimes,
-                                   std::uint64_t{params.srcStride} * kFractalBytes,
-                                   (1 + std::uint64_t{params.dstGap}) * kFractalBytes, true, loc);
+    constexpr std::uint64_t kSquareBytes = sizeof(T) == 2 ? kFractalBytes : 2 * kFractalBytes;
+    const LocalTensor<T> first = src[std::uint64_t{params.startIndex} * kSquareBytes / sizeof(T)];
+    const std::uint64_t src_pitch = std::uint64_t{params.srcStride} * kSquareBytes;
+    const std::uint64_t dst_pitch = (1 + std::uint64_t{params.dstGap}) * kFractalBytes;
+    if constexpr (sizeof(T) == 2) {
+        npusim::ascendc::load_fractals(dst, first, params.repeatTimes, src_pitch, dst_pitch, true,
+                                       loc);
+    } else {
+        const std::uint64_t second = (1 + std::uint64_t{params.dstFracGap}) * kFractalBytes;
+        for (int half = 0; half < 2; ++half) {
+            npusim::ascendc::load_fractals(dst[half * second / sizeof(T)], first,
+                                           params.repeatTimes, src_pitch, dst_pitch, false, loc,
+                                           half);
+        }
+    }
 }
 
 }  // namespace AscendC
@@ -298,6 +314,10 @@ void issue_mmad(const AscendC::LocalTensor<C>& dst, const AscendC::LocalTensor<A
     if (bias != nullptr) call.bias = bias->native();
     call.accumulate = bias == nullptr && (!params.cmatrixInitVal || params.isBias);
     call.layout = CubeLayout::Fractal;
+    // kDirectionAlign (fp32 a): L0A holds a's k padded to 16, so its row blocks are
+    // ceil(k / 16) x 2 fractals of 16 x 8 apart.
+    if (params.kDirectionAlign && sizeof(A) == 4 && params.m != 1)
+        call.a_block_stride = (std::uint64_t{params.k} + 15) / 16 * 2 * 128;
     ctx.block().mmad(call, loc);
 }
 
@@ -478,39 +498,6 @@ void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
     static_assert(std::is_same_v<W, std::uint64_t>,
                   "npusim Ascend C: Fixpipe's cbufWorkspace is a LocalTensor<uint64_t>");
     npusim::ascendc::issue_fixpipe<D, S, W>(dst, src, &cbufWorkspace, params, config, loc);
-}
-
-/// LoadData 3D v2 (img2col from L1 to L0A / L0B): its parameters are declared (the vendor's
-/// field names, "LoadData" 3D v2) so that kernels that only name them in branches they do not
-/// take compile; a LoadData call with them is a compile error naming it.
-template <class T>
-struct LoadData3DParamsV2 {
-    std::uint8_t padList[4] = {0, 0, 0, 0};
-    std::uint16_t l1H = 0;
-    std::uint16_t l1W = 0;
-    std::uint16_t channelSize = 0;
-    std::uint16_t kExtension = 0;
-    std::uint16_t mExtension = 0;
-    std::uint16_t kStartPt = 0;
-    std::uint16_t mStartPt = 0;
-    std::uint8_t strideW = 1;
-    std::uint8_t strideH = 1;
-    std::uint8_t filterW = 1;
-    std::uint8_t filterH = 1;
-    std::uint8_t dilationFilterW = 1;
-    std::uint8_t dilationFilterH = 1;
-    bool enTranspose = false;
-    bool enSmallK = false;
-    T padValue = 0;
-    bool filterSizeW = false;
-    bool filterSizeH = false;
-    bool fMatrixCtrl = false;
-};
-template <class T, class U>
-void LoadData(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData3DParamsV2<U>&) {
-    static_assert(npusim::ascendc::kAlwaysFalse<T>,
-                  "npusim Ascend C: LoadData 3D (LoadData3DParamsV2, img2col) is not supported "
-                  "yet (docs/ascendc.md, API status)");
 }
 
 /// SetFixPipeConfig(preData, isUnitFlag): with an L0C (CO1) tensor it clears L0C's unit flags
