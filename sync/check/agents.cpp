@@ -11,6 +11,7 @@ void LocalBuffers::add(MemSpace space, std::uint64_t address, std::uint64_t byte
                                      [](std::uint64_t a, const Range& r) { return a < r.first; });
     s.by_start.insert(at, {address, bytes});
     s.longest = std::max(s.longest, bytes);
+    m_used |= 1U << index(space);
 }
 
 Agents::Agents() {
@@ -33,9 +34,13 @@ std::unique_ptr<KernelState> Agents::new_kernel_state() {
 KernelState& Agents::start_kernel(const KernelInfo& info) {
     KernelState& k = kernel(info.id);
     k.info = info;
-    const auto [name, added] =
-        m_name_ids.emplace(info.name, static_cast<std::uint32_t>(m_names.size()));
-    if (added) m_names.push_back(info.name);
+    // Looked up first: a loop launches the same few names, and emplace would build (and
+    // free) a node for every launch.
+    auto name = m_name_ids.find(info.name);
+    if (name == m_name_ids.end()) {
+        name = m_name_ids.emplace(info.name, static_cast<std::uint32_t>(m_names.size())).first;
+        m_names.push_back(info.name);
+    }
     if (m_kernel_names.empty()) m_first_kernel_id = info.id;
     if (info.id >= m_first_kernel_id) {
         const std::size_t at = info.id - m_first_kernel_id;

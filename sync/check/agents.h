@@ -58,10 +58,13 @@ public:
     void add(MemSpace space, std::uint64_t address, std::uint64_t bytes);
     /// Forgets every buffer (keeping the storage, for the next block).
     void clear() {
-        for (Space& s : m_spaces) {
-            s.by_start.clear();
-            s.longest = 0;
+        if (m_used == 0) return;
+        for (std::size_t i = 0; i < kMemSpaces; ++i) {
+            if ((m_used >> i & 1U) == 0) continue;
+            m_spaces[i].by_start.clear();
+            m_spaces[i].longest = 0;
         }
+        m_used = 0;
         m_known.fill({});
     }
     /// Whether the block allocated anything in `space` (none: it lays the space out by hand).
@@ -104,6 +107,7 @@ private:
         MemSpace space = MemSpace::GM;
     };
     mutable std::array<Known, 8> m_known{};  // accesses found inside one buffer
+    std::uint32_t m_used = 0;  // bit i: space i holds a buffer (clear() skips the rest)
 };
 
 /// The intra-core flag queues (SyncEdges) a core's blocks used last, by (event id, src, dst):

@@ -247,6 +247,12 @@ struct Checker::Impl {
     }
     // A strided access (a DMA instruction's rows) is checked row by row.
     void visit(BlockState& b, const Site& site, const View& view, const MemAccess& a) {
+        if (a.rows == 1) {  // most accesses: no per-row copy
+            memcheck.check_bounds(b, site, a);
+            shadows.access(a.space, shadow_for(a.space, b), site, view, a.address,
+                           a.address + a.bytes, a.write);
+            return;
+        }
         for (std::uint32_t row = 0; row < a.rows; ++row) {
             MemAccess one = a;
             one.address = a.row_address(row);

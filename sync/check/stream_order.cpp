@@ -3,9 +3,16 @@
 namespace npusim::check {
 
 StreamOrder::StreamInfo& StreamOrder::stream(std::uint32_t id) {
+    if (m_last_stream != nullptr && m_last_stream_id == id) return *m_last_stream;
     const auto it = m_streams.find(id);
-    if (it != m_streams.end()) return it->second;
+    if (it != m_streams.end()) {
+        m_last_stream_id = id;
+        m_last_stream = &it->second;
+        return it->second;
+    }
     StreamInfo& s = m_streams[id];
+    m_last_stream_id = id;
+    m_last_stream = &s;
     s.agent = m_agents.add_agent();
     // Its kernels' blocks start from copies of its clock (VectorClock::kFar).
     m_agents.agent(s.agent).clock.focus(VectorClock::kFar);
@@ -185,6 +192,7 @@ void StreamOrder::end() {
                               p.kernel_counts.data() + p.kernel_counts.size());
     }
     m_streams.clear();
+    m_last_stream = nullptr;
     m_ops.clear();
     m_captures.clear();
     m_latest.clear();

@@ -113,6 +113,10 @@ private:
     bool m_active = false;
     std::uint64_t m_last_op = 0;
     std::map<std::uint32_t, StreamInfo> m_streams;
+    // The stream stream() found last (an op's hooks ask for it several times); map entries
+    // stay put, so the pointer holds until m_streams is cleared.
+    std::uint32_t m_last_stream_id = 0;
+    StreamInfo* m_last_stream = nullptr;
     std::unordered_map<std::uint64_t, PendingOp> m_ops;
     static constexpr std::size_t kSpareOps = 64;
     std::vector<std::unordered_map<std::uint64_t, PendingOp>::node_type> m_spare_ops;
