@@ -476,8 +476,7 @@ public:
     /// Scalar work that touches no memory (address arithmetic, loop control): the scalar
     /// unit is busy for `cycles` cycles and issues nothing. Publishes no transaction.
     void scalar_work(Cycle cycles, Loc loc = Loc::current());
-    /// A scalar memory fence (Op::DataSyncBarrier, or Op::CacheClean of GM [address, +bytes),
-    /// bytes 0: the whole data cache): one scalar instruction, published for the checker.
+    /// Op::DataSyncBarrier, or Op::CacheClean of GM [address, +bytes) (0: the whole cache).
     void scalar_fence(Op op, std::uint64_t address = 0, std::uint64_t bytes = 0,
                       Loc loc = Loc::current());
 
@@ -501,10 +500,9 @@ public:
                              Loc loc = Loc::current());
     /// CrossCoreWaitFlag(flag_id): the scalar unit waits until this block's counter is > 0.
     void cross_core_wait_flag(std::uint32_t flag_id, Loc loc = Loc::current());
-    /// A flag in GM (IBSet / IBWait, NotifyNextBlock / WaitPreBlock; core/sync_port.h
-    /// GmFlagCall): set writes `value` into the 32-byte `slot` once the block's earlier work is
-    /// complete; wait polls the slot until it holds `value` or more. `ub`: 32 bytes of UB
-    /// (vector cores only). `name` names the call in messages.
+    /// A flag in GM (IBSet / IBWait, ...; core/sync_port.h GmFlagCall): set writes `value`
+    /// into the 32-byte `slot` once the block's earlier work is complete; wait polls it until
+    /// it holds `value` or more. `ub`: 32 bytes of UB (AIV only). `name`: for messages.
     void gm_flag(bool set, GlobalTensor<std::int32_t> slot, LocalTensor<std::int32_t> ub,
                  std::int32_t value, std::string name, Loc loc = Loc::current());
 
@@ -517,9 +515,8 @@ public:
     /// complete; Pipe::ALL makes the scalar unit wait for every pipe.
     void pipe_barrier(Pipe pipe, Loc loc = Loc::current());
 
-    /// The same three instructions, marked Transaction::inserted: synchronization that a
-    /// layer above (sim/ascendc, its automatic synchronization) issues on the kernel's behalf.
-    /// `loc` is the kernel line that made it necessary.
+    /// The same, marked Transaction::inserted: synchronization a layer above (sim/ascendc's
+    /// automatic synchronization) issues for the kernel at `loc`, the line that needs it.
     void inserted_set_flag(Pipe src, Pipe dst, std::uint32_t event_id, Loc loc);
     void inserted_wait_flag(Pipe src, Pipe dst, std::uint32_t event_id, Loc loc);
     void inserted_pipe_barrier(Pipe pipe, Loc loc);

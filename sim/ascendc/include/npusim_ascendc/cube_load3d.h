@@ -200,7 +200,7 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                                  (read.hi - read.lo) * sizeof(T), false});
     }
     ctx.before_pipe_work(npusim::Pipe::MTE1, touches, loc);
-    npusim::Block::LoadFractalsCall call;
+    npusim::LoadFractalsCall call;
     call.src = s;
     call.dst = d;
     call.img2col = true;
