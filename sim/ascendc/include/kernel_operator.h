@@ -11,6 +11,8 @@
 #include <cassert>  // the vendor's kernel headers make assert() available to kernels
 #include <cstdint>
 
+#include "npusim_ascendc/adv_layout.h"
+#include "npusim_ascendc/adv_reduce.h"
 #include "npusim_ascendc/basics.h"
 #include "npusim_ascendc/buf_pool.h"
 #include "npusim_ascendc/compare_select.h"
