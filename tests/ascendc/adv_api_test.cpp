@@ -23,8 +23,8 @@ namespace {
 constexpr uint32_t kRows = 8, kCols = 80, kSumN = 70;
 // Output segments (floats): Sum, ReduceMax AR, ReduceMax RA, ReduceSum AR {40, 16},
 // Broadcast axis 1 {8, 16}, Broadcast axis 0 {4, 16}, Arange 104.
-constexpr uint32_t kSum = 0, kMaxAr = 8, kMaxRa = 16, kSumAr = 96, kB1 = 136, kB0 = 264,
-                   kAr = 328, kOut = 432;
+constexpr uint32_t kSum = 0, kMaxAr = 8, kMaxRa = 16, kSumAr = 96, kB1 = 136, kB0 = 264, kAr = 328,
+                   kOut = 432;
 uint32_t g_tmp_bytes = 0;
 bool g_drop_flag = false;
 unsigned g_load_line = 0, g_sum_line = 0;
@@ -83,6 +83,34 @@ extern "C" __global__ __aicore__ void sum_kernel(GM_ADDR x, GM_ADDR out) {
     SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
     WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
     DataCopy(oGm, o, 8);
+}
+
+// RmsNorm over 4 rows of 96 (two-level row sums), gamma = the first 96 inputs / 4.
+constexpr uint32_t kNormRows = 4, kNormH = 96;
+extern "C" __global__ __aicore__ void rmsnorm_kernel(GM_ADDR x, GM_ADDR out) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> in, g, res, tmp;
+    pipe.InitBuffer(in, kNormRows * kNormH * 4);
+    pipe.InitBuffer(g, kNormH * 4);
+    pipe.InitBuffer(res, kNormRows * kNormH * 4);
+    pipe.InitBuffer(tmp, (kNormH + 8) * 4);
+    GlobalTensor<float> xGm, oGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, kNormRows * kNormH);
+    oGm.SetGlobalBuffer((__gm__ float*)out, kNormRows * kNormH);
+    LocalTensor<float> s = in.Get<float>(), gamma = g.Get<float>(), o = res.Get<float>();
+    DataCopy(s, xGm, kNormRows * kNormH);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Muls(gamma, s, 0.25F, kNormH);
+    RmsNormTiling tiling;
+    tiling.bLength = 1;
+    tiling.sLength = kNormRows;
+    tiling.hLength = tiling.originalHLength = kNormH;
+    tiling.reciprocalOfHLength = 1.0F / kNormH;
+    RmsNorm<float>(o, s, gamma, tmp.Get<uint8_t>(), 1e-5F, tiling);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(oGm, o, kNormRows * kNormH);
 }
 
 std::vector<float> input(uint32_t n) {
@@ -183,4 +211,21 @@ TEST_CASE("Advanced Sum: clean with its flag, a dropped MTE2 -> V flag is the RA
                                                         .second_pipe = npusim::Pipe::V,
                                                         .first_line = g_load_line,
                                                         .second_line = g_sum_line}}));
+}
+
+TEST_CASE("Advanced RmsNorm (float, two-level row sums) against a plain loop, checker clean",
+          "[ascendc][adv]") {
+    const Run r = run(rmsnorm_kernel, kNormRows * kNormH, kNormRows * kNormH);
+    const std::vector<float> x = input(kNormRows * kNormH);
+    for (uint32_t i = 0; i < kNormRows; ++i) {
+        double squares = 0;
+        for (uint32_t j = 0; j < kNormH; ++j)
+            squares += double(x[i * kNormH + j]) * x[i * kNormH + j];
+        const double factor = 1.0 / std::sqrt(squares / kNormH + 1e-5);
+        for (uint32_t j = 0; j < kNormH; ++j) {
+            const double want = double(x[i * kNormH + j]) * (x[j] * 0.25) * factor;
+            CHECK(r.out[i * kNormH + j] == Approx(want).epsilon(1e-5).margin(1e-6));
+        }
+    }
+    CHECK_THAT(r.findings, npusim::NoFindings());
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "npusim_ascendc/adv_layout.h"
+#include "npusim_ascendc/adv_norm.h"
 #include "npusim_ascendc/adv_reduce.h"
 #include "npusim_ascendc/basics.h"
 #include "npusim_ascendc/buf_pool.h"

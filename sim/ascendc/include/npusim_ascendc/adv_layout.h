@@ -39,14 +39,13 @@ void adv_broadcast(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
         AscendC::Duplicate(dst, src.GetValue(0, loc), static_cast<std::int32_t>(dstShape[0]), loc);
     } else {
         const std::uint64_t m = dstShape[0], n = dstShape[1];
-        const bool fits = axis == 0 ? srcShape[0] == 1 && srcShape[1] == n
-                                    : srcShape[1] == 1 && srcShape[0] == m;
+        const bool fits =
+            axis == 0 ? srcShape[0] == 1 && srcShape[1] == n : srcShape[1] == 1 && srcShape[0] == m;
         if (!fits) {
             throw KernelError(EventIds::where(loc) + "Broadcast<dim 2, axis " +
-                              std::to_string(axis) + ">: srcShape {" +
-                              std::to_string(srcShape[0]) + ", " + std::to_string(srcShape[1]) +
-                              "} does not broadcast to {" + std::to_string(m) + ", " +
-                              std::to_string(n) + "} along that axis");
+                              std::to_string(axis) + ">: srcShape {" + std::to_string(srcShape[0]) +
+                              ", " + std::to_string(srcShape[1]) + "} does not broadcast to {" +
+                              std::to_string(m) + ", " + std::to_string(n) + "} along that axis");
         }
         adv_check_size(dst, m * n, "dst", api, loc);
         adv_check_size(src, axis == 0 ? n : m, "src", api, loc);

@@ -25,8 +25,8 @@ void adv_check_tmp(const AscendC::LocalTensor<U>& tmp, std::uint64_t need, const
     const std::uint64_t have = tmp.GetSize() * sizeof(U);
     if (have < need) {
         throw KernelError(EventIds::where(loc) + api + ": the temp buffer holds " +
-                          std::to_string(have) + " bytes, this call needs " +
-                          std::to_string(need) + " (the tiling side's Get...MaxMinTmpSize)");
+                          std::to_string(have) + " bytes, this call needs " + std::to_string(need) +
+                          " (the tiling side's Get...MaxMinTmpSize)");
     }
 }
 
@@ -114,7 +114,8 @@ struct SumParams {
 
 /// Sum(dst, src, sharedTmpBuffer, SumParams): dst[i] = the sum of src[i x inner + 0..n) for
 /// i < outter (half or float). The temp buffer: GetSumMaxMinTmpSize.
-template <class T, std::int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+template <class T, std::int32_t reduceDim = -1, bool isReuseSource = false,
+          bool isBasicBlock = false>
 void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
          const LocalTensor<std::uint8_t>& sharedTmpBuffer, const SumParams& p,
          Loc loc = Loc::current()) {
@@ -127,9 +128,8 @@ void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
     }
     npusim::ascendc::adv_check_size(src, std::uint64_t{p.outter} * p.inner, "src", "Sum", loc);
     npusim::ascendc::adv_check_size(dst, p.outter, "dst", "Sum", loc);
-    npusim::ascendc::adv_check_tmp(sharedTmpBuffer,
-                                   npusim::ascendc::adv_row_partials_bytes(p.n, sizeof(T)), "Sum",
-                                   loc);
+    npusim::ascendc::adv_check_tmp(
+        sharedTmpBuffer, npusim::ascendc::adv_row_partials_bytes(p.n, sizeof(T)), "Sum", loc);
     npusim::ascendc::adv_reduce_rows(npusim::Op::GroupReduceSum, dst, src,
                                      sharedTmpBuffer.template ReinterpretCast<T>(), p.outter, p.n,
                                      p.inner, loc);
@@ -165,8 +165,8 @@ void adv_reduce_pattern(Op op, const AscendC::LocalTensor<T>& dst,
     adv_check_size(src, rows * stride - (stride - columns), "src", api, loc);
     if constexpr (std::is_same_v<pattern, AscendC::Pattern::Reduce::AR>) {
         adv_check_size(dst, rows, "dst", api, loc);
-        const std::uint64_t need = adv_row_partials_bytes(static_cast<std::uint32_t>(columns),
-                                                          sizeof(T));
+        const std::uint64_t need =
+            adv_row_partials_bytes(static_cast<std::uint32_t>(columns), sizeof(T));
         if (columns > 256 / sizeof(T)) {
             if (tmp == nullptr) {
                 throw KernelError(EventIds::where(loc) + api +

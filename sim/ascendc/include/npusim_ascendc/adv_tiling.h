@@ -79,13 +79,13 @@ inline std::uint32_t adv_reduce_tmp_bytes(const ge::Shape& srcShape, ge::DataTyp
                                                    size);
 }
 
-#define NPUSIM_ASCENDC_ADV_REDUCE_TMP(Name)                                                    \
-    inline void Name(const ge::Shape& srcShape, const ge::DataType dataType,                   \
-                     ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource,            \
-                     std::uint32_t& maxValue, std::uint32_t& minValue) {                       \
-        (void)isSrcInnerPad;                                                                   \
-        (void)isReuseSource;                                                                   \
-        minValue = maxValue = adv_reduce_tmp_bytes(srcShape, dataType, pattern);               \
+#define NPUSIM_ASCENDC_ADV_REDUCE_TMP(Name)                                         \
+    inline void Name(const ge::Shape& srcShape, const ge::DataType dataType,        \
+                     ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, \
+                     std::uint32_t& maxValue, std::uint32_t& minValue) {            \
+        (void)isSrcInnerPad;                                                        \
+        (void)isReuseSource;                                                        \
+        minValue = maxValue = adv_reduce_tmp_bytes(srcShape, dataType, pattern);    \
     }
 NPUSIM_ASCENDC_ADV_REDUCE_TMP(GetReduceSumMaxMinTmpSize)
 NPUSIM_ASCENDC_ADV_REDUCE_TMP(GetReduceMaxMaxMinTmpSize)
