@@ -11,9 +11,6 @@
 #include <cassert>  // the vendor's kernel headers make assert() available to kernels
 #include <cstdint>
 
-#include "npusim_ascendc/adv_layout.h"
-#include "npusim_ascendc/adv_norm.h"
-#include "npusim_ascendc/adv_reduce.h"
 #include "npusim_ascendc/basics.h"
 #include "npusim_ascendc/buf_pool.h"
 #include "npusim_ascendc/compare_select.h"
@@ -40,6 +37,11 @@
 #include "npusim_ascendc/vector.h"
 #include "npusim_ascendc/vector_bits.h"
 #include "npusim_ascendc/workspace.h"
+// The advanced APIs, part B (normalization, reduce, data layout) and the debug macros.
+#include "npusim_ascendc/adv_layout.h"
+#include "npusim_ascendc/adv_norm.h"
+#include "npusim_ascendc/adv_reduce.h"
+#include "npusim_ascendc/kernel_macros.h"
 
 /// The vendor declares GetTPipePtr() at global scope too (samples call it unqualified).
 using AscendC::GetTPipePtr;

@@ -1,10 +1,9 @@
-// ge::Shape, the graph engine's host-side shape that the advanced APIs' tiling functions take
-// (GetReduceMaxMaxMinTmpSize, GetBroadCastMaxMinTmpSize, ...): a list of int64 dimensions.
+// ge::Shape: the graph engine's tensor shape, as host code passes it to the advanced APIs'
+// temp-size and tiling queries (AscendC::GetGeluMaxMinTmpSize(ge::Shape({n}), ...)).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 namespace ge {
@@ -12,10 +11,9 @@ namespace ge {
 class Shape {
 public:
     Shape() = default;
-    explicit Shape(std::vector<std::int64_t> dims) : m_dims(std::move(dims)) {}
-
+    explicit Shape(const std::vector<std::int64_t>& dims) : m_dims(dims) {}
     std::size_t GetDimNum() const { return m_dims.size(); }
-    /// Dimension `index`; 0 past the last one.
+    /// Dimension `index` (0 past the last).
     std::int64_t GetDim(std::size_t index) const {
         return index < m_dims.size() ? m_dims[index] : 0;
     }
@@ -23,10 +21,11 @@ public:
         if (index < m_dims.size()) m_dims[index] = value;
     }
     std::vector<std::int64_t> GetDims() const { return m_dims; }
-    /// The element count (1 for a scalar shape).
+    /// The element count (0 for a shape without dimensions, as the graph engine answers).
     std::int64_t GetShapeSize() const {
+        if (m_dims.empty()) return 0;
         std::int64_t size = 1;
-        for (std::int64_t d : m_dims) size *= d;
+        for (const std::int64_t dim : m_dims) size *= dim;
         return size;
     }
 

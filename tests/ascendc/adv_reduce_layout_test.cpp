@@ -187,7 +187,7 @@ TEST_CASE("Advanced Sum: a temp buffer below GetSumMaxMinTmpSize is a KernelErro
     sim.launch({.name = "adv"}, npusim::ascendc::bind_kernel(adv_kernel, gm_addr(x), gm_addr(out)));
     CHECK_THROWS_WITH(sim.run(), Catch::Contains("Sum: the temp buffer holds 16 bytes, this call "
                                                  "needs 32") &&
-                                     Catch::Contains("adv_api_test.cpp"));
+                                     Catch::Contains("adv_reduce_layout_test.cpp"));
 }
 
 TEST_CASE("Advanced Sum: clean with its flag, a dropped MTE2 -> V flag is the RAW at both lines",
