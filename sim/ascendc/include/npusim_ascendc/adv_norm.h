@@ -102,21 +102,26 @@ void adv_rmsnorm(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<
 namespace AscendC {
 
 /// PopStackBuffer<T, pos>(tensor): the UB from the block's current allocation top to the end
-/// of UB as a temp buffer (the vendor's "stack"); true on success. npusim takes the top by
-/// allocating one 32-byte block and the end from the simulated chip's UB size; what the
-/// kernel allocates afterwards overlaps the buffer, as on hardware. Only VECCALC / LCM.
+/// of UB as a temp buffer (the vendor's "stack"); true on success. npusim allocates it (after
+/// a 32-byte probe that finds the top; the end is the simulated chip's UB size), so a later
+/// InitBuffer in the same block finds UB full (the vendor's stack would be overlapped).
+/// Only VECCALC / LCM.
 template <class T, TPosition pos>
 bool PopStackBuffer(LocalTensor<T>& popLocal, Loc loc = Loc::current()) {
     static_assert(pos == TPosition::VECCALC, "npusim Ascend C: PopStackBuffer takes LCM / VECCALC");
     npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
     npusim::ascendc::Resume resume(ctx);
+    // A 32-byte probe finds the allocation top; the rest of UB after it is one allocation.
     const std::uint64_t top = ctx.block().alloc<std::int8_t>(npusim::MemSpace::UB, 32, loc).address;
     std::uint64_t ub = 0;
     platform_ascendc::PlatformAscendCManager::GetInstance()->GetCoreMemSize(
         platform_ascendc::CoreMemType::UB, ub);
-    if (ub <= top) return false;
-    popLocal = LocalTensor<T>(
-        npusim::LocalTensor<T>{npusim::MemSpace::UB, top, (ub - top) / sizeof(T)}, pos);
+    if (ub <= top + 64) return false;
+    const std::uint64_t bytes = (ub - top - 32) / 32 * 32;
+    const std::uint64_t at =
+        ctx.block().alloc<std::int8_t>(npusim::MemSpace::UB, bytes, loc).address;
+    popLocal =
+        LocalTensor<T>(npusim::LocalTensor<T>{npusim::MemSpace::UB, at, bytes / sizeof(T)}, pos);
     return true;
 }
 
