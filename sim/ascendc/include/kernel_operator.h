@@ -38,6 +38,11 @@
 #include "npusim_ascendc/vector.h"
 #include "npusim_ascendc/vector_bits.h"
 #include "npusim_ascendc/workspace.h"
+// The advanced APIs, part B (normalization, reduce, data layout) and the debug macros.
+#include "npusim_ascendc/adv_layout.h"
+#include "npusim_ascendc/adv_norm.h"
+#include "npusim_ascendc/adv_reduce.h"
+#include "npusim_ascendc/kernel_macros.h"
 
 /// The vendor declares GetTPipePtr() at global scope too (samples call it unqualified).
 using AscendC::GetTPipePtr;

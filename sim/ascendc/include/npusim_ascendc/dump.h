@@ -17,21 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "npusim_ascendc/shape_info.h"
 #include "npusim_ascendc/tensors.h"
-
-namespace AscendC {
-
-/// The shape a DumpTensor prints by (dims and their sizes, at most 8).
-struct ShapeInfo {
-    ShapeInfo() = default;
-    ShapeInfo(std::uint8_t dim, const std::uint32_t* sizes) : shapeDim(dim) {
-        for (std::uint8_t i = 0; i < dim && i < 8; ++i) shape[i] = sizes[i];
-    }
-    std::uint8_t shapeDim = 0;
-    std::uint32_t shape[8] = {};
-};
-
-}  // namespace AscendC
 
 namespace npusim::ascendc {
 

@@ -410,6 +410,10 @@ public:
     LocalTensor<T> GetWithOffset(std::uint32_t count, std::uint32_t byte_offset) const {
         return {npusim::LocalTensor<T>{space_of<pos>(), m_address + byte_offset, count}, pos};
     }
+    /// FreeTensor(tensor): a TBuf's buffer is the kernel's until the pipe ends; nothing to do
+    /// (the vendor's TBuf accepts the call too).
+    template <class T>
+    void FreeTensor(const LocalTensor<T>&) const {}
     /// Its memory, from a TBufPool.
     void npusim_bind(std::uint64_t address, std::uint64_t bytes) {
         m_address = address;

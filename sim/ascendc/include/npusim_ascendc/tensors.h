@@ -8,6 +8,7 @@
 
 #include "npusim_ascendc/basics.h"
 #include "npusim_ascendc/gm_pointer.h"
+#include "npusim_ascendc/shape_info.h"
 
 namespace npusim::ascendc {
 
@@ -211,12 +212,16 @@ public:
     /// Byte offset inside its local memory.
     std::uint64_t GetPhyAddr() const { return m_native.address; }
     void SetSize(std::uint64_t count) { m_native.count = count; }
+    /// The shape the advanced APIs may read (kept with this view; no simulated time).
+    void SetShapeInfo(const ShapeInfo& shape) { m_shape = shape; }
+    const ShapeInfo& GetShapeInfo() const { return m_shape; }
 
     const npusim::LocalTensor<T>& native() const { return m_native; }
 
 private:
     npusim::LocalTensor<T> m_native;
     TPosition m_position = TPosition::VECCALC;
+    ShapeInfo m_shape;
 };
 
 /// 4-bit elements: a view of the packed bytes (npusim::LocalTensor<int8_t>) and the element

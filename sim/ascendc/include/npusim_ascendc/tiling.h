@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <string>
 #include <type_traits>
 
 #include "npusim_ascendc/tensors.h"
@@ -82,6 +83,20 @@ inline std::uint64_t current_tiling_key() {
 /// Tiling structs are often declared in namespace optiling; GET_TILING_DATA looks there too.
 namespace optiling {}
 
+namespace npusim::ascendc {
+/// SaveToBuffer of a kernel-side tiling struct: its bytes into `buffer` (a UsageError when
+/// they do not fit).
+inline void save_tiling_bytes(const void* data, std::size_t bytes, void* buffer,
+                              std::size_t capacity) {
+    if (buffer == nullptr || bytes > capacity) {
+        throw UsageError("SaveToBuffer: the tiling data (" + std::to_string(bytes) +
+                         " bytes) does not fit the buffer (" + std::to_string(capacity) +
+                         " bytes)");
+    }
+    std::memcpy(buffer, data, bytes);
+}
+}  // namespace npusim::ascendc
+
 // A modifiable copy, as the vendor's (kernels pass its arrays to non-const pointers).
 #define GET_TILING_DATA_WITH_STRUCT(Type, var, tiling)                                        \
     Type var = ::npusim::ascendc::read_tiling<Type>(reinterpret_cast<const uint8_t*>(tiling), \
@@ -95,13 +110,31 @@ namespace optiling {}
         reinterpret_cast<const uint8_t*>(tiling), offsetof(Type, member),           \
         std::source_location::current())
 // Each field ends in a member function definition, so the `;` after a field is optional.
-#define BEGIN_TILING_DATA_DEF(Name) struct Name {
+// A single-source program (.asc) holds its host code in the same translation unit, so the
+// struct also has the host side's set_<field> / get_<field>, SaveToBuffer and GetDataSize
+// (register/tilingdata_base.h); they add no data: the layout stays the members in order.
+#define BEGIN_TILING_DATA_DEF(Name)                                                     \
+    struct Name {                                                                       \
+        void SaveToBuffer(void* buffer, std::size_t capacity) const {                   \
+            ::npusim::ascendc::save_tiling_bytes(this, sizeof(Name), buffer, capacity); \
+        }                                                                               \
+        std::size_t GetDataSize() const { return sizeof(Name); }
 #define TILING_DATA_FIELD_DEF(type, field) \
     type field;                            \
-    void npusim_tiling_field_##field() const {}
+    void set_##field(type value) {         \
+        field = value;                     \
+    }                                      \
+    type get_##field() const {             \
+        return field;                      \
+    }
 #define TILING_DATA_FIELD_DEF_ARR(type, count, field) \
     type field[count];                                \
-    void npusim_tiling_field_##field() const {}
+    void set_##field(const type* values) {            \
+        std::memcpy(field, values, sizeof(field));    \
+    }                                                 \
+    const type* get_##field() const {                 \
+        return field;                                 \
+    }
 #define TILING_DATA_FIELD_DEF_STRUCT(type, field) \
     type field;                                   \
     void npusim_tiling_field_##field() const {}
