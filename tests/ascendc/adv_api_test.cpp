@@ -32,6 +32,7 @@ using Body = std::function<void(const LocalTensor<T>& out, const LocalTensor<T>&
                                 const LocalTensor<T>& y, const LocalTensor<uint8_t>& tmp)>;
 Body<float> g_body_f;
 Body<half> g_body_h;
+Body<int16_t> g_body_i;
 uint32_t g_tmp_bytes = kTmpBytes;
 bool g_drop_flag = false;
 unsigned g_load_line = 0;
@@ -45,6 +46,10 @@ Body<float>& body<float>() {
 template <>
 Body<half>& body<half>() {
     return g_body_h;
+}
+template <>
+Body<int16_t>& body<int16_t>() {
+    return g_body_i;
 }
 
 template <class T>
@@ -80,6 +85,9 @@ extern "C" __global__ __aicore__ void adv_kernel_f(GM_ADDR x, GM_ADDR y, GM_ADDR
 extern "C" __global__ __aicore__ void adv_kernel_h(GM_ADDR x, GM_ADDR y, GM_ADDR out) {
     adv_kernel<half>(x, y, out);
 }
+extern "C" __global__ __aicore__ void adv_kernel_i(GM_ADDR x, GM_ADDR y, GM_ADDR out) {
+    adv_kernel<int16_t>(x, y, out);
+}
 
 struct Run {
     std::vector<float> out;
@@ -92,14 +100,18 @@ Run run(const std::vector<float>& xs, const std::vector<float>& ys) {
     npusim::Simulator sim(npusim::builtin_chip_config("small"));
     npusim::Checker checker(sim.global_memory());
     sim.attach(checker);
-    std::vector<T> xt(xs.begin(), xs.end()), yt(ys.begin(), ys.end());
+    std::vector<T> xt, yt;
+    for (const float v : xs) xt.push_back(static_cast<T>(v));
+    for (const float v : ys) yt.push_back(static_cast<T>(v));
     auto x = sim.allocate<T>(kN, "x");
     auto y = sim.allocate<T>(kN, "y");
     auto out = sim.allocate<T>(kN, "out");
     sim.write(x, xt);
     sim.write(y, yt);
     using npusim::ascendc::gm_addr;
-    auto kernel = std::is_same_v<T, float> ? adv_kernel_f : adv_kernel_h;
+    auto kernel = std::is_same_v<T, float>  ? adv_kernel_f
+                  : std::is_same_v<T, half> ? adv_kernel_h
+                                            : adv_kernel_i;
     sim.launch({.name = "adv"},
                npusim::ascendc::bind_kernel(kernel, gm_addr(x), gm_addr(y), gm_addr(out)));
     const bool completed = sim.run().completed();  // a KernelError propagates to the caller
@@ -328,4 +340,203 @@ TEST_CASE("Advanced APIs: a missing MTE2 -> V flag is a race at the load and the
                                                      .second_pipe = npusim::Pipe::V,
                                                      .first_line = g_load_line,
                                                      .second_line = call_line}}));
+}
+
+namespace {
+
+// Row-wise softmax reference: max, sum of exp(x - max), exp(x - max) / sum.
+struct SoftmaxRef {
+    std::vector<double> out, max, sum;
+};
+SoftmaxRef softmax_ref(const std::vector<float>& xs, uint32_t rows, uint32_t k, bool log) {
+    SoftmaxRef r;
+    for (uint32_t i = 0; i < rows; ++i) {
+        double m = -std::numeric_limits<double>::infinity(), s = 0;
+        for (uint32_t j = 0; j < k; ++j) m = std::max(m, double(xs[i * k + j]));
+        for (uint32_t j = 0; j < k; ++j) s += std::exp(xs[i * k + j] - m);
+        for (uint32_t j = 0; j < k; ++j) {
+            const double v = std::exp(xs[i * k + j] - m) / s;
+            r.out.push_back(log ? std::log10(v) : v);
+        }
+        r.max.push_back(m);
+        r.sum.push_back(s);
+    }
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("SoftMax, LogSoftMax, SimpleSoftMax and AdjustSoftMaxRes against a row-wise reference",
+          "[ascendc][adv]") {
+    constexpr uint32_t kRows = 4, kK = 24;  // float rows of 96 bytes
+    const std::vector<float> xs = inputs(-6, 6, 8);
+    const SoftmaxRef ref = softmax_ref(xs, kRows, kK, false);
+    SoftMaxTiling tiling;
+    SoftMaxTilingFunc(ge::Shape({kRows, kK}), sizeof(float),
+                      GetSoftMaxMinTmpSize(ge::Shape({kRows, kK}), sizeof(float), false), tiling);
+    CHECK(tiling.srcM == kRows);
+    CHECK(tiling.srcK == kK);
+    static SoftMaxTiling s_tiling;
+    s_tiling = tiling;
+    SECTION("SoftMax: dst (shape from the tiling)") {
+        g_body_f = [](auto& o, auto& x, auto&, auto& t) {
+            LocalTensor<float> stats = t[8192].template ReinterpretCast<float>();
+            SoftMax<float>(o, stats, stats[kRows * 8], x, t, s_tiling);
+        };
+        const Run r = run<float>(xs, xs);
+        check_close(r.out, ref.out, 1e-5, 1e-7);
+        CHECK_THAT(r.findings, npusim::NoFindings());
+    }
+    SECTION("SoftMax: the max and sum blocks, one 32-byte block a row") {
+        g_body_f = [](auto& o, auto&, auto& y, auto& t) {
+            LocalTensor<float> stats = t[8192].template ReinterpretCast<float>();
+            SoftMax<float, false, true>(y, stats, stats[kRows * 8], y, t, s_tiling,
+                                        {kRows, kK, kRows, kK});
+            Muls(o, stats[kRows * 8], 1.0F, kRows * 8);  // max
+            Muls(o[kRows * 8], stats, 1.0F, kRows * 8);  // sum
+            Duplicate(o[2 * kRows * 8], 0.0F, kN - 2 * kRows * 8);
+        };
+        const Run r = run<float>(xs, xs);
+        std::vector<double> want(kN, 0.0);
+        for (uint32_t i = 0; i < kRows; ++i) {
+            for (uint32_t j = 0; j < 8; ++j) {
+                want[i * 8 + j] = ref.max[i];
+                want[kRows * 8 + i * 8 + j] = ref.sum[i];
+            }
+        }
+        check_close(r.out, want, 1e-5, 0);
+        CHECK_THAT(r.findings, npusim::NoFindings());
+    }
+    SECTION("LogSoftMax: log10 of the softmax, rows from the shape info") {
+        g_body_f = [](auto& o, auto& x, auto&, auto& t) {
+            LocalTensor<float> stats = t[8192].template ReinterpretCast<float>();
+            LogSoftMaxTiling empty{};
+            LogSoftMax<float, false, false>(o, stats, stats[kRows * 8], x, t, empty,
+                                            {kRows, kK, kRows, kK});
+        };
+        const Run r = run<float>(xs, xs);
+        check_close(r.out, softmax_ref(xs, kRows, kK, true).out, 1e-5, 1e-6);
+        CHECK_THAT(r.findings, npusim::NoFindings());
+    }
+    SECTION("SimpleSoftMax with SoftMax's max and sum, then AdjustSoftMaxRes of row 2") {
+        static bool adjusted = false;
+        g_body_f = [](auto& o, auto& x, auto& y, auto& t) {
+            LocalTensor<float> stats = t[8192].template ReinterpretCast<float>();
+            SoftMax<float>(y, stats, stats[kRows * 8], x, t, s_tiling);
+            SimpleSoftMax<float>(o, stats, stats[kRows * 8], x, t, s_tiling);
+            uint32_t bits = 0;
+            const float max2 = stats.GetValue(kRows * 8 + 2 * 8);
+            std::memcpy(&bits, &max2, 4);
+            adjusted = AdjustSoftMaxRes<float, float>(o, stats[kRows * 8], bits, -1.0F,
+                                                      {kRows, kK, kRows, kK});
+        };
+        const Run r = run<float>(xs, xs);
+        SoftmaxRef want = ref;
+        for (uint32_t j = 0; j < kK; ++j) want.out[2 * kK + j] = -1.0;
+        check_close(r.out, want.out, 1e-5, 1e-7);
+        CHECK(adjusted);
+        CHECK_THAT(r.findings, npusim::NoFindings());
+    }
+}
+
+TEST_CASE("SoftMax on half rows computed in float", "[ascendc][adv]") {
+    constexpr uint32_t kRows = 6, kK = 16;  // half rows of 32 bytes
+    const std::vector<float> xs = inputs(-4, 4, 9);
+    std::vector<float> rounded;
+    for (const float x : xs) rounded.push_back(float(half(x)));
+    g_body_h = [](auto& o, auto& x, auto&, auto& t) {
+        LocalTensor<half> stats = t[8192].template ReinterpretCast<half>();
+        SoftMax<half>(o, stats, stats[kRows * 16], x, t, SoftMaxTiling{}, {kRows, kK, kRows, kK});
+    };
+    const Run r = run<half>(xs, xs);
+    check_close(r.out, softmax_ref(rounded, kRows, kK, false).out, 2e-3, 1e-4);
+    CHECK_THAT(r.findings, npusim::NoFindings());
+}
+
+namespace {
+
+std::vector<double> cumsum_ref(const std::vector<float>& xs, uint32_t outter, uint32_t inner,
+                               bool last_axis) {
+    std::vector<double> r(xs.begin(), xs.end());
+    for (uint32_t i = 0; i < outter; ++i) {
+        for (uint32_t j = 0; j < inner; ++j) {
+            if (last_axis && j > 0) r[i * inner + j] += r[i * inner + j - 1];
+            if (!last_axis && i > 0) r[i * inner + j] += r[(i - 1) * inner + j];
+        }
+    }
+    return r;
+}
+constexpr CumSumConfig kFirstAxis{false, false, true};
+constexpr CumSumConfig kLastAxis{true, false, false};
+
+}  // namespace
+
+TEST_CASE("CumSum along the first and the last axis", "[ascendc][adv]") {
+    const std::vector<float> xs = inputs(-3, 3, 10);
+    SECTION("float, first axis, the last row out") {
+        uint32_t max_size = 0, min_size = 0;
+        GetCumSumMaxMinTmpSize(ge::Shape({4, 24}), sizeof(float), false, false, max_size, min_size);
+        CHECK(min_size == 32);
+        g_body_f = [](auto& o, auto& x, auto& y, auto& t) {
+            CumSum<float, kFirstAxis>(o, y, x, t, {4, 24});
+            Muls(o[72], y, 2.0F, 24);  // the last row, doubled, over the result's last row
+        };
+        const Run r = run<float>(xs, xs);
+        std::vector<double> want = cumsum_ref(xs, 4, 24, false);
+        for (uint32_t j = 0; j < 24; ++j) want[72 + j] *= 2;
+        check_close(r.out, want, 1e-5, 1e-5);
+        CHECK_THAT(r.findings, npusim::NoFindings());
+    }
+    SECTION("float, last axis (Gather transposes)") {
+        g_body_f = [](auto& o, auto& x, auto& y, auto& t) {
+            CumSum<float, kLastAxis>(o, y, x, t, {4, 24});
+        };
+        const Run r = run<float>(xs, xs);
+        check_close(r.out, cumsum_ref(xs, 4, 24, true), 1e-5, 1e-5);
+        CHECK_THAT(r.findings, npusim::NoFindings());
+    }
+    SECTION("half, both axes, summed in float") {
+        std::vector<float> rounded;
+        for (const float x : xs) rounded.push_back(float(half(x)));
+        g_body_h = [](auto& o, auto& x, auto& y, auto& t) {
+            CumSum<half, kFirstAxis>(o, y, x, t, {6, 16});
+            CumSum<half, kLastAxis>(o, y, o, t, {6, 16});
+        };
+        const Run r = run<half>(xs, xs);
+        std::vector<double> first = cumsum_ref(rounded, 6, 16, false);
+        std::vector<float> mid(first.begin(), first.end());
+        check_close(r.out, cumsum_ref(mid, 6, 16, true), 3e-3, 3e-2);
+        CHECK_THAT(r.findings, npusim::NoFindings());
+    }
+}
+
+TEST_CASE("Xor on int16 and the mixed-type Axpy (half source, float destination)",
+          "[ascendc][adv]") {
+    SECTION("Xor") {
+        std::vector<float> xs(kN), ys(kN);
+        for (uint32_t i = 0; i < kN; ++i) {
+            xs[i] = float(int(i * 977) % 30000 - 15000);
+            ys[i] = float(int(i * 131) % 20000 - 10000);
+        }
+        g_body_i = [](auto& o, auto& x, auto& y, auto& t) { Xor(o, x, y, t, kN); };
+        const Run r = run<int16_t>(xs, ys);
+        for (uint32_t i = 0; i < kN; ++i) {
+            CHECK(int16_t(r.out[i]) == int16_t(int16_t(xs[i]) ^ int16_t(ys[i])));
+        }
+        CHECK_THAT(r.findings, npusim::NoFindings());
+    }
+    SECTION("Axpy: dst += half(src) x 2") {
+        const std::vector<float> xs = inputs(-4, 4, 11), ys = inputs(-4, 4, 12);
+        g_body_f = [](auto& o, auto& x, auto& y, auto& t) {
+            LocalTensor<half> src = t[8192].template ReinterpretCast<half>();
+            Cast(src, x, RoundMode::CAST_RINT, kN);
+            Muls(o, y, 1.0F, kN);
+            Axpy(o, src, half(2.0F), t, kN);
+        };
+        const Run r = run<float>(xs, ys);
+        std::vector<double> want(kN);
+        for (uint32_t i = 0; i < kN; ++i) want[i] = ys[i] + 2.0 * double(half(xs[i]));
+        check_close(r.out, want, 1e-6, 1e-6);
+        CHECK_THAT(r.findings, npusim::NoFindings());
+    }
 }
