@@ -9,6 +9,7 @@
 //   min temp = bytes per element x kAdvGranule (the smallest chunk)
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 
@@ -83,8 +84,10 @@ inline void adv_max_min(std::string_view api, const ge::Shape& shape, std::uint3
                         std::uint32_t& max_value, std::uint32_t& min_value) {
     const AdvNeed need = adv_need(api);
     const auto count = static_cast<std::uint64_t>(shape.GetShapeSize());
-    max_value = adv_max_tmp(need, count, type_size);
-    min_value = adv_min_tmp(need, count, type_size);
+    // At least one 32-byte block, also for APIs that need none (ClampMax, Log of float):
+    // samples size a TBuf with the answer, and InitBuffer of 0 bytes fails.
+    max_value = std::max<std::uint32_t>(32, adv_max_tmp(need, count, type_size));
+    min_value = std::max<std::uint32_t>(32, adv_min_tmp(need, count, type_size));
 }
 /// The factor form: temp bytes = maxLiveNodeCount x count x typeSize + extraBuffer.
 inline void adv_factor(std::string_view api, std::uint32_t type_size,

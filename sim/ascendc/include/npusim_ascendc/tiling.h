@@ -12,11 +12,24 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "npusim_ascendc/tensors.h"
 
 namespace npusim::ascendc {
+
+/// SaveToBuffer of a tiling struct declared with the kernel-side macros.
+inline void save_tiling_bytes(const void* data, std::size_t bytes, void* buffer,
+                              std::size_t capacity, const char* type) {
+    if (buffer == nullptr || bytes > capacity) {
+        throw std::length_error(std::string("tiling data ") + type + " (" + std::to_string(bytes) +
+                                " bytes) does not fit the tiling buffer (" +
+                                std::to_string(capacity) + " bytes)");
+    }
+    std::memcpy(buffer, data, bytes);
+}
 
 /// `bytes` bytes at GM `address` into `out`, with the scalar unit's loads.
 inline void read_gm_bytes(std::uint64_t address, std::size_t bytes, unsigned char* out,
@@ -95,13 +108,31 @@ namespace optiling {}
         reinterpret_cast<const uint8_t*>(tiling), offsetof(Type, member),           \
         std::source_location::current())
 // Each field ends in a member function definition, so the `;` after a field is optional.
-#define BEGIN_TILING_DATA_DEF(Name) struct Name {
+// A single-source program's host half fills the same struct: set_<field> / get_<field>,
+// SaveToBuffer (its bytes, a buffer too small is an error) and GetDataSize, as the host side's
+// macros (register/tilingdata_base.h) give.
+#define BEGIN_TILING_DATA_DEF(Name)                                                             \
+    struct Name {                                                                               \
+        void SaveToBuffer(void* buffer, std::size_t capacity) const {                           \
+            ::npusim::ascendc::save_tiling_bytes(this, sizeof(*this), buffer, capacity, #Name); \
+        }                                                                                       \
+        std::size_t GetDataSize() const { return sizeof(*this); }
 #define TILING_DATA_FIELD_DEF(type, field) \
     type field;                            \
-    void npusim_tiling_field_##field() const {}
+    void set_##field(type value) {         \
+        field = value;                     \
+    }                                      \
+    type get_##field() const {             \
+        return field;                      \
+    }
 #define TILING_DATA_FIELD_DEF_ARR(type, count, field) \
     type field[count];                                \
-    void npusim_tiling_field_##field() const {}
+    void set_##field(const type* values) {            \
+        std::memcpy(field, values, sizeof(field));    \
+    }                                                 \
+    type* get_##field() {                             \
+        return field;                                 \
+    }
 #define TILING_DATA_FIELD_DEF_STRUCT(type, field) \
     type field;                                   \
     void npusim_tiling_field_##field() const {}
