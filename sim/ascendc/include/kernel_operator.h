@@ -11,6 +11,10 @@
 #include <cassert>  // the vendor's kernel headers make assert() available to kernels
 #include <cstdint>
 
+#include "npusim_ascendc/adv_activation.h"
+#include "npusim_ascendc/adv_cumsum.h"
+#include "npusim_ascendc/adv_math.h"
+#include "npusim_ascendc/adv_softmax.h"
 #include "npusim_ascendc/basics.h"
 #include "npusim_ascendc/buf_pool.h"
 #include "npusim_ascendc/compare_select.h"

@@ -68,6 +68,14 @@ expect_error mmad_bias_type "with a bias of the result type" \
 # The Ascend 950 APIs (one compile for all of them: each names itself in its own error).
 expect_error ascend950_apis "is an Ascend 950 API" \
   'MutexID id = AllocMutexID(); Mutex::Lock<PIPE_V>(id); uint32_t* p = nullptr; AtomicAdd(p, 1U); SetCtrlSpr<60, 60>(1); (void)GetUBSizeInBytes();'
+# The Ascend 950 advanced math APIs (npusim_ascendc/adv_math.h), and the softmax family's
+# element types.
+expect_error ascend950_adv_apis "Rint is an Ascend 950 API" \
+  'LocalTensor<float> a; Rint(a, a, 8);'
+expect_error ascend950_adv_where "Where is an Ascend 950 API" \
+  'LocalTensor<float> a; LocalTensor<bool> c; Where(a, a, a, c, 8);'
+expect_error softmax_type "the softmax APIs take half or float tensors" \
+  'LocalTensor<int32_t> a; LocalTensor<uint8_t> t; SoftMax<int32_t>(a, a, a, a, t, SoftMaxTiling{});'
 
 # The Matmul API's unsupported element types and C formats (lib/matmul_intf.h).
 matmul_error() {  # name, expected text, A element type, C format[, C element type]

@@ -385,6 +385,9 @@ public:
     /// WaitPreBlock / NotifyNextBlock: this block's NotifyNextBlock calls so far, per GM
     /// workspace (reset by InitDetermineComputeWorkspace).
     std::map<std::uint64_t, std::int32_t>& determine_rounds() { return m_determine_rounds; }
+    /// The UB {address, bytes} the advanced APIs reserved for their internal temp buffer
+    /// (adv_support.h); {0, 0} until one is called without a sharedTmpBuffer.
+    std::pair<std::uint64_t, std::uint64_t>& adv_tmp() { return m_adv_tmp; }
 
     // Synchronization as every layer path issues it: the native call, the event-id
     // bookkeeping and the happens-before model in one place.
@@ -462,6 +465,7 @@ private:
     std::optional<ReduceResult> m_last_reduce;
     std::optional<std::array<std::uint16_t, 4>> m_mrg_sort_result;
     std::map<std::uint64_t, std::int32_t> m_determine_rounds;
+    std::pair<std::uint64_t, std::uint64_t> m_adv_tmp{0, 0};
     void* m_pipe = nullptr;
 };
 

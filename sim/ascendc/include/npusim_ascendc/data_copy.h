@@ -336,7 +336,8 @@ npusim::PadRow pad_row(const PadParams& pad, const Loc& loc) {
 /// local memory as leftPadding elements, the row, rightPadding elements (the padding holds
 /// paddingValue when isPad, else the value SetPadValue set, else it is not written), rounded up to
 /// 32 bytes; dstStride 32-byte blocks follow each row. The GM side's srcStride is in bytes.
-template <class T, class Params, class PadParams>
+// Params defaults to DataCopyParams for a braced list ({1, len, 0, 0}), as the vendor's overload.
+template <class T, class Params = DataCopyParams, class PadParams>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Params& params,
                  const PadParams& pad, Loc loc = Loc::current()) {
     const npusim::PadRow row = detail::pad_row<T>(pad, loc);
@@ -350,7 +351,7 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Pa
 /// Local -> GM with blockLen in bytes (any length): each local row starts 32-byte aligned
 /// (its length rounded up to 32 bytes, then srcStride 32-byte blocks); exactly blockLen bytes
 /// land in GM, dstStride bytes apart.
-template <class T, class Params>
+template <class T, class Params = DataCopyParams>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Params& params,
                  Loc loc = Loc::current()) {
     npusim::ascendc::copy_rows<T>(

@@ -38,3 +38,23 @@ void PRINTF(const char* format, Args... args) {
 }
 
 }  // namespace AscendC
+
+/// The vendor's kernel log and checked-assert macros (library code in the samples uses them):
+/// KERNEL_LOG(level, format, args...) prints "[level] message" like AscendC::printf;
+/// ASCENDC_ASSERT(cond, { behavior; }) runs the behavior, then fails as ASSERT(cond) does.
+#ifndef KERNEL_LOG
+#define KERNEL_DEBUG "DEBUG"
+#define KERNEL_INFO "INFO"
+#define KERNEL_WARN "WARN"
+#define KERNEL_ERROR "ERROR"
+#define KERNEL_LOG(level, format, ...) AscendC::printf("[" level "] " format "\n", ##__VA_ARGS__)
+#endif
+#ifndef ASCENDC_ASSERT
+#define ASCENDC_ASSERT(cond, ...) \
+    do {                          \
+        if (!(cond)) {            \
+            __VA_ARGS__;          \
+            ASSERT(cond);         \
+        }                         \
+    } while (0)
+#endif

@@ -84,14 +84,14 @@ inline std::uint64_t current_tiling_key() {
 namespace optiling {}
 
 namespace npusim::ascendc {
-/// SaveToBuffer of a kernel-side tiling struct: its bytes into `buffer` (a UsageError when
-/// they do not fit).
+/// SaveToBuffer of a kernel-side tiling struct `type`: its bytes into `buffer` (a UsageError
+/// naming the struct when they do not fit).
 inline void save_tiling_bytes(const void* data, std::size_t bytes, void* buffer,
-                              std::size_t capacity) {
+                              std::size_t capacity, const char* type) {
     if (buffer == nullptr || bytes > capacity) {
-        throw UsageError("SaveToBuffer: the tiling data (" + std::to_string(bytes) +
-                         " bytes) does not fit the buffer (" + std::to_string(capacity) +
-                         " bytes)");
+        throw UsageError(std::string("SaveToBuffer: the tiling data ") + type + " (" +
+                         std::to_string(bytes) + " bytes) does not fit the buffer (" +
+                         std::to_string(capacity) + " bytes)");
     }
     std::memcpy(buffer, data, bytes);
 }
@@ -110,15 +110,15 @@ inline void save_tiling_bytes(const void* data, std::size_t bytes, void* buffer,
         reinterpret_cast<const uint8_t*>(tiling), offsetof(Type, member),           \
         std::source_location::current())
 // Each field ends in a member function definition, so the `;` after a field is optional.
-// A single-source program (.asc) holds its host code in the same translation unit, so the
-// struct also has the host side's set_<field> / get_<field>, SaveToBuffer and GetDataSize
-// (register/tilingdata_base.h); they add no data: the layout stays the members in order.
-#define BEGIN_TILING_DATA_DEF(Name)                                                     \
-    struct Name {                                                                       \
-        void SaveToBuffer(void* buffer, std::size_t capacity) const {                   \
-            ::npusim::ascendc::save_tiling_bytes(this, sizeof(Name), buffer, capacity); \
-        }                                                                               \
-        std::size_t GetDataSize() const { return sizeof(Name); }
+// A single-source program's host half fills the same struct: set_<field> / get_<field>,
+// SaveToBuffer (its bytes, a buffer too small is an error) and GetDataSize, as the host side's
+// macros (register/tilingdata_base.h) give.
+#define BEGIN_TILING_DATA_DEF(Name)                                                             \
+    struct Name {                                                                               \
+        void SaveToBuffer(void* buffer, std::size_t capacity) const {                           \
+            ::npusim::ascendc::save_tiling_bytes(this, sizeof(*this), buffer, capacity, #Name); \
+        }                                                                                       \
+        std::size_t GetDataSize() const { return sizeof(*this); }
 #define TILING_DATA_FIELD_DEF(type, field) \
     type field;                            \
     void set_##field(type value) {         \
@@ -131,6 +131,9 @@ inline void save_tiling_bytes(const void* data, std::size_t bytes, void* buffer,
     type field[count];                                \
     void set_##field(const type* values) {            \
         std::memcpy(field, values, sizeof(field));    \
+    }                                                 \
+    type* get_##field() {                             \
+        return field;                                 \
     }                                                 \
     const type* get_##field() const {                 \
         return field;                                 \
