@@ -47,8 +47,7 @@ public:
     /// The group (mixed kernels): equal on the AIC and the AIV(s) that run together.
     std::uint32_t group_idx() const;
     KernelType kernel_type() const;
-    /// The launch's schedule mode (LaunchSpec::schedule_mode).
-    ScheduleMode schedule_mode() const;
+    ScheduleMode schedule_mode() const;  // the launch's LaunchSpec::schedule_mode
     CoreType core_type() const;
     std::string_view kernel_name() const;
     /// The launch this block runs for (id, stream, ...): the same object for all its blocks,
