@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/ai_core.h"
+#include "pipes/op_table.h"
 
 namespace npusim {
 

@@ -51,8 +51,6 @@ expect_error tik2_que "the pre-release tik2 dialect (namespace tik2) is not supp
   'tik2::TQue<tik2::QuePosition::VECIN, 2> q; (void)q;'
 expect_error transpose_type "Transpose (16 x 16) takes int16_t, uint16_t or half" \
   'LocalTensor<float> a; Transpose(a, a);'
-expect_error load_data_3d "LoadData 3D (LoadData3DParamsV2, img2col) is not supported" \
-  'LocalTensor<half> a; LoadData3DParamsV2<half> p; LoadData(a, a, p);'
 expect_error set_fixpipe_config "SetFixPipeConfig (Fixpipe quantization tables)" \
   'LocalTensor<uint64_t> t; SetFixPipeConfig(t, t);'
 expect_error position_co2 "this TPosition (CO2, SPM, SHM, TSCM, C2PIPE2GM) is not supported" \

@@ -80,13 +80,7 @@ void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::
     npusim::ascendc::adv_broadcast<T, dim, axis>(dst, src, dstShape, srcShape, loc);
 }
 
-/// Fill(gm, size, value): the advanced spelling of InitGlobalMemory (same instructions, same
-/// rule: the caller orders later accesses with an MTE3 flag or SyncAll).
-template <class T>
-void Fill(const GlobalTensor<T>& gm, const std::uint64_t size, const T value,
-          Loc loc = Loc::current()) {
-    InitGlobalMemory(gm, size, value, loc);
-}
+/// Fill(gm, size, value) is in npusim_ascendc/init_global_memory.h.
 
 /// Arange(dst, firstValue, diffValue, count): dst[i] = firstValue + i x diffValue for i <
 /// count (half, float, int16_t, int32_t): CreateVecIndex from 0, Muls by diffValue, Adds of
