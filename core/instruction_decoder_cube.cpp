@@ -70,9 +70,11 @@ void InstructionDecoder::decode_mmad(const Request& r, Transaction& tx,
             rule_error(tx, std::string(role) + " must be in " + name_of(space) + ", not " +
                                name_of(op.space));
         }
-        // Fractal b: L0B's bounds, not the tensor's (asc-devkit's load_data_l12l0 declares B2
-        // by n aligned to C0; its ZN fractals reach to n aligned to 16).
-        if (r.layout == CubeLayout::Fractal && space == MemSpace::L0B)
+        // Fractal b and c: L0B's and L0C's bounds, not the tensor's, as on hardware
+        // (asc-devkit's load_data_l12l0 declares B2 by n aligned to C0, its ZN fractals reach
+        // to n aligned to 16; its int8 mmad sizes CO1 by n aligned to 16 and runs Mmad with n
+        // aligned to 32). The checker still sees every byte written.
+        if (r.layout == CubeLayout::Fractal && (space == MemSpace::L0B || space == MemSpace::L0C))
             op.count = std::max(op.count, count);
         check_local(tx, op, count, role);
     };

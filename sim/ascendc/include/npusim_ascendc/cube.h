@@ -285,17 +285,19 @@ void issue_mmad(const AscendC::LocalTensor<C>& dst, const AscendC::LocalTensor<A
         throw KernelError(EventIds::where(loc) +
                           "Mmad: offsets, sparsity and Winograd are not supported yet");
     }
-    if (bias == nullptr && params.cmatrixSource && !params.cmatrixInitVal) {
-        throw KernelError(EventIds::where(loc) +
-                          "Mmad: cmatrixSource (C from the bias table) needs the bias tensor "
-                          "argument: Mmad(dst, fm, filter, bias, params)");
-    }
+    // cmatrixSource without a bias tensor: the instruction's bias-table address is 0 (the
+    // vendor's Mmad(dst, fm, filter, params) passes no other), so C starts from the n
+    // elements of the result type at the start of the table.
+    npusim::LocalTensor<C> table_bias{MemSpace::BT, 0, params.n};
+    const bool from_table = bias == nullptr && params.cmatrixSource && !params.cmatrixInitVal;
     KernelContext& ctx = context(loc);
     Resume resume(ctx);
     std::vector<Touch> touches;
     if (bias != nullptr) {
         touches.push_back(Touch{bias->native().space, bias->native().address,
                                 std::uint64_t{params.n} * sizeof(Bias), false});
+    } else if (from_table) {
+        touches.push_back(Touch{MemSpace::BT, 0, std::uint64_t{params.n} * sizeof(C), false});
     }
     // The result's NZ fractals in L0C: an earlier unordered Mmad on them gets the automatic
     // PipeBarrier<PIPE_M> (back-to-back accumulation).
@@ -310,9 +312,10 @@ void issue_mmad(const AscendC::LocalTensor<C>& dst, const AscendC::LocalTensor<A
     call.m = params.m;
     call.n = params.n;
     call.k = params.k;
-    call.has_bias = bias != nullptr;
+    call.has_bias = bias != nullptr || from_table;
     if (bias != nullptr) call.bias = bias->native();
-    call.accumulate = bias == nullptr && (!params.cmatrixInitVal || params.isBias);
+    if (from_table) call.bias = table_bias;
+    call.accumulate = !call.has_bias && (!params.cmatrixInitVal || params.isBias);
     call.layout = CubeLayout::Fractal;
     // kDirectionAlign (fp32 a): L0A holds a's k padded to 16, so its row blocks are
     // ceil(k / 16) x 2 fractals of 16 x 8 apart.
