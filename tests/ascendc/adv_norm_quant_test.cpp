@@ -87,7 +87,8 @@ extern "C" __global__ __aicore__ void layernorm_half_kernel(GM_ADDR in, GM_ADDR 
 // dequant to float {4, 64, 48} (256 floats), dequant to half single row (256 halves),
 // antiquant K 4 x N 64 in 2 groups (256 halves).
 constexpr uint32_t kQ = 256;
-constexpr uint32_t kOQf = 0, kOQh = 256, kODf = 512, kODh = 1536, kOAq = 2048, kQOut = 2560;
+constexpr uint32_t kOQf = 0, kOQh = 256, kODf = 512, kODh = 1536, kOAq = 2048, kOAb = 2560,
+                   kQOut = 3072;
 extern "C" __global__ __aicore__ void quant_kernel(GM_ADDR in, GM_ADDR out) {
     TPipe pipe;
     TBuf<TPosition::VECCALC> ib, wb, ob, tb;
@@ -121,6 +122,9 @@ extern "C" __global__ __aicore__ void quant_kernel(GM_ADDR in, GM_ADDR out) {
     AscendDequant<half, float>(o[kODh].ReinterpretCast<half>(), x32, 0.5F, {1, 256, 64});
     AscendAntiQuant<int8_t, half, false>(o[kOAq].ReinterpretCast<half>(), qf, xh, xh[128], tmp, 4,
                                          AntiQuantShapeInfo{2, 64, 2, 64});
+    qf.SetSize(kQ);  // per tensor: K rows of the source's size / K
+    AscendAntiQuant<int8_t, bfloat16_t, false>(o[kOAb].ReinterpretCast<bfloat16_t>(), qf,
+                                               bfloat16_t(0.5F), bfloat16_t(-1.25F), tmp, 4);
     SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
     WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
     DataCopy(outGm, o, kQOut);
@@ -288,7 +292,11 @@ TEST_CASE("Advanced AscendQuant, AscendDequant, AscendAntiQuant exact against pl
         const uint32_t g = (i / 64) / 2;  // K 4 rows in 2 groups
         const float off = rne_half(x[g * 64 + col]), sc = rne_half(x[128 + g * 64 + col]);
         const float q = float(quant_ref(x[i], 2.0F, 0.9F));
-        CHECK(float(at<half>(o, kOAq, i)) == rne_half((q + off) * sc));
+        CHECK(float(at<half>(o, kOAq, i)) == rne_half(rne_half(q + off) * sc));  // in half
+    }
+    for (uint32_t i = 0; i < kQ; ++i) {  // bfloat16_t: in float, rounded once
+        const float q = float(quant_ref(x[i], 2.0F, 0.9F));
+        CHECK(float(at<bfloat16_t>(o, kOAb, i)) == float(bfloat16_t((q + 0.5F) * -1.25F)));
     }
     uint32_t max = 0, min = 0;
     GetAscendQuantMaxMinTmpSize(ge::Shape({kQ}), 4, max, min);

@@ -72,8 +72,10 @@ inline constexpr NormQuantNeed kNormQuantNeeds[] = {
     {"LayerNormGradBeta", 1, 1, 0},
     // the int32 row in float, the scale in float (half / bfloat16 scales).
     {"AscendDequant", 2, 2, 0},
-    // the row in float, offset and scale in float (3 rows), the int8 row as half (half a row).
+    // bfloat16_t out: the row, offset and scale in float (3 rows), the int8 row as half (half
+    // a row); half out computes in dst (none: the query answers one block).
     {"AscendAntiQuant", 4, 4, 0},
+    {"AscendAntiQuant/half", 0, 0, 0},
 };
 
 constexpr NormQuantNeed norm_quant_need(std::string_view api) {

@@ -9,8 +9,10 @@
 //   AscendDequant: dst(i, j) = float(src(i, j)) x deqScale(j) for j < calCount, per row of n
 //     int32 (rows of the destination n aligned to 32 bytes of dstT apart); computed in float.
 //   AscendAntiQuant (isTranspose false): dst(k, j) = (src(k, j) + offset(g, j)) x scale(g, j),
-//     src K rows of N = src.GetSize() / K, g = k / (K / groups), groups = offset's size / N;
-//     computed in float (int8 through half), rounded once to the destination type.
+//     src K rows of N, offset / scale `groups` rows of N (from the AntiQuantShapeInfo, else
+//     the tensor's ShapeInfo {groups, N}, else one row of its size), g = k / (K / groups);
+//     half: in half, each step rounded (Cast, Add, Mul, in place in dst: no temp);
+//     bfloat16_t: in float (int8 through half), rounded once.
 #pragma once
 
 #include <cstdint>
@@ -178,30 +180,53 @@ void adv_antiquant(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
     adv_check_size(dst, k * n, "dstTensor", api, loc);
     if (offset_tensor != nullptr) adv_check_size(*offset_tensor, groups * n, "offset", api, loc);
     if (scale_tensor != nullptr) adv_check_size(*scale_tensor, groups * n, "scale", api, loc);
-    const AscendC::LocalTensor<float> w = norm_tmp(api, n, 4, shared, loc);
-    const std::uint64_t s = align8(n);
     const auto c = static_cast<std::int32_t>(n);
-    const AscendC::LocalTensor<float> row = w, off = w[s], sc = w[2 * s];
-    const AscendC::LocalTensor<half> as_half = w[3 * s].template ReinterpretCast<half>();
-    for (std::uint64_t row_k = 0; row_k < k; ++row_k) {
-        const std::uint64_t g = row_k / (k / groups);
-        if (row_k % (k / groups) == 0) {
+    const std::uint64_t per_group = k / groups;
+    if constexpr (std::is_same_v<T, half>) {
+        // Half arithmetic in the destination row (as the reference describes A2's): no temp.
+        for (std::uint64_t row_k = 0; row_k < k; ++row_k) {
+            const std::uint64_t g = row_k / per_group;
+            const AscendC::LocalTensor<half> out = dst[row_k * n];
+            AscendC::Cast(out, src[row_k * n], AscendC::RoundMode::CAST_NONE, c, loc);
             if (offset_tensor != nullptr) {
-                AscendC::Cast(off, (*offset_tensor)[g * n], AscendC::RoundMode::CAST_NONE, c, loc);
-            } else if (row_k == 0) {
-                AscendC::Duplicate(off, static_cast<float>(offset_value), c, loc);
+                AscendC::Add(out, out, (*offset_tensor)[g * n], c, loc);
+            } else if (static_cast<float>(offset_value) != 0.0F) {
+                AscendC::Adds(out, out, offset_value, c, loc);
             }
             if (scale_tensor != nullptr) {
-                AscendC::Cast(sc, (*scale_tensor)[g * n], AscendC::RoundMode::CAST_NONE, c, loc);
-            } else if (row_k == 0) {
-                AscendC::Duplicate(sc, static_cast<float>(scale_value), c, loc);
+                AscendC::Mul(out, out, (*scale_tensor)[g * n], c, loc);
+            } else {
+                AscendC::Muls(out, out, scale_value, c, loc);
             }
         }
-        AscendC::Cast(as_half, src[row_k * n], AscendC::RoundMode::CAST_NONE, c, loc);
-        AscendC::Cast(row, as_half, AscendC::RoundMode::CAST_NONE, c, loc);
-        AscendC::Add(row, row, off, c, loc);
-        AscendC::Mul(row, row, sc, c, loc);
-        AscendC::Cast(dst[row_k * n], row, AscendC::RoundMode::CAST_RINT, c, loc);
+    } else {
+        // bfloat16_t: in float (int8 through half), rounded once.
+        const AscendC::LocalTensor<float> w = norm_tmp(api, n, 4, shared, loc);
+        const std::uint64_t s = align8(n);
+        const AscendC::LocalTensor<float> row = w, off = w[s], sc = w[2 * s];
+        const AscendC::LocalTensor<half> as_half = w[3 * s].template ReinterpretCast<half>();
+        for (std::uint64_t row_k = 0; row_k < k; ++row_k) {
+            const std::uint64_t g = row_k / per_group;
+            if (row_k % per_group == 0) {
+                if (offset_tensor != nullptr) {
+                    AscendC::Cast(off, (*offset_tensor)[g * n], AscendC::RoundMode::CAST_NONE, c,
+                                  loc);
+                } else if (row_k == 0) {
+                    AscendC::Duplicate(off, static_cast<float>(offset_value), c, loc);
+                }
+                if (scale_tensor != nullptr) {
+                    AscendC::Cast(sc, (*scale_tensor)[g * n], AscendC::RoundMode::CAST_NONE, c,
+                                  loc);
+                } else if (row_k == 0) {
+                    AscendC::Duplicate(sc, static_cast<float>(scale_value), c, loc);
+                }
+            }
+            AscendC::Cast(as_half, src[row_k * n], AscendC::RoundMode::CAST_NONE, c, loc);
+            AscendC::Cast(row, as_half, AscendC::RoundMode::CAST_NONE, c, loc);
+            AscendC::Add(row, row, off, c, loc);
+            AscendC::Mul(row, row, sc, c, loc);
+            AscendC::Cast(dst[row_k * n], row, AscendC::RoundMode::CAST_RINT, c, loc);
+        }
     }
 }
 
@@ -293,8 +318,8 @@ void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<I
                      const OutputDataType offset, const OutputDataType scale,
                      const LocalTensor<std::uint8_t>& sharedTmpBuffer, const std::uint32_t K,
                      const AntiQuantShapeInfo& shapeInfo = {}, Loc loc = Loc::current()) {
-    npusim::ascendc::adv_antiquant(dst, src, nullptr, offset, nullptr, scale, &sharedTmpBuffer, K,
-                                   shapeInfo, loc);
+    npusim::ascendc::adv_antiquant<InputDataType, OutputDataType>(
+        dst, src, nullptr, offset, nullptr, scale, &sharedTmpBuffer, K, shapeInfo, loc);
 }
 
 }  // namespace AscendC
