@@ -3,6 +3,7 @@
 // quantization exact, the reference rounding as the API states), the host temp sizes the
 // kernel accepts, a temp buffer too small reported at the call, the checker clean, and one
 // racy variant (a dropped MTE2 -> V flag) pinned.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -128,6 +129,41 @@ extern "C" __global__ __aicore__ void quant_kernel(GM_ADDR in, GM_ADDR out) {
     SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
     WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
     DataCopy(outGm, o, kQOut);
+}
+
+// Pad / UnPad of floats: Pad {5, 13} -> rows of 16 (leftPad 1, rightPad 2, padValue 7);
+// Pad {4, 16} keeping 12 columns (padValue -3); UnPad {6, 16} without 2 + 3 columns.
+constexpr uint32_t kPadIn = 96, kP1 = 0, kP2 = 80, kU = 144, kPadOut = 216;
+unsigned g_pad_line = 0;
+extern "C" __global__ __aicore__ void pad_kernel(GM_ADDR in, GM_ADDR out) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ib, ob, tb;
+    pipe.InitBuffer(ib, kPadIn * 4);
+    pipe.InitBuffer(ob, kPadOut * 4);
+    pipe.InitBuffer(tb, g_tmp_bytes);
+    GlobalTensor<float> inGm, outGm;
+    inGm.SetGlobalBuffer((__gm__ float*)in, kPadIn);
+    outGm.SetGlobalBuffer((__gm__ float*)out, kPadOut);
+    LocalTensor<float> i = ib.Get<float>(), o = ob.Get<float>();
+    DataCopy(i, inGm, kPadIn);
+    Duplicate(o, 0.0F, kPadOut);  // UnPad's 66 results end inside the last block
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    PadTiling pt;
+    PadTilingFunc(ge::Shape({5, 13}), ge::Shape({5, 13}), 0, 4, pt);
+    PadParams pp{1, 2, 7};
+    g_pad_line = __LINE__ + 1;
+    Pad(o[kP1], i, pp, tb.Get<uint8_t>(), pt);
+    PadTilingFunc(ge::Shape({4, 16}), ge::Shape({4, 12}), 0, 4, pt);
+    PadParams pp2{0, 4, -3};
+    Pad(o[kP2], i, pp2, pt);  // the API's own temp
+    UnPadTiling ut;
+    UnPadTilingFunc(ge::Shape({6, 16}), 0, 4, ut);
+    UnPadParams up{2, 3};
+    UnPad(o[kU], i, up, tb.Get<uint8_t>(), ut);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(outGm, o, kPadOut);
 }
 
 std::vector<float> input(uint32_t n, float scale) {
@@ -324,4 +360,41 @@ TEST_CASE("Advanced AscendQuant: a dropped MTE2 -> V flag is the RAW at the load
                         .second_line = g_call_line + offset});
     }
     CHECK_THAT(findings, npusim::ExactlyFindings(want));
+}
+
+TEST_CASE("Advanced Pad (unaligned and aligned rows) and UnPad against plain loops",
+          "[ascendc][adv]") {
+    uint32_t max = 0, min = 0;
+    GetPadMaxMinTmpSize(ge::Shape({5, 13}), 4, max, min);
+    CHECK(min == 4 * 80 * 4);
+    uint32_t umax = 0, umin = 0;
+    GetUnPadMaxMinTmpSize(*platform_ascendc::PlatformAscendCManager::GetInstance(),
+                          ge::Shape({6, 16}), 4, umax, umin);
+    g_tmp_bytes = std::max(min, umin);
+    std::vector<float> in(kPadIn);
+    for (uint32_t k = 0; k < kPadIn; ++k) in[k] = float(k) + 0.5F;
+    const std::vector<float> o = run<float, float>(pad_kernel, in, kPadOut);
+    for (uint32_t r = 0; r < 5; ++r) {
+        for (uint32_t j = 0; j < 16; ++j) {
+            const float want = j >= 1 && j < 14 ? in[r * 13 + j - 1] : 7.0F;
+            CHECK(o[kP1 + r * 16 + j] == want);
+        }
+    }
+    for (uint32_t r = 0; r < 4; ++r) {
+        for (uint32_t j = 0; j < 16; ++j)
+            CHECK(o[kP2 + r * 16 + j] == (j < 12 ? in[r * 16 + j] : -3.0F));
+    }
+    for (uint32_t r = 0; r < 6; ++r) {
+        for (uint32_t j = 0; j < 11; ++j) CHECK(o[kU + r * 11 + j] == in[r * 16 + j + 2]);
+    }
+    g_tmp_bytes = min - 32;
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    auto x = sim.allocate<float>(kPadIn, "in");
+    auto out = sim.allocate<float>(kPadOut, "out");
+    sim.write(x, in);
+    using npusim::ascendc::gm_addr;
+    sim.launch({.name = "adv"}, npusim::ascendc::bind_kernel(pad_kernel, gm_addr(x), gm_addr(out)));
+    CHECK_THROWS_WITH(sim.run(),
+                      Catch::Contains("Pad: sharedTmpBuffer holds") &&
+                          Catch::Contains("adv_norm_quant_test.cpp:" + std::to_string(g_pad_line)));
 }

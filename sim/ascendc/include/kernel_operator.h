@@ -47,6 +47,7 @@
 #include "npusim_ascendc/adv_layernorm.h"
 #include "npusim_ascendc/adv_layout.h"
 #include "npusim_ascendc/adv_norm.h"
+#include "npusim_ascendc/adv_pad.h"
 #include "npusim_ascendc/adv_quant.h"
 #include "npusim_ascendc/adv_reduce.h"
 #include "npusim_ascendc/kernel_macros.h"
