@@ -42,9 +42,13 @@
 #include "npusim_ascendc/vector.h"
 #include "npusim_ascendc/vector_bits.h"
 #include "npusim_ascendc/workspace.h"
-// The advanced APIs, part B (normalization, reduce, data layout) and the debug macros.
+// The advanced APIs, parts B and C (normalization, quantization, reduce, data layout) and
+// the debug macros.
+#include "npusim_ascendc/adv_layernorm.h"
 #include "npusim_ascendc/adv_layout.h"
 #include "npusim_ascendc/adv_norm.h"
+#include "npusim_ascendc/adv_pad.h"
+#include "npusim_ascendc/adv_quant.h"
 #include "npusim_ascendc/adv_reduce.h"
 #include "npusim_ascendc/kernel_macros.h"
 

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "npusim_ascendc/adv_norm_quant_tiling.h"  // LayerNorm, quantization (part C)
+#include "npusim_ascendc/adv_pad_tiling.h"         // Pad, UnPad (part C)
 #include "npusim_ascendc/ge_data_type.h"
 #include "npusim_ascendc/ge_shape.h"
 #include "tiling/platform/platform_ascendc.h"
