@@ -270,8 +270,11 @@ const std::vector<ClockEntry>& Agents::end_counts(KernelState& k) {
     // first agent, each set once, give the counts sorted by agent.
     std::vector<const BlockState*>& blocks = m_end_blocks;
     blocks.assign(k.blocks.begin(), k.blocks.end());
-    std::sort(blocks.begin(), blocks.end(),
-              [](const BlockState* a, const BlockState* b) { return a->agents[0] < b->agents[0]; });
+    const auto by_agent = [](const BlockState* a, const BlockState* b) {
+        return a->agents[0] < b->agents[0];
+    };
+    if (!std::is_sorted(blocks.begin(), blocks.end(), by_agent))
+        std::sort(blocks.begin(), blocks.end(), by_agent);
     std::vector<ClockEntry>& counts = m_end_counts;
     counts.clear();
     const BlockState* previous = nullptr;

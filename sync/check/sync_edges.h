@@ -130,6 +130,7 @@ private:
         record.block = tx.block;
         record.where = tx.where;
         record.reported = false;
+        ++m_unreported;
         m_agents.fired(b, src, record.clock);
     }
     void wait_flag(BlockState& b, const Transaction& tx) {
@@ -143,6 +144,7 @@ private:
         // A flag another kernel left set: this kernel learns beyond its start.
         if (it->kernel_id != b.kernel_id) m_agents.kernel(b.kernel_id).done_from_blocks = true;
         m_agents.agent(b, dst).clock.join(it->clock);
+        if (!it->reported) --m_unreported;
         queue.erase(it);
     }
     void other_instruction(BlockState& b, const Transaction& tx);
@@ -158,6 +160,7 @@ private:
     // Intra-core flags: per (core type, core, src, dst, id), oldest first. The ordered map
     // gives the report order at kernel end; its nodes never move.
     std::map<std::tuple<CoreType, std::uint32_t, Pipe, Pipe, std::uint32_t>, FlagQueue> m_flags;
+    std::size_t m_unreported = 0;  // live records in m_flags not reported yet
     // The queues each core's blocks used last, per core type (vector, cube) and core.
     std::array<std::vector<RecentFlagQueues>, 2> m_recent_queues;
 

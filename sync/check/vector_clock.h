@@ -214,15 +214,14 @@ public:
             if (listed != old[i]) leaving[n_leaving++] = {id, old[i]};
         }
         m_base = base;
-        e = lower(base);
-        for (AgentId i = 0; i < kWindow; ++i) {
-            const AgentId id = base + i;
-            if (id - old_base < kWindow) {
-                m_window[i] = old[id - old_base];
-                continue;
-            }
-            while (e != last && e->agent < id) ++e;
-            m_window[i] = e != last && e->agent == id ? e->epoch : 0;
+        // The listed agents of the new window (consecutive in the list), then the old
+        // window's agents that stay inside it (their listed copies may be stale).
+        m_window.fill(0);
+        for (e = lower(base); e != last && e->agent - base < kWindow; ++e)
+            if (e->agent - old_base >= kWindow) m_window[e->agent - base] = e->epoch;
+        for (AgentId i = 0; i < kWindow && !empty; ++i) {
+            const AgentId id = old_base + i;
+            if (id - base < kWindow) m_window[id - base] = old[i];
         }
         if (n_leaving != 0) write_entries(leaving.data(), leaving.data() + n_leaving);
     }
@@ -256,6 +255,12 @@ public:
     /// with the list, not a search and an insert each (a kernel's end raises every agent of
     /// its blocks).
     void raise_sorted(const ClockEntry* b, const ClockEntry* const b_end) {
+        // A stream's clock keeps its window where no agent is: then all are listed, as given.
+        if (std::none_of(b, b_end,
+                         [&](const ClockEntry& e) { return e.agent - m_base < kWindow; })) {
+            if (b != b_end && raise_listed(b, b_end)) ++m_version;
+            return;
+        }
         bool raised = false;
         std::vector<ClockEntry>& outside = other_scratch();
         outside.clear();
