@@ -71,13 +71,10 @@ public:
     /// where its previous access ended. A tree walk, or a step back, is cache misses. An
     /// answer stays right until an interval is added or removed (moving a start forward
     /// changes no answer).
-    Position find(std::uint64_t lo) {
+    [[gnu::always_inline]] Position find(std::uint64_t lo) {
         Found& slot = m_found[slot_of(lo)];
         if (slot.generation == m_generation && slot.lo == lo) return slot.position;
-        const auto at = m_map.lower_bound(lo);
-        const Position position{at, at == m_map.begin() ? m_map.end() : std::prev(at)};
-        slot = {lo, m_generation, position};
-        return position;
+        return search(lo, slot);
     }
     /// Records the position of `lo`.
     void remember(std::uint64_t lo, Position position) {
@@ -148,6 +145,13 @@ private:
         std::uint64_t generation = 0;  // valid while equal to m_generation
         Position position;
     };
+    // find() past its cache: the tree's answer, remembered in `slot`.
+    [[gnu::noinline]] Position search(std::uint64_t lo, Found& slot) {
+        const auto at = m_map.lower_bound(lo);
+        const Position position{at, at == m_map.begin() ? m_map.end() : std::prev(at)};
+        slot = {lo, m_generation, position};
+        return position;
+    }
     // Fibonacci hashing: the starts of interleaved streams (blocks' slices, tiles) differ in
     // a few middle bits, which a plain modulo would map to one slot.
     std::size_t slot_of(std::uint64_t lo) const {

@@ -103,11 +103,12 @@ private:
     // (a queue belongs to its core, and the map never drops one, so the next block on the
     // core finds them too); others (and a flag that names no real pipe: the decoder admits
     // none) are asked of the map.
-    FlagQueue& flag_queue(BlockState& b, const Transaction& tx) {
+    [[gnu::always_inline]] FlagQueue& flag_queue(BlockState& b, const Transaction& tx) {
         const int src = pipe_index(tx.flag_src);
         const int dst = pipe_index(tx.flag_dst);
-        if (src >= 0 && dst >= 0) {
-            if (FlagQueue* q = recent_queues(b).find(RecentFlagQueues::key(tx.event_id, src, dst)))
+        const auto& cores = m_recent_queues[b.type == CoreType::Cube ? 1 : 0];
+        if (src >= 0 && dst >= 0 && b.core < cores.size()) {
+            if (FlagQueue* q = cores[b.core].find(RecentFlagQueues::key(tx.event_id, src, dst)))
                 return *q;
         }
         return find_flag_queue(b, tx);
@@ -117,7 +118,7 @@ private:
         if (b.core >= cores.size()) cores.resize(b.core + 1);
         return cores[b.core];
     }
-    FlagQueue& find_flag_queue(BlockState& b, const Transaction& tx);
+    [[gnu::noinline]] FlagQueue& find_flag_queue(BlockState& b, const Transaction& tx);
     // Inline: most of a fine-grained kernel's instructions are these two.
     void set_flag(BlockState& b, const Transaction& tx) {
         const Slot src = slot_of(tx.flag_src);

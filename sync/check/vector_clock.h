@@ -123,7 +123,9 @@ private:
         return r;
     }
     static void drop(Rep* rep) {
-        if (rep == nullptr || --rep->refs != 0) return;
+        if (rep != nullptr && --rep->refs == 0) recycle(rep);
+    }
+    [[gnu::noinline]] static void recycle(Rep* rep) {
         std::vector<Rep*>* free = spares();
         if (free != nullptr && free->size() < kSpareLimit) {
             free->push_back(rep);
@@ -171,6 +173,19 @@ public:
     /// the entries outside it only when the two lists differ. Allocates only to grow or to
     /// stop sharing a list it changes.
     void join(const VectorClock& other) {
+        // Inline for the common case, a flag's clock or the scalar unit's joined into a pipe of
+        // the same block: the same window, the list shared (or none), one elementwise pass.
+        if (other.m_base == m_base &&
+            (other.m_entries.empty() || m_entries.same_as(other.m_entries))) {
+            if (&other != this && join_window(other.m_window)) ++m_version;
+            return;
+        }
+        join_rest(other);
+    }
+
+private:
+    // join() past its inline case.
+    [[gnu::noinline]] void join_rest(const VectorClock& other) {
         if (&other == this) return;
         if (other.m_base != m_base) {
             join_other_window(other);
@@ -189,6 +204,8 @@ public:
         }
         if (raised) ++m_version;
     }
+
+public:
     /// Moves the window to [base, base + kWindow); every agent keeps its epoch. Clocks that
     /// join each other often should share it. The window is authoritative: the list may
     /// still hold entries of agents inside it (stale copies, never read while they are
