@@ -16,15 +16,4 @@ std::uint32_t RunPool::make(const Site& site, std::uint64_t lo, std::uint64_t by
     return id;
 }
 
-void RunPool::remake(std::uint32_t id, const Site& site, std::uint64_t lo, std::uint64_t bytes) {
-    Run& r = m_runs[id];
-    r.first = site;
-    r.origin = lo;
-    r.size = bytes;
-    r.pieces = 1;
-    r.epoch_step = 0;
-    r.serial_step = 0;
-    r.last_time = site.time;
-}
-
 }  // namespace npusim::check

@@ -83,7 +83,16 @@ public:
     bool held_once(std::uint32_t id) const { return m_refs[id] == 1; }
     /// Makes run `id` (its references unchanged) what make() would return for the same
     /// arguments: lets the one interval holding a run replace it in place.
-    void remake(std::uint32_t id, const Site& site, std::uint64_t lo, std::uint64_t bytes);
+    void remake(std::uint32_t id, const Site& site, std::uint64_t lo, std::uint64_t bytes) {
+        Run& r = m_runs[id];
+        r.first = site;
+        r.origin = lo;
+        r.size = bytes;
+        r.pieces = 1;
+        r.epoch_step = 0;
+        r.serial_step = 0;
+        r.last_time = site.time;
+    }
     const Run& operator[](std::uint32_t id) const { return m_runs[id]; }
 
     /// A reference to run `id` (its current last piece).

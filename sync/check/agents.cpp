@@ -7,9 +7,17 @@ namespace npusim::check {
 
 void LocalBuffers::add(MemSpace space, std::uint64_t address, std::uint64_t bytes) {
     Space& s = m_spaces[index(space)];
-    const auto at = std::upper_bound(s.by_start.begin(), s.by_start.end(), address,
-                                     [](std::uint64_t a, const Range& r) { return a < r.first; });
-    s.by_start.insert(at, {address, bytes});
+    // A block allocates its buffers in address order, mostly: then they go at the end.
+    const auto at =
+        !s.by_start.empty() && address < s.by_start.back().first
+            ? std::upper_bound(s.by_start.begin(), s.by_start.end(), address,
+                               [](std::uint64_t a, const Range& r) { return a < r.first; })
+            : s.by_start.end();
+    if (at == s.by_start.end()) {
+        s.by_start.push_back({address, bytes});
+    } else {
+        s.by_start.insert(at, {address, bytes});
+    }
     s.longest = std::max(s.longest, bytes);
     m_used |= 1U << index(space);
 }
@@ -270,18 +278,22 @@ const std::vector<ClockEntry>& Agents::end_counts(KernelState& k) {
     // first agent, each set once, give the counts sorted by agent.
     std::vector<const BlockState*>& blocks = m_end_blocks;
     blocks.assign(k.blocks.begin(), k.blocks.end());
-    std::sort(blocks.begin(), blocks.end(),
-              [](const BlockState* a, const BlockState* b) { return a->agents[0] < b->agents[0]; });
+    const auto by_agent = [](const BlockState* a, const BlockState* b) {
+        return a->agents[0] < b->agents[0];
+    };
+    if (!std::is_sorted(blocks.begin(), blocks.end(), by_agent))
+        std::sort(blocks.begin(), blocks.end(), by_agent);
     std::vector<ClockEntry>& counts = m_end_counts;
     counts.clear();
     const BlockState* previous = nullptr;
     for (const BlockState* b : blocks) {
         if (previous != nullptr && previous->agents[0] == b->agents[0]) continue;
         previous = b;
+        const Agent* const first = &m_agents[b->agents[0]];  // the set's ids are consecutive
         for (Slot s = 0; s < kAgentSlots; ++s) {
-            const AgentId id = b->agents[s];
-            assert(id == b->agents[0] + s);
-            if (m_agents[id].counter != 0) counts.push_back({id, m_agents[id].counter});
+            assert(b->agents[s] == b->agents[0] + s);
+            const EpochCount n = first[s].counter;
+            if (n != 0) counts.push_back({b->agents[0] + static_cast<AgentId>(s), n});
         }
     }
     for (BlockState* b : k.blocks) b->ended = true;

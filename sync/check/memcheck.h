@@ -24,7 +24,9 @@ public:
     MemCheck(const GlobalMemory& gm, FindingReporter& reporter, const CheckerOptions& options);
 
     /// Bounds and use-after-free of one access of block `b`.
-    void check_bounds(const BlockState& b, const Site& site, const MemAccess& a) {
+    /// Inlined into the checker's per-access path (a call there costs as much as the check).
+    [[gnu::always_inline]] void check_bounds(const BlockState& b, const Site& site,
+                                             const MemAccess& a) {
         if (!m_options.memcheck) return;
         if (a.space == MemSpace::GM) {
             note_use(a.address, a.bytes);

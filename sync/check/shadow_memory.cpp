@@ -27,8 +27,66 @@ void ShadowMemory::reset_local(CoreType type, std::uint32_t core) {
     const auto& cores = m_core_locals[type == CoreType::Cube ? 1 : 0];
     if (core >= cores.size()) return;
     for (Shadow* sh : cores[core]) {
-        if (sh != nullptr && !sh->intervals().empty()) clear(*sh);
+        if (sh != nullptr && !sh->intervals().empty() && !sh->age()) clear(*sh);
     }
+}
+
+bool ShadowMemory::access_stale(MemSpace space, Shadow& sh, const Site& site, std::uint64_t lo,
+                                std::uint64_t hi, bool write, Shadow::Position& position) {
+    const Iterator at = position.at;
+    const Iterator left = position.left;
+    const bool left_live = left != sh.end() && sh.live(left->second);
+    if (!site.atomic && at != sh.end() && at->first == lo && at->second.hi == hi) {
+        if (sh.live(at->second)) {
+            if (!left_live) position.left = sh.end();
+            return false;
+        }
+        // A cleared shadow has a gap at [lo, hi): the general path makes one interval there,
+        // which a live left neighbour ending at lo may take in (continue_run or merge_left:
+        // a write only when it holds a write and no reads; a read, let it decide).
+        const Interval* l = left_live ? &left->second : nullptr;
+        const bool joins =
+            l != nullptr && l->hi == lo && (!write || (l->write != kNoRun && l->reads.empty()));
+        if (!joins) {
+            Interval& iv = at->second;
+            const std::uint32_t old_write = iv.write;
+            for (std::size_t i = 0; i < iv.reads.size(); ++i)
+                m_runs.release(run_of(iv.reads[i].id));
+            iv.reads.clear();
+            iv.atomic_writes = false;
+            std::uint32_t me = kNoRun;
+            if (write && old_write != kNoRun && m_runs.held_once(old_write)) {
+                me = old_write;  // remade in place, keeping its one reference
+                m_runs.remake(me, site, lo, hi - lo);
+            } else {
+                m_runs.release(old_write);
+                me = m_runs.make(site, lo, hi - lo);
+                m_runs.retain(me);
+            }
+            sh.revive(iv);
+            if (write) {
+                iv.write = me;
+                iv.first_landed = site.time;
+                explain_uninitialized(sh, site, lo, hi);
+            } else {
+                iv.write = kNoRun;
+                iv.first_landed = ~Cycle{0};
+                iv.reads.push_back(m_runs.ref(me));
+                note_uninitialized(sh, space, site, lo, hi);
+            }
+            return true;
+        }
+    }
+    for (auto it = sh.begin(); it != sh.end();) {
+        if (sh.live(it->second)) {
+            ++it;
+        } else {
+            release(it->second);
+            it = sh.erase(it);
+        }
+    }
+    position = sh.find(lo);
+    return false;
 }
 
 // Splits the interval holding `at` there, given the first interval starting at or after `at`

@@ -25,6 +25,7 @@ namespace npusim::check {
 struct Interval {
     std::uint64_t hi = 0;
     std::uint32_t write = kNoRun;    // the last write, if any
+    std::uint32_t life = 0;          // Shadow::m_life when made: older ones are stale
     bool atomic_writes = false;      // reads holds tagged writes (after an atomic write)
     Cycle first_landed = ~Cycle{0};  // when the earliest write to these bytes landed
     RunRefList reads;                // reads since the last write (and tagged writes)
@@ -70,13 +71,10 @@ public:
     /// where its previous access ended. A tree walk, or a step back, is cache misses. An
     /// answer stays right until an interval is added or removed (moving a start forward
     /// changes no answer).
-    Position find(std::uint64_t lo) {
+    [[gnu::always_inline]] Position find(std::uint64_t lo) {
         Found& slot = m_found[slot_of(lo)];
         if (slot.generation == m_generation && slot.lo == lo) return slot.position;
-        const auto at = m_map.lower_bound(lo);
-        const Position position{at, at == m_map.begin() ? m_map.end() : std::prev(at)};
-        slot = {lo, m_generation, position};
-        return position;
+        return search(lo, slot);
     }
     /// Records the position of `lo`.
     void remember(std::uint64_t lo, Position position) {
@@ -85,6 +83,7 @@ public:
 
     Map::iterator emplace_hint(Map::iterator hint, std::uint64_t lo, Interval&& iv) {
         ++m_generation;
+        iv.life = m_life;
         if (m_spare_nodes.empty()) return m_map.emplace_hint(hint, lo, std::move(iv));
         Map::node_type node = std::move(m_spare_nodes.back());
         m_spare_nodes.pop_back();
@@ -94,6 +93,7 @@ public:
     }
     Map::iterator erase(Map::iterator it) {
         ++m_generation;
+        if (!live(it->second)) --m_stale;
         const Map::iterator next = std::next(it);
         keep_node(m_map.extract(it));
         return next;
@@ -108,6 +108,26 @@ public:
     void clear() {
         ++m_generation;
         while (!m_map.empty()) keep_node(m_map.extract(m_map.begin()));
+        m_stale = 0;
+    }
+    /// A local memory's next block: every interval becomes stale, what a cleared shadow
+    /// holds for it (ShadowMemory::access_stale), until an access revives or removes it.
+    /// False (nothing changed) when the count of lives would wrap: clear() it instead.
+    bool age() {
+        if (m_life == ~std::uint32_t{0}) {
+            m_life = 1;
+            return false;
+        }
+        ++m_life;
+        m_stale = m_map.size();
+        return true;
+    }
+    bool has_stale() const { return m_stale != 0; }
+    bool live(const Interval& iv) const { return iv.life == m_life; }
+    /// A stale interval counts as made now (ShadowMemory::revive).
+    void revive(Interval& iv) {
+        iv.life = m_life;
+        --m_stale;
     }
     /// Moves the start of `it` forward to `at`, which must not pass its end, with nothing
     /// starting in between (its left neighbour took over the bytes before `at`).
@@ -125,6 +145,13 @@ private:
         std::uint64_t generation = 0;  // valid while equal to m_generation
         Position position;
     };
+    // find() past its cache: the tree's answer, remembered in `slot`.
+    [[gnu::noinline]] Position search(std::uint64_t lo, Found& slot) {
+        const auto at = m_map.lower_bound(lo);
+        const Position position{at, at == m_map.begin() ? m_map.end() : std::prev(at)};
+        slot = {lo, m_generation, position};
+        return position;
+    }
     // Fibonacci hashing: the starts of interleaved streams (blocks' slices, tiles) differ in
     // a few middle bits, which a plain modulo would map to one slot.
     std::size_t slot_of(std::uint64_t lo) const {
@@ -140,6 +167,8 @@ private:
     std::vector<Map::node_type> m_spare_nodes;  // removed intervals' nodes, for reuse
     std::vector<Found> m_found;
     std::uint64_t m_generation = 1;
+    std::uint32_t m_life = 1;  // advanced by age(): intervals made before are stale
+    std::size_t m_stale = 0;   // how many intervals are stale
 };
 
 class ShadowMemory final {
@@ -158,16 +187,29 @@ public:
         return *known;
     }
     /// A new block on a core starts with fresh local memories (what the previous block left
-    /// there is not this block's data). Cleared, not erased: blocks cache the addresses.
+    /// there is not this block's data). Aged, not cleared (Shadow::age): a block that lays
+    /// out the same buffers revives their intervals in place. Never erased: blocks cache
+    /// the addresses.
     void reset_local(CoreType type, std::uint32_t core);
 
     /// Checks the access [lo, hi) of `site` against what `sh` holds (a race with every
     /// access `view` does not cover), then records it. Inline: every access of every
     /// instruction comes here, and most end in the streaming or the exact path.
-    void access(MemSpace space, Shadow& sh, const Site& site, const View& view, std::uint64_t lo,
-                std::uint64_t hi, bool write) {
+    [[gnu::always_inline]] void access(MemSpace space, Shadow& sh, const Site& site,
+                                       const View& view, std::uint64_t lo, std::uint64_t hi,
+                                       bool write) {
         if (lo >= hi) return;
-        const Shadow::Position position = sh.find(lo);
+        Shadow::Position position = sh.find(lo);
+        if (sh.has_stale()) {
+            const auto at = position.at;  // a live interval accessed exactly: inline
+            if (!site.atomic && at != sh.end() && at->first == lo && at->second.hi == hi &&
+                sh.live(at->second)) {
+                if (position.left != sh.end() && !sh.live(position.left->second))
+                    position.left = sh.end();
+            } else if (access_stale(space, sh, site, lo, hi, write, position)) {
+                return;
+            }
+        }
         const auto at_lo = position.at;  // the first interval starting at or after lo
         // A plain access of exactly one interval (a loop's local buffer, again): no gaps, no
         // splits, one interval to visit. A streaming access needs the interval to hold no
@@ -197,6 +239,16 @@ public:
 
 private:
     using Iterator = Shadow::Map::iterator;
+    /// An access to a shadow holding stale intervals (a new block's local memory, aged by
+    /// reset_local), made exactly as if they had been removed: an access of exactly one
+    /// stale interval that no live neighbour joins revives it as the interval a cleared
+    /// shadow would make there (returns true: done). An access of exactly one live interval
+    /// goes on with `position`'s stale left neighbour taken as none (a cleared shadow has a
+    /// gap there, so nothing adjacent on the left). Anything else removes the stale
+    /// intervals first and finds `position` again.
+    [[gnu::noinline]] bool access_stale(MemSpace space, Shadow& sh, const Site& site,
+                                        std::uint64_t lo, std::uint64_t hi, bool write,
+                                        Shadow::Position& position);
     void retain(const Interval& iv);
     void release(const Interval& iv);
     void clear(Shadow& shadow);

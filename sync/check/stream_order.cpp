@@ -4,6 +4,11 @@ namespace npusim::check {
 
 StreamOrder::StreamInfo& StreamOrder::stream(std::uint32_t id) {
     if (m_last_stream != nullptr && m_last_stream_id == id) return *m_last_stream;
+    if (id < m_by_id.size() && m_by_id[id] != nullptr) {
+        m_last_stream_id = id;
+        m_last_stream = m_by_id[id];
+        return *m_last_stream;
+    }
     const auto it = m_streams.find(id);
     if (it != m_streams.end()) {
         m_last_stream_id = id;
@@ -13,6 +18,10 @@ StreamOrder::StreamInfo& StreamOrder::stream(std::uint32_t id) {
     StreamInfo& s = m_streams[id];
     m_last_stream_id = id;
     m_last_stream = &s;
+    if (id < kIndexedStreams) {
+        if (id >= m_by_id.size()) m_by_id.resize(id + 1, nullptr);
+        m_by_id[id] = &s;
+    }
     s.agent = m_agents.add_agent();
     // Its kernels' blocks start from copies of its clock (VectorClock::kFar).
     m_agents.agent(s.agent).clock.focus(VectorClock::kFar);
@@ -192,6 +201,7 @@ void StreamOrder::end() {
                               p.kernel_counts.data() + p.kernel_counts.size());
     }
     m_streams.clear();
+    m_by_id.clear();
     m_last_stream = nullptr;
     m_ops.clear();
     m_captures.clear();

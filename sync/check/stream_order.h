@@ -117,6 +117,9 @@ private:
     // stay put, so the pointer holds until m_streams is cleared.
     std::uint32_t m_last_stream_id = 0;
     StreamInfo* m_last_stream = nullptr;
+    // The same by id for the first streams (a program's streams alternate): no map search.
+    static constexpr std::uint32_t kIndexedStreams = 256;
+    std::vector<StreamInfo*> m_by_id;
     std::unordered_map<std::uint64_t, PendingOp> m_ops;
     static constexpr std::size_t kSpareOps = 64;
     std::vector<std::unordered_map<std::uint64_t, PendingOp>::node_type> m_spare_ops;

@@ -155,10 +155,12 @@ void SyncEdges::cross_set(const Transaction& tx, const VectorClock& clock) {
 }
 
 void SyncEdges::report_unpaired(std::uint32_t kernel_id) {
+    if (m_unreported == 0) return;  // every SetFlag was waited for (or reported): no walk
     for (auto& [key, queue] : m_flags) {
         for (FlagRecord& r : queue) {
             if (r.kernel_id != kernel_id || r.reported) continue;
             r.reported = true;
+            --m_unreported;
             const auto& [type, core, src, dst, id] = key;
             const std::string pair = short_pipe(src) + "_" + short_pipe(dst);
             Site s{.kernel_id = r.kernel_id,
@@ -200,7 +202,11 @@ void SyncEdges::forget_kernel(std::uint32_t kernel_id) {
 
 void SyncEdges::drop_flags(std::uint32_t kernel_id) {
     for (auto& [key, queue] : m_flags)
-        queue.erase_if([&](const FlagRecord& r) { return r.kernel_id == kernel_id; });
+        queue.erase_if([&](const FlagRecord& r) {
+            if (r.kernel_id != kernel_id) return false;
+            if (!r.reported) --m_unreported;
+            return true;
+        });
 }
 
 }  // namespace npusim::check

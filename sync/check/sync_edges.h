@@ -103,11 +103,12 @@ private:
     // (a queue belongs to its core, and the map never drops one, so the next block on the
     // core finds them too); others (and a flag that names no real pipe: the decoder admits
     // none) are asked of the map.
-    FlagQueue& flag_queue(BlockState& b, const Transaction& tx) {
+    [[gnu::always_inline]] FlagQueue& flag_queue(BlockState& b, const Transaction& tx) {
         const int src = pipe_index(tx.flag_src);
         const int dst = pipe_index(tx.flag_dst);
-        if (src >= 0 && dst >= 0) {
-            if (FlagQueue* q = recent_queues(b).find(RecentFlagQueues::key(tx.event_id, src, dst)))
+        const auto& cores = m_recent_queues[b.type == CoreType::Cube ? 1 : 0];
+        if (src >= 0 && dst >= 0 && b.core < cores.size()) {
+            if (FlagQueue* q = cores[b.core].find(RecentFlagQueues::key(tx.event_id, src, dst)))
                 return *q;
         }
         return find_flag_queue(b, tx);
@@ -117,7 +118,7 @@ private:
         if (b.core >= cores.size()) cores.resize(b.core + 1);
         return cores[b.core];
     }
-    FlagQueue& find_flag_queue(BlockState& b, const Transaction& tx);
+    [[gnu::noinline]] FlagQueue& find_flag_queue(BlockState& b, const Transaction& tx);
     // Inline: most of a fine-grained kernel's instructions are these two.
     void set_flag(BlockState& b, const Transaction& tx) {
         const Slot src = slot_of(tx.flag_src);
@@ -130,6 +131,7 @@ private:
         record.block = tx.block;
         record.where = tx.where;
         record.reported = false;
+        ++m_unreported;
         m_agents.fired(b, src, record.clock);
     }
     void wait_flag(BlockState& b, const Transaction& tx) {
@@ -143,6 +145,7 @@ private:
         // A flag another kernel left set: this kernel learns beyond its start.
         if (it->kernel_id != b.kernel_id) m_agents.kernel(b.kernel_id).done_from_blocks = true;
         m_agents.agent(b, dst).clock.join(it->clock);
+        if (!it->reported) --m_unreported;
         queue.erase(it);
     }
     void other_instruction(BlockState& b, const Transaction& tx);
@@ -158,6 +161,7 @@ private:
     // Intra-core flags: per (core type, core, src, dst, id), oldest first. The ordered map
     // gives the report order at kernel end; its nodes never move.
     std::map<std::tuple<CoreType, std::uint32_t, Pipe, Pipe, std::uint32_t>, FlagQueue> m_flags;
+    std::size_t m_unreported = 0;  // live records in m_flags not reported yet
     // The queues each core's blocks used last, per core type (vector, cube) and core.
     std::array<std::vector<RecentFlagQueues>, 2> m_recent_queues;
 

@@ -123,7 +123,9 @@ private:
         return r;
     }
     static void drop(Rep* rep) {
-        if (rep == nullptr || --rep->refs != 0) return;
+        if (rep != nullptr && --rep->refs == 0) recycle(rep);
+    }
+    [[gnu::noinline]] static void recycle(Rep* rep) {
         std::vector<Rep*>* free = spares();
         if (free != nullptr && free->size() < kSpareLimit) {
             free->push_back(rep);
@@ -171,6 +173,19 @@ public:
     /// the entries outside it only when the two lists differ. Allocates only to grow or to
     /// stop sharing a list it changes.
     void join(const VectorClock& other) {
+        // Inline for the common case, a flag's clock or the scalar unit's joined into a pipe of
+        // the same block: the same window, the list shared (or none), one elementwise pass.
+        if (other.m_base == m_base &&
+            (other.m_entries.empty() || m_entries.same_as(other.m_entries))) {
+            if (&other != this && join_window(other.m_window)) ++m_version;
+            return;
+        }
+        join_rest(other);
+    }
+
+private:
+    // join() past its inline case.
+    [[gnu::noinline]] void join_rest(const VectorClock& other) {
         if (&other == this) return;
         if (other.m_base != m_base) {
             join_other_window(other);
@@ -189,6 +204,8 @@ public:
         }
         if (raised) ++m_version;
     }
+
+public:
     /// Moves the window to [base, base + kWindow); every agent keeps its epoch. Clocks that
     /// join each other often should share it. The window is authoritative: the list may
     /// still hold entries of agents inside it (stale copies, never read while they are
@@ -214,15 +231,14 @@ public:
             if (listed != old[i]) leaving[n_leaving++] = {id, old[i]};
         }
         m_base = base;
-        e = lower(base);
-        for (AgentId i = 0; i < kWindow; ++i) {
-            const AgentId id = base + i;
-            if (id - old_base < kWindow) {
-                m_window[i] = old[id - old_base];
-                continue;
-            }
-            while (e != last && e->agent < id) ++e;
-            m_window[i] = e != last && e->agent == id ? e->epoch : 0;
+        // The listed agents of the new window (consecutive in the list), then the old
+        // window's agents that stay inside it (their listed copies may be stale).
+        m_window.fill(0);
+        for (e = lower(base); e != last && e->agent - base < kWindow; ++e)
+            if (e->agent - old_base >= kWindow) m_window[e->agent - base] = e->epoch;
+        for (AgentId i = 0; i < kWindow && !empty; ++i) {
+            const AgentId id = old_base + i;
+            if (id - base < kWindow) m_window[id - base] = old[i];
         }
         if (n_leaving != 0) write_entries(leaving.data(), leaving.data() + n_leaving);
     }
@@ -256,6 +272,12 @@ public:
     /// with the list, not a search and an insert each (a kernel's end raises every agent of
     /// its blocks).
     void raise_sorted(const ClockEntry* b, const ClockEntry* const b_end) {
+        // A stream's clock keeps its window where no agent is: then all are listed, as given.
+        if (std::none_of(b, b_end,
+                         [&](const ClockEntry& e) { return e.agent - m_base < kWindow; })) {
+            if (b != b_end && raise_listed(b, b_end)) ++m_version;
+            return;
+        }
         bool raised = false;
         std::vector<ClockEntry>& outside = other_scratch();
         outside.clear();

@@ -4,6 +4,7 @@
 #include "sync/check/shadow_memory.h"
 
 #include <source_location>
+#include <tuple>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -295,4 +296,78 @@ TEST_CASE("shadow memory: an instruction reading the same bytes twice is still c
     f.shadows.access(MemSpace::GM, gm, loop_site(1, 2), View{writer}, 0, kTile, true);
     CHECK(f.findings.size() == 2);
     CHECK(f.findings[1].kind == FindingKind::RaceWAR);
+}
+
+namespace {
+
+// The live intervals of `sh`: start, end, written, number of reads.
+std::vector<std::tuple<std::uint64_t, std::uint64_t, bool, std::size_t>> live_layout(
+    const Shadow& sh) {
+    std::vector<std::tuple<std::uint64_t, std::uint64_t, bool, std::size_t>> out;
+    for (const auto& [lo, iv] : sh.intervals())
+        if (sh.live(iv)) out.emplace_back(lo, iv.hi, iv.write != kNoRun, iv.reads.size());
+    return out;
+}
+
+}  // namespace
+
+// A new block on a core sees fresh local memories. Its shadows are aged, not cleared: what
+// it does must leave the intervals, findings and initcheck candidates a cleared shadow would
+// (stale intervals revived in place, or removed where a live neighbour could join them).
+TEST_CASE("shadow memory: a new block's aged local memory acts as a cleared one", "[unit]") {
+    const auto line = [](int n) {
+        static const std::source_location lines[] = {
+            std::source_location::current(), std::source_location::current(),
+            std::source_location::current(), std::source_location::current(),
+            std::source_location::current(), std::source_location::current()};
+        return lines[n];
+    };
+    const auto at = [&](AgentId agent, EpochCount epoch, int where) {
+        Site s = loop_site(agent, epoch, agent == 1 ? 0 : 1, line(where));
+        s.pipe = Pipe::V;
+        return s;
+    };
+    // The next block (agent 9) knows all the previous one (agent 1) did.
+    const auto next_block = [&](Fixture& f, Shadow& ub) {
+        VectorClock c;
+        c.set(1, 10);
+        const auto access = [&](EpochCount e, int where, std::uint64_t lo, std::uint64_t hi,
+                                bool write) {
+            c.set(9, e);
+            f.shadows.access(MemSpace::UB, ub, at(9, e, where), View{c}, lo, hi, write);
+        };
+        access(1, 0, 64, 96, false);  // never written by it: an initcheck candidate
+        access(2, 1, 0, 32, true);    // a stale interval, revived
+        access(3, 1, 32, 64, true);   // continues the run of [0, 32): one interval
+        access(4, 2, 0, 64, false);   // exactly that interval
+        access(5, 3, 96, 160, true);  // over a gap
+    };
+    Fixture aged;
+    Shadow& ub = aged.shadows.local(MemSpace::UB, CoreType::Vector, 0);
+    VectorClock first;
+    const auto previous = [&](EpochCount e, int where, std::uint64_t lo, std::uint64_t hi,
+                              bool write) {
+        first.set(1, e);
+        aged.shadows.access(MemSpace::UB, ub, at(1, e, where), View{first}, lo, hi, write);
+    };
+    previous(1, 0, 0, 32, true);
+    previous(2, 1, 32, 64, true);
+    previous(3, 2, 64, 96, true);
+    previous(4, 3, 96, 128, true);
+    previous(5, 4, 0, 32, false);
+    REQUIRE(live_layout(ub).size() == 4);
+    aged.shadows.reset_local(CoreType::Vector, 0);
+    CHECK(live_layout(ub).empty());
+    next_block(aged, ub);
+
+    Fixture cleared;
+    Shadow& fresh = cleared.shadows.local(MemSpace::UB, CoreType::Vector, 0);
+    next_block(cleared, fresh);
+
+    CHECK(live_layout(ub) == live_layout(fresh));
+    CHECK(live_layout(ub).size() == 3);  // [0, 64), [64, 96), [96, 160)
+    CHECK(ub.intervals().size() == 3);   // nothing stale is left
+    CHECK(aged.findings.size() == cleared.findings.size());
+    CHECK(aged.shadows.take_uninitialized(0).size() == 1);
+    CHECK(cleared.shadows.take_uninitialized(0).size() == 1);
 }
