@@ -28,6 +28,7 @@ function(npusim_add_ascendc_kernel target)
   set(_npusim_kernel_header
       "(extern \"C\"[ \t\r\n]+)?((__global__|__aicore__|__vector__|__cube__|__mix__[ \t]*\\([ \t0-9,]*\\))[ \t\r\n]+)+void[ \t\r\n]+[A-Za-z_][A-Za-z0-9_]*[ \t\r\n]*\\([^)]*\\)")
   set(typed_kernels "")
+  set(inline_typed_kernels "")
   set(all_kernels "")
   set(type_registrations "")
   set(single_source FALSE)
@@ -57,9 +58,9 @@ function(npusim_add_ascendc_kernel target)
       if(ext STREQUAL ".asc")
         set(name "${name}.cpp")  # compiled as C++
       endif()
-      file(WRITE ${gen_dir}/${name} "#include \"acl/acl.h\"\n#line 1 \"${abs}\"\n${rewritten}")
-      list(APPEND sources ${gen_dir}/${name})
+      set(rewrite TRUE)
     else()
+      set(rewrite FALSE)
       list(APPEND sources ${abs})
     endif()
     # Every kernel header: its name, its declaration and the type it declares.
@@ -84,6 +85,7 @@ function(npusim_add_ascendc_kernel target)
         endif()
       endif()
       set(type "")
+      set(matmul_rule FALSE)
       if(header MATCHES "__mix__[ \t]*\\([ \t]*([0-9]+)[ \t]*,[ \t]*([0-9]+)[ \t]*\\)")
         # __mix__(cube cores, vector cores): (0, 1) is an AIV-only mix.
         set(type "KERNEL_TYPE_MIX_AIC_${CMAKE_MATCH_1}_${CMAKE_MATCH_2}")
@@ -106,15 +108,33 @@ function(npusim_add_ascendc_kernel target)
            body MATCHES "KERNEL_TASK_TYPE_DEFAULT[ \t]*\\([ \t]*(KERNEL_TYPE_[A-Z0-9_]+)")
           set(type ${CMAKE_MATCH_1})
         elseif(text MATCHES "#[ \t]*include[ \t]*[<\"]lib/matmul_intf.h"
-               AND NOT text MATCHES "#[ \t]*define[ \t]+ASCENDC_CUBE_ONLY")
+               AND (rewrite OR NOT text MATCHES "#[ \t]*define[ \t]+ASCENDC_CUBE_ONLY"))
           # The vendor's compiler makes a kernel using the Matmul API mixed (1 AIC : 2 AIV), as
-          # npusim_add_ascendc_op does (docs/ascendc.md, "The Matmul API in a mixed kernel").
+          # npusim_add_ascendc_op does (docs/ascendc.md, "The Matmul API in a mixed kernel");
+          # in a rewritten source the preprocessor decides (ASCENDC_CUBE_ONLY may be defined
+          # under an #if).
           set(type "KERNEL_TYPE_MIX_AIC_1_2")
+          set(matmul_rule TRUE)
         endif()
+      endif()
+      # In a source compiled as rewritten, the registration goes on the header's own line, so
+      # the sample's #if / #else pick the header and its type together (the line count stays).
+      if(rewrite AND type AND NOT type STREQUAL "KERNEL_TYPE_AIV_ONLY" AND NOT template_${kname})
+        if(matmul_rule)
+          set(registration "NPUSIM_DECLARE_MATMUL_KERNEL(\"${kname}\")")
+        else()
+          string(REPLACE "KERNEL_TYPE_" "" type_name "${type}")
+          set(registration "NPUSIM_DECLARE_KERNEL_TYPE(\"${kname}\", ${type_name})")
+        endif()
+        string(FIND "${rewritten}" "${registration} ${header}" done_at)
+        if(done_at EQUAL -1)
+          string(REPLACE "${header}" "${registration} ${header}" rewritten "${rewritten}")
+        endif()
+        list(APPEND inline_typed_kernels ${kname})
       endif()
       if(NOT kname IN_LIST kernels_here)
         list(APPEND kernels_here ${kname})
-        if(NOT type)
+        if(NOT type OR (matmul_rule AND text MATCHES "#[ \t]*define[ \t]+ASCENDC_CUBE_ONLY"))
           list(APPEND untyped_here ${kname})
         endif()
       endif()
@@ -138,7 +158,8 @@ function(npusim_add_ascendc_kernel target)
         string(APPEND type_registrations
                "static const bool npusim_kfc_${kname} = ::npusim::acl::declare_kfc_workspace(\"${kname}\", ${kfc_index});\n")
       endif()
-      if(type AND NOT type STREQUAL "KERNEL_TYPE_AIV_ONLY" AND NOT kname IN_LIST typed_kernels)
+      if(type AND NOT type STREQUAL "KERNEL_TYPE_AIV_ONLY" AND NOT kname IN_LIST typed_kernels
+         AND NOT kname IN_LIST inline_typed_kernels)
         list(APPEND typed_kernels ${kname})
         string(APPEND type_registrations
                "static const bool npusim_declared_${kname} = ::npusim::acl::declare_kernel_type(\n    \"${kname}\", ::npusim::ascendc::to_kernel_type(${type}));\n")
@@ -172,6 +193,10 @@ function(npusim_add_ascendc_kernel target)
         string(APPEND type_registrations
                "static const bool npusim_declared_${untyped_here} = ::npusim::acl::declare_kernel_type(\n    \"${untyped_here}\", ::npusim::ascendc::to_kernel_type(${named}));\n")
       endif()
+    endif()
+    if(rewrite)
+      file(WRITE ${gen_dir}/${name} "#include \"acl/acl.h\"\n#line 1 \"${abs}\"\n${rewritten}")
+      list(APPEND sources ${gen_dir}/${name})
     endif()
   endforeach()
   # aclrtlaunch_<k>.h for every plain kernel found (as the vendor's build does), not only the
