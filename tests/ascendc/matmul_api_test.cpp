@@ -929,3 +929,120 @@ TEST_CASE("Matmul API: split K over cores (EnableMultiCoreSplitK, atomic add)",
     CHECK(sim.read(c_gm) == reference(p, false));
     CHECK_THAT(checker.findings(), npusim::NoFindings());
 }
+
+// ---- isA2B2Shared: two objects on one TPipe share L0A, L0B, L0C and the bias table -------
+
+namespace {
+
+constexpr MatmulConfig shared_cfg() {
+    MatmulConfig cfg = CFG_NORM;
+    cfg.isA2B2Shared = true;
+    return cfg;
+}
+constexpr MatmulConfig kSharedCfg = shared_cfg();
+
+// c1 = a1 x b1 + bias, then c2 = a2 x b2 + bias, each object's tiles filling L0C (128 x 256
+// fp32) and the bias table (256 floats): only a shared set fits. `overlap`: the second object
+// iterates while the first one's tile waits in L0C (an error).
+__global__ __aicore__ void matmul_shared_l0(GM_ADDR a1, GM_ADDR b1, GM_ADDR a2, GM_ADDR b2,
+                                            GM_ADDR bias, GM_ADDR c1, GM_ADDR c2, bool overlap) {
+    const TCubeTiling tiling = g_tiling;
+    GlobalTensor<half> a1Gm, b1Gm, a2Gm, b2Gm;
+    GlobalTensor<float> biasGm, c1Gm, c2Gm;
+    a1Gm.SetGlobalBuffer((__gm__ half*)a1, tiling.M * tiling.Ka);
+    b1Gm.SetGlobalBuffer((__gm__ half*)b1, tiling.Kb * tiling.N);
+    a2Gm.SetGlobalBuffer((__gm__ half*)a2, tiling.M * tiling.Ka);
+    b2Gm.SetGlobalBuffer((__gm__ half*)b2, tiling.Kb * tiling.N);
+    biasGm.SetGlobalBuffer((__gm__ float*)bias, tiling.N);
+    c1Gm.SetGlobalBuffer((__gm__ float*)c1, tiling.M * tiling.N);
+    c2Gm.SetGlobalBuffer((__gm__ float*)c2, tiling.M * tiling.N);
+    Matmul<ConstA, ConstA, ConstC, ConstC, kSharedCfg> mm1, mm2;
+    TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm1, &tiling, mm2, &tiling);
+    mm1.SetTensorA(a1Gm);
+    mm1.SetTensorB(b1Gm);
+    mm1.SetBias(biasGm);
+    mm2.SetTensorA(a2Gm);
+    mm2.SetTensorB(b2Gm);
+    mm2.SetBias(biasGm);
+    if (overlap) {
+        mm1.Iterate();
+        mm2.Iterate();
+    }
+    mm1.IterateAll(c1Gm);
+    mm1.End();
+    mm2.IterateAll(c2Gm);
+    mm2.End();
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API: isA2B2Shared objects share L0A, L0B, L0C and the bias table",
+          "[ascendc][matmul]") {
+    const Problem p1 = make_problem(32, 256, 32);
+    Problem p2 = make_problem(32, 256, 32);
+    std::reverse(p2.a.begin(), p2.a.end());
+    std::reverse(p2.b.begin(), p2.b.end());
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto a1 = sim.allocate<half>(p1.a.size(), "a1");
+    auto b1 = sim.allocate<half>(p1.b.size(), "b1");
+    auto a2 = sim.allocate<half>(p2.a.size(), "a2");
+    auto b2 = sim.allocate<half>(p2.b.size(), "b2");
+    auto bias = sim.allocate<float>(p1.n, "bias");
+    auto c1 = sim.allocate<float>(p1.m * p1.n, "c1");
+    auto c2 = sim.allocate<float>(p1.m * p1.n, "c2");
+    sim.write(a1, p1.a);
+    sim.write(b1, p1.b);
+    sim.write(a2, p2.a);
+    sim.write(b2, p2.b);
+    sim.write(bias, p1.bias);
+    g_tiling = tiling_for(32, 256, 32, 32, 256, 128, 256, 32, true);
+    using npusim::ascendc::gm_addr;
+    const auto run = [&](bool overlap) {
+        return sim.run(
+            {.name = "matmul_shared_l0", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+            npusim::ascendc::bind_kernel(matmul_shared_l0, gm_addr(a1), gm_addr(b1), gm_addr(a2),
+                                         gm_addr(b2), gm_addr(bias), gm_addr(c1), gm_addr(c2),
+                                         overlap));
+    };
+    REQUIRE(run(false).completed());
+    CHECK(sim.read(c1) == reference(p1, true));
+    CHECK(sim.read(c2) == reference(p2, true));
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+    CHECK_THROWS_WITH(run(true), Catch::Contains("matmul_api_test.cpp:") &&
+                                     Catch::Contains("another isA2B2Shared object's tile is in "
+                                                     "the shared L0C"));
+}
+
+TEST_CASE("Matmul API: host tiling splits as the samples' kernels assume", "[ascendc][matmul]") {
+    using matmul_tiling::CubeFormat;
+    using matmul_tiling::DataType;
+    using matmul_tiling::TPosition;
+    const auto split = [](int m, int n, int k, int dim, bool nbuffer33) {
+        matmul_tiling::MultiCoreMatmulTiling host;
+        host.SetDim(dim);
+        host.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+        host.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+        host.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+        host.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+        host.SetShape(m, n, k);
+        host.EnableBias(true);
+        if (nbuffer33) {
+            host.SetMatmulConfigParams(1, false, matmul_tiling::ScheduleType::N_BUFFER_33);
+        }
+        TCubeTiling t;
+        REQUIRE(host.GetTiling(t) == 0);
+        return std::pair{t.singleCoreM, t.singleCoreN};
+    };
+    // The squarest block among equal ones: 128 x 7679 over 24 keeps M whole (asc-devkit
+    // matmul_format_nd_align's C offsets assume it).
+    CHECK(split(128, 7679, 128, 24, false) == std::pair{128, 320});
+    // N_BUFFER_33: no tails (matmul_nbuffer33 never calls SetTail), 16 cores of 64 x 128.
+    CHECK(split(256, 512, 192, 24, true) == std::pair{64, 128});
+    CHECK(split(256, 512, 192, 24, false) != std::pair{64, 128});
+    // Unchanged: 640 x 1024 over 48 (matmul_async_iterate), 512 x 512 over 2 splits M.
+    CHECK(split(640, 1024, 512, 48, false) == std::pair{112, 128});
+    CHECK(split(512, 512, 128, 2, false) == std::pair{256, 512});
+}

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <type_traits>
 
@@ -19,6 +20,7 @@
 #include "npusim_ascendc/cube_tiling.h"
 #include "npusim_ascendc/matmul_check.h"
 #include "npusim_ascendc/matmul_config.h"
+#include "npusim_ascendc/matmul_l0.h"
 #include "npusim_ascendc/matmul_mix.h"
 #include "npusim_ascendc/matmul_operands.h"
 #include "npusim_ascendc/matmul_static.h"
@@ -99,14 +101,11 @@ public:
         const std::uint32_t bm = t.baseM, bn = t.baseN, bk = t.baseK;
         tpipe->InitBuffer(m_a1, 2, bm * bk * sizeof(SrcT), loc);
         tpipe->InitBuffer(m_b1, 2, bk * bn * sizeof(SrcT), loc);
-        const bool share = kCfg.isA2B2Shared;  // objects share L0A / L0B: one tile each
-        tpipe->InitBuffer(m_a2, t.dbL0A == 1 || share ? 1 : 2, bm * bk * sizeof(SrcT), loc);
-        tpipe->InitBuffer(m_b2, t.dbL0B == 1 || share ? 1 : 2, bk * bn * sizeof(SrcT), loc);
-        tpipe->InitBuffer(m_co1, 1, bm * bn * sizeof(L0cT), loc);
-        if (t.isBias != 0) {
-            tpipe->InitBuffer(m_bias1, 1, bn * sizeof(BiasT), loc);
-            tpipe->InitBuffer(m_bias2, 1, bn * sizeof(BiasT), loc);
-        }
+        // isA2B2Shared: the objects of this pipe share one set of L0 buffers (matmul_l0.h).
+        if constexpr (kCfg.isA2B2Shared) m_l0_shared = npusim::ascendc::shared_matmul_l0(*tpipe);
+        l0().init(*tpipe, t.dbL0A == 1 ? 1 : 2, t.dbL0B == 1 ? 1 : 2, bm * bk * sizeof(SrcT),
+                  bk * bn * sizeof(SrcT), bm * bn * sizeof(L0cT), loc);
+        if (t.isBias != 0) l0().init_bias(*tpipe, bn * sizeof(BiasT), loc);
         init_shapes();
     }
     ~Matmul() {
@@ -319,9 +318,14 @@ public:
         npusim::ascendc::matmul_wait_reply(loc);
     }
 
-    void End() {
+    /// The end of this matmul: the reuse flags of the object's own L1 buffers are consumed
+    /// (MTE2 waits for MTE1's last reads), so a next object finds the event ids free.
+    void End(Loc loc = Loc::current()) {
         m_a.set = m_b.set = m_bias.set = false;
         reset_iteration();
+        if (m_client || !m_inited) return;
+        m_a1.core().drain(loc);
+        m_b1.core().drain(loc);
     }
 
 private:
@@ -363,6 +367,7 @@ private:
     std::uint64_t c_row_stride(std::uint64_t cols) const {
         return (cols + kCRowAlign - 1) / kCRowAlign * kCRowAlign;
     }
+    npusim::ascendc::MatmulL0& l0() { return m_l0_shared ? *m_l0_shared : m_l0_own; }
     bool fractal() const {
         return npusim::ascendc::matmul_fractal<SrcT>(m_a.transposed, m_b.transposed);
     }
@@ -390,8 +395,9 @@ private:
     /// L0C's type with column blocks of `stride` rows.
     void write_c(std::uint64_t address, std::uint64_t count, std::uint64_t stride,
                  std::uint8_t atomic, const Loc& loc) {
-        LocalTensor<L0cT> c = m_co1.template DeQue<L0cT>(loc);
+        LocalTensor<L0cT> c = l0().co1.template DeQue<L0cT>(loc);
         m_c_held = false;
+        l0().c_holder = nullptr;
         GlobalTensor<DstT> dst;
         dst.SetGlobalBuffer(npusim::ascendc::gm_pointer<DstT>(address, loc), count, loc);
         if (atomic == 1) SetAtomicAdd<DstT>(loc);
@@ -404,7 +410,7 @@ private:
                                            loc);
         }
         if (atomic == 1) SetAtomicNone(loc);
-        m_co1.FreeTensor(c, loc);
+        l0().co1.FreeTensor(c, loc);
     }
     /// AIC: Init from an AIV's Init (REGIST_MATMUL_OBJ without a tiling): the buffers for the
     /// first one; a later one (the other AIV, or a re-Init) must keep the base tiles.
@@ -487,19 +493,32 @@ private:
         // The bias row (with enPartialSum the tile has it already): GM -> C1 -> C2.
         const bool bias = m_bias.set && m_bias_on && !accumulate_onto_c;
         LocalTensor<L0cT> bias2;
-        if (bias) bias2 = npusim::ascendc::load_bias<L0cT>(m_bias1, m_bias2, m_bias, n0, cols, loc);
+        if (bias)
+            bias2 = npusim::ascendc::load_bias<L0cT>(l0().bias1, l0().bias2, m_bias, n0, cols, loc);
         // enPartialSum: onto the tile L0C holds (one Iterate left it there, or a GetTensorC
         // took it: the buffer keeps its values); otherwise a fresh tile.
+        npusim::ascendc::MatmulL0& l0s = l0();
+        if (l0s.c_holder != nullptr && l0s.c_holder != this) {
+            fail(
+                "Iterate while another isA2B2Shared object's tile is in the shared L0C (take it "
+                "with GetTensorC first)",
+                loc);
+        }
+        if (m_l0_shared && accumulate_onto_c && l0s.c_owner != this) {
+            fail("Iterate(enPartialSum) after another isA2B2Shared object used the shared L0C",
+                 loc);
+        }
+        l0s.c_owner = this;
         LocalTensor<L0cT> c;
         if (m_c_held) {
-            c = m_co1.template DeQue<L0cT>(loc);
+            c = l0().co1.template DeQue<L0cT>(loc);
             m_c_held = false;
             if (!accumulate_onto_c) {
-                m_co1.FreeTensor(c, loc);
-                c = m_co1.template AllocTensor<L0cT>(loc);
+                l0().co1.FreeTensor(c, loc);
+                c = l0().co1.template AllocTensor<L0cT>(loc);
             }
         } else {
-            c = m_co1.template AllocTensor<L0cT>(loc);
+            c = l0().co1.template AllocTensor<L0cT>(loc);
         }
         for (std::uint64_t step = 0; step < k_steps; ++step) {
             const std::uint64_t k0 = step * m_tiling.baseK;
@@ -512,8 +531,8 @@ private:
             m_b1.EnQue(b1, loc);
             a1 = m_a1.template DeQue<SrcT>(loc);
             b1 = m_b1.template DeQue<SrcT>(loc);
-            LocalTensor<SrcT> a2 = m_a2.template AllocTensor<SrcT>(loc);
-            LocalTensor<SrcT> b2 = m_b2.template AllocTensor<SrcT>(loc);
+            LocalTensor<SrcT> a2 = l0().a2.template AllocTensor<SrcT>(loc);
+            LocalTensor<SrcT> b2 = l0().b2.template AllocTensor<SrcT>(loc);
             if (fractal()) {
                 npusim::ascendc::load_a_zz(a2, a1, rows, depth,
                                            rows == 1 ? 1 : npusim::ascendc::align16(rows),
@@ -523,50 +542,29 @@ private:
                 npusim::ascendc::copy_elements<SrcT>(a2.native(), a1.native(), rows * depth, loc);
                 npusim::ascendc::copy_elements<SrcT>(b2.native(), b1.native(), depth * cols, loc);
             }
-            m_a2.EnQue(a2, loc);
-            m_b2.EnQue(b2, loc);
+            l0().a2.EnQue(a2, loc);
+            l0().b2.EnQue(b2, loc);
             m_a1.FreeTensor(a1, loc);
             m_b1.FreeTensor(b1, loc);
-            a2 = m_a2.template DeQue<SrcT>(loc);
-            b2 = m_b2.template DeQue<SrcT>(loc);
-            npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
-            {
-                npusim::ascendc::Resume resume(ctx);
-                // Mmads accumulating into one L0C tile are ordered on the cube pipe by a
-                // barrier (the checker's rule for same-pipe overlapping writes).
-                if (step > 0 || accumulate_onto_c) ctx.pipe_barrier(npusim::Pipe::M, loc, false);
-                ctx.before_pipe_work(npusim::Pipe::M, {}, loc);
-                npusim::MmadCall call;
-                call.c = c.native();
-                call.a = a2.native();
-                call.b = b2.native();
-                call.m = static_cast<std::uint32_t>(rows);
-                call.n = static_cast<std::uint32_t>(cols);
-                call.k = static_cast<std::uint32_t>(depth);
-                call.layout =
-                    fractal() ? npusim::CubeLayout::Fractal : npusim::CubeLayout::RowMajor;
-                call.a_transposed = !fractal() && m_a.transposed;
-                call.b_transposed = !fractal() && m_b.transposed;
-                call.accumulate = step > 0 || accumulate_onto_c;
-                call.has_bias = step == 0 && bias && !accumulate_onto_c;
-                if (call.has_bias) call.bias = bias2.native();
-                ctx.block().mmad(call, loc);
-            }
-            m_a2.FreeTensor(a2, loc);
-            m_b2.FreeTensor(b2, loc);
+            a2 = l0().a2.template DeQue<SrcT>(loc);
+            b2 = l0().b2.template DeQue<SrcT>(loc);
+            const bool with_bias = step == 0 && bias && !accumulate_onto_c;
+            npusim::ascendc::mmad_tile<L0cT, SrcT>(
+                c, a2, b2, rows, cols, depth, fractal(), m_a.transposed, m_b.transposed,
+                step > 0 || accumulate_onto_c, with_bias ? &bias2 : nullptr, loc);
+            l0().a2.FreeTensor(a2, loc);
+            l0().b2.FreeTensor(b2, loc);
         }
-        if (bias) m_bias2.FreeTensor(bias2, loc);
-        m_co1.EnQue(c, loc);
+        if (bias) l0().bias2.FreeTensor(bias2, loc);
+        l0().co1.EnQue(c, loc);
         m_c_held = true;
+        l0().c_holder = this;
     }
     TCubeTiling m_tiling{};
     TQue<TPosition::A1, 2> m_a1;
     TQue<TPosition::B1, 2> m_b1;
-    TQue<TPosition::A2, 2> m_a2;
-    TQue<TPosition::B2, 2> m_b2;
-    TQue<TPosition::C1, 1> m_bias1;
-    TQue<TPosition::C2, 1> m_bias2;
-    TQue<TPosition::CO1, 1> m_co1;
+    npusim::ascendc::MatmulL0 m_l0_own;
+    std::shared_ptr<npusim::ascendc::MatmulL0> m_l0_shared;
     npusim::ascendc::MatmulOperand m_a, m_b, m_bias;
     bool m_bias_on = false;
     bool m_inited = false;
