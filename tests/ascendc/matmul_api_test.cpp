@@ -1046,3 +1046,11 @@ TEST_CASE("Matmul API: host tiling splits as the samples' kernels assume", "[asc
     CHECK(split(640, 1024, 512, 48, false) == std::pair{112, 128});
     CHECK(split(512, 512, 128, 2, false) == std::pair{256, 512});
 }
+
+TEST_CASE("Kernel utilities: the integer Ceil and the Std tuple subset", "[ascendc][matmul]") {
+    static_assert(AscendC::Ceil(int64_t{30720}, int64_t{128}) == 240);
+    static_assert(AscendC::Ceil(7, 2) == 4);
+    const AscendC::Std::tuple<int64_t, int64_t, int64_t> shape = AscendC::Std::make_tuple(1, 2, 3);
+    CHECK(AscendC::Std::get<2>(shape) == 3);
+    CHECK(AscendC::Std::tuple_size<decltype(shape)>::value == 3);
+}

@@ -1,5 +1,5 @@
 // Kernel utilities: GetSystemCycle, ascendc_assert(expr[, fmt, args...]), DivCeil / AlignUp,
-// Conditional, IsSameType.
+// Conditional, IsSameType, the integer Ceil, the Std subset (tuple, get, forward).
 //
 // GetSystemCycle returns the calling block's scalar-unit time in simulated cycles (hardware: the
 // system counter), so kernels that time a section read deterministic numbers; the read costs
@@ -12,6 +12,9 @@
 #include <cstdio>
 #include <source_location>
 #include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "npusim_ascendc/context.h"
@@ -92,5 +95,26 @@ constexpr std::uint32_t DivCeil(std::uint32_t a, std::uint32_t b) {
 constexpr std::uint32_t AlignUp(std::uint32_t a, std::uint32_t b) {
     return DivCeil(a, b) * b;
 }
+/// Ceil(a, b): the integer quotient rounded up (the scalar form; the advanced API's Ceil of a
+/// tensor is adv_math.h's).
+template <class T, class U,
+          std::enable_if_t<std::is_integral_v<T> && std::is_integral_v<U>, int> = 0>
+constexpr auto Ceil(T a, U b) {
+    return (a + b - 1) / b;
+}
 
 }  // namespace AscendC
+
+/// AscendC::Std: the standard-library subset kernels use on the device (tuple, get, forward,
+/// move, make_tuple, tuple_size, ...), the host's own (asc-devkit matmul_l2cache's block
+/// coordinates).
+namespace AscendC::Std {
+using std::forward;
+using std::get;
+using std::make_tuple;
+using std::move;
+using std::tie;
+using std::tuple;
+using std::tuple_element;
+using std::tuple_size;
+}  // namespace AscendC::Std
