@@ -1047,10 +1047,138 @@ TEST_CASE("Matmul API: host tiling splits as the samples' kernels assume", "[asc
     CHECK(split(512, 512, 128, 2, false) == std::pair{256, 512});
 }
 
-TEST_CASE("Kernel utilities: the integer Ceil and the Std tuple subset", "[ascendc][matmul]") {
+TEST_CASE("Kernel utilities: the integer Ceil, the Std tuple subset, ToFloat / ToBfloat16",
+          "[ascendc][matmul]") {
     static_assert(AscendC::Ceil(int64_t{30720}, int64_t{128}) == 240);
     static_assert(AscendC::Ceil(7, 2) == 4);
     const AscendC::Std::tuple<int64_t, int64_t, int64_t> shape = AscendC::Std::make_tuple(1, 2, 3);
     CHECK(AscendC::Std::get<2>(shape) == 3);
     CHECK(AscendC::Std::tuple_size<decltype(shape)>::value == 3);
+    CHECK(AscendC::ToFloat(AscendC::ToBfloat16(3.0F)) == 3.0F);
+    CHECK(AscendC::ToFloat(AscendC::ToBfloat16(1.0F + 1.0F / 512.0F)) == 1.0F);  // to even
+}
+
+namespace {
+
+constexpr MatmulConfig outer_cfg() {
+    MatmulConfig cfg = CFG_MDL;
+    cfg.iterateOrder = IterateOrder::ORDER_M;
+    cfg.scheduleType = ScheduleType::OUTER_PRODUCT;
+    return cfg;
+}
+constexpr MatmulConfig kOuterCfg = outer_cfg();
+
+// ScheduleType::OUTER_PRODUCT: IterateAll gives the same C (npusim runs its own schedule);
+// a user's Iterate (two tiles an Iterate on the vendor's) is not supported yet.
+__global__ __aicore__ void matmul_outer(GM_ADDR a, GM_ADDR b, GM_ADDR c, bool iterate) {
+    const TCubeTiling tiling = g_tiling;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, tiling.M * tiling.Ka);
+    bGm.SetGlobalBuffer((__gm__ half*)b, tiling.Kb * tiling.N);
+    cGm.SetGlobalBuffer((__gm__ float*)c, tiling.M * tiling.N);
+    Matmul<ConstA, ConstA, ConstC, ConstC, kOuterCfg> mm;
+    TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &tiling);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    if (iterate) {
+        while (mm.Iterate()) mm.GetTensorC(cGm);
+    } else {
+        mm.IterateAll(cGm);
+    }
+    mm.End();
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API: ScheduleType::OUTER_PRODUCT runs IterateAll, refuses Iterate",
+          "[ascendc][matmul]") {
+    const Problem p = make_problem(32, 96, 32);
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto a = sim.allocate<half>(p.a.size(), "a");
+    auto b = sim.allocate<half>(p.b.size(), "b");
+    auto c = sim.allocate<float>(p.m * p.n, "c");
+    sim.write(a, p.a);
+    sim.write(b, p.b);
+    g_tiling = tiling_for(32, 96, 32, 32, 96, 16, 32, 32, false);
+    using npusim::ascendc::gm_addr;
+    const auto run = [&](bool iterate) {
+        return sim.run({.name = "matmul_outer", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+                       npusim::ascendc::bind_kernel(matmul_outer, gm_addr(a), gm_addr(b),
+                                                    gm_addr(c), iterate));
+    };
+    REQUIRE(run(false).completed());
+    CHECK(sim.read(c) == reference(p, false));
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+    CHECK_THROWS_WITH(run(true), Catch::Contains("matmul_api_test.cpp:") &&
+                                     Catch::Contains("ScheduleType::OUTER_PRODUCT"));
+}
+
+namespace {
+
+// MatmulCallBackFunc's CopyA1: the user copies each A tile into L1 (NZ, rows padded to 16) from
+// the GM address it gets; tilingPtr carries K, dataPtr the base tile's M and K (32, 32).
+__aicore__ inline void user_copy_a(const LocalTensor<int8_t>& aMatrix, const __gm__ void* gm,
+                                   int row, int col, int useM, int useK, const uint64_t tilingPtr,
+                                   const uint64_t dataPtr) {
+    const int k = static_cast<int>(tilingPtr), base = static_cast<int>(dataPtr);
+    GlobalTensor<half> src;
+    src.SetGlobalBuffer((__gm__ half*)gm);
+    Nd2NzParams p;
+    p.ndNum = 1;
+    p.nValue = useM;
+    p.dValue = useK;
+    p.srcNdMatrixStride = 0;
+    p.srcDValue = k;
+    p.dstNzC0Stride = (useM + 15) / 16 * 16;
+    p.dstNzNStride = 1;
+    p.dstNzMatrixStride = 0;
+    DataCopy(aMatrix.ReinterpretCast<half>(), src[row * base * k + col * base], p);
+}
+
+__global__ __aicore__ void matmul_copy_callback(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+    const TCubeTiling tiling = g_tiling;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, tiling.M * tiling.Ka);
+    bGm.SetGlobalBuffer((__gm__ half*)b, tiling.Kb * tiling.N);
+    cGm.SetGlobalBuffer((__gm__ float*)c, tiling.M * tiling.N);
+    Matmul<ConstA, ConstA, ConstC, ConstC, CFG_NORM,
+           MatmulCallBackFunc<nullptr, user_copy_a, nullptr>>
+        mm;
+    TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &tiling);
+    mm.SetUserDefInfo(tiling.Ka);
+    mm.SetSelfDefineData(32);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    mm.IterateAll(cGm);
+    mm.End();
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API: a MatmulCallBackFunc CopyA1 copies A's tiles", "[ascendc][matmul]") {
+    // 64 x 48 x 64 in 32 x 32 x 32 tiles (an N tail of 16): the callback runs for each A tile
+    // (row, col in base tiles); B takes the Matmul's own copy.
+    const Problem p = make_problem(64, 48, 64);
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto a = sim.allocate<half>(p.a.size(), "a");
+    auto b = sim.allocate<half>(p.b.size(), "b");
+    auto c = sim.allocate<float>(p.m * p.n, "c");
+    sim.write(a, p.a);
+    sim.write(b, p.b);
+    g_tiling = tiling_for(64, 48, 64, 64, 48, 32, 32, 32, false);
+    using npusim::ascendc::gm_addr;
+    const npusim::RunResult r = sim.run(
+        {.name = "matmul_copy_callback", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+        npusim::ascendc::bind_kernel(matmul_copy_callback, gm_addr(a), gm_addr(b), gm_addr(c)));
+    REQUIRE(r.completed());
+    CHECK(sim.read(c) == reference(p, false));
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
 }

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 #include "npusim_ascendc/cube.h"
@@ -184,6 +185,9 @@ public:
     void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
         SetSingleShape(tailM > 0 ? tailM : m_m, tailN > 0 ? tailN : m_n, tailK > 0 ? tailK : m_k);
     }
+    /// The values MatmulCallBackFunc's copy functions get as tilingPtr and dataPtr.
+    void SetUserDefInfo(std::uint64_t tilingPtr) { m_user.tiling = tilingPtr; }
+    void SetSelfDefineData(std::uint64_t dataPtr) { m_user.data = dataPtr; }
     void SetWorkspace(GM_ADDR, int) {}
     template <class T>
     void SetWorkspace(const GlobalTensor<T>&) {}
@@ -196,6 +200,12 @@ public:
     template <bool sync = true>
     bool Iterate(bool enPartialSum = false, Loc loc = Loc::current()) {
         check_ready(loc);
+        if (kCfg.scheduleType == ScheduleType::OUTER_PRODUCT && !m_all) {
+            fail(
+                "Iterate with ScheduleType::OUTER_PRODUCT (two tiles an Iterate) is not "
+                "supported yet (IterateAll is)",
+                loc);
+        }
         if (m_pending && !enPartialSum) {
             fail("Iterate before GetTensorC took the previous tile", loc);
         }
@@ -290,7 +300,9 @@ public:
             }
             return;
         }
+        m_all = true;
         while (Iterate<sync>(false, loc)) GetTensorC<sync>(gm, enAtomic, enSequentialWrite, loc);
+        m_all = false;
     }
     /// Every tile of C into UB (an AIV of a mixed kernel): the single-core C, row-major.
     template <bool sync = true>
@@ -374,20 +386,13 @@ private:
 
     // ---- the AIV -> AIC message mode (npusim_ascendc/matmul_mix.h) ----------------------
     npusim::ascendc::MatmulState snapshot() const {
-        return {m_a, m_b, m_bias, m_m, m_n, m_k, m_org_m, m_org_n, m_org_ka, m_org_kb, m_org_kc};
+        return {m_a, m_b,     m_bias,  m_user,   m_m,      m_n,
+                m_k, m_org_m, m_org_n, m_org_ka, m_org_kb, m_org_kc};
     }
     void restore(const npusim::ascendc::MatmulState& s) {
-        m_a = s.a;
-        m_b = s.b;
-        m_bias = s.bias;
-        m_m = s.m;
-        m_n = s.n;
-        m_k = s.k;
-        m_org_m = s.org_m;
-        m_org_n = s.org_n;
-        m_org_ka = s.org_ka;
-        m_org_kb = s.org_kb;
-        m_org_kc = s.org_kc;
+        std::tie(m_a, m_b, m_bias, m_user, m_m, m_n, m_k, m_org_m, m_org_n, m_org_ka, m_org_kb,
+                 m_org_kc) = std::tie(s.a, s.b, s.bias, s.user, s.m, s.n, s.k, s.org_m, s.org_n,
+                                      s.org_ka, s.org_kb, s.org_kc);
         reset_iteration();
     }
     /// L0C -> GM (FIX): the current tile at `address`: ND with rows `stride` elements apart,
@@ -398,18 +403,8 @@ private:
         LocalTensor<L0cT> c = l0().co1.template DeQue<L0cT>(loc);
         m_c_held = false;
         l0().c_holder = nullptr;
-        GlobalTensor<DstT> dst;
-        dst.SetGlobalBuffer(npusim::ascendc::gm_pointer<DstT>(address, loc), count, loc);
-        if (atomic == 1) SetAtomicAdd<DstT>(loc);
-        if constexpr (kCNz) {
-            if (!fractal()) fail("C in NZ with inputs moved row-major (docs/ascendc.md)", loc);
-            npusim::ascendc::write_nz_tile<L0cT>(npusim::ascendc::view_of(dst), c, cur_m(), cur_n(),
-                                                 stride, loc);
-        } else {
-            npusim::ascendc::write_nd_tile(dst, c, cur_m(), cur_n(), stride, kQuant, fractal(),
-                                           loc);
-        }
-        if (atomic == 1) SetAtomicNone(loc);
+        npusim::ascendc::write_c_tile<DstT, kCNz>(c, address, count, cur_m(), cur_n(), stride,
+                                                  atomic == 1, kQuant, fractal(), loc);
         l0().co1.FreeTensor(c, loc);
     }
     /// AIC: Init from an AIV's Init (REGIST_MATMUL_OBJ without a tiling): the buffers for the
@@ -444,11 +439,13 @@ private:
     void serve_all(const npusim::ascendc::MatmulState& s, std::uint64_t address,
                    std::uint64_t count, std::uint64_t stride, std::uint8_t atomic, const Loc& loc) {
         restore(s);
+        m_all = true;
         while (Iterate<true>(false, loc)) {
             const std::uint64_t offset = c_offset(stride);
             write_c(address + offset * sizeof(DstT), count - offset, stride, atomic, loc);
             m_pending = false;
         }
+        m_all = false;
     }
     void send(npusim::ascendc::MatmulRequest request, const Loc& loc) {
         // The last copy out of this AIV's workspace slot has finished before the AIC
@@ -526,7 +523,8 @@ private:
             LocalTensor<SrcT> a1 = m_a1.template AllocTensor<SrcT>(loc);
             LocalTensor<SrcT> b1 = m_b1.template AllocTensor<SrcT>(loc);
             npusim::ascendc::load_tiles_to_l1<SrcT>(a1, b1, snapshot(), kANz, kBNz, fractal(),
-                                                    {rows, cols, depth, m0, n0, k0}, loc);
+                                                    {rows, cols, depth, m0, n0, k0}, loc,
+                                                    npusim::ascendc::copy_in_of<MM_CB>(m_tiling));
             m_a1.EnQue(a1, loc);
             m_b1.EnQue(b1, loc);
             a1 = m_a1.template DeQue<SrcT>(loc);
@@ -566,11 +564,13 @@ private:
     npusim::ascendc::MatmulL0 m_l0_own;
     std::shared_ptr<npusim::ascendc::MatmulL0> m_l0_shared;
     npusim::ascendc::MatmulOperand m_a, m_b, m_bias;
+    npusim::ascendc::MatmulUserData m_user;
     bool m_bias_on = false;
     bool m_inited = false;
     bool m_pending = false;
     bool m_async = false;   // the last Iterate was Iterate<false>
     bool m_c_held = false;  // a tile is in L0C (CO1 enqueued), not yet taken
+    bool m_all = false;     // IterateAll's own Iterates (OUTER_PRODUCT runs only those)
     std::int64_t m_m = 0, m_n = 0, m_k = 0;
     std::int64_t m_org_m = 0, m_org_n = 0, m_org_ka = 0, m_org_kb = 0, m_org_kc = 0;
     std::uint64_t m_next = 0, m_tile_m = 0, m_tile_n = 0;

@@ -1,5 +1,6 @@
 // Kernel utilities: GetSystemCycle, ascendc_assert(expr[, fmt, args...]), DivCeil / AlignUp,
-// Conditional, IsSameType, the integer Ceil, the Std subset (tuple, get, forward).
+// Conditional, IsSameType, ToFloat / ToBfloat16, the integer Ceil, the Std subset (tuple, get,
+// forward).
 //
 // GetSystemCycle returns the calling block's scalar-unit time in simulated cycles (hardware: the
 // system counter), so kernels that time a section read deterministic numbers; the read costs
@@ -94,6 +95,14 @@ constexpr std::uint32_t DivCeil(std::uint32_t a, std::uint32_t b) {
 }
 constexpr std::uint32_t AlignUp(std::uint32_t a, std::uint32_t b) {
     return DivCeil(a, b) * b;
+}
+/// ToFloat / ToBfloat16: a bfloat16_t scalar as float, and a float rounded to bfloat16_t
+/// (nearest even), as the scalar unit converts them.
+inline float ToFloat(const npusim::bfloat16& value) {
+    return static_cast<float>(value);
+}
+inline npusim::bfloat16 ToBfloat16(const float& value) {
+    return npusim::bfloat16(value);
 }
 /// Ceil(a, b): the integer quotient rounded up (the scalar form; the advanced API's Ceil of a
 /// tensor is adv_math.h's).
