@@ -929,3 +929,256 @@ TEST_CASE("Matmul API: split K over cores (EnableMultiCoreSplitK, atomic add)",
     CHECK(sim.read(c_gm) == reference(p, false));
     CHECK_THAT(checker.findings(), npusim::NoFindings());
 }
+
+// ---- isA2B2Shared: two objects on one TPipe share L0A, L0B, L0C and the bias table -------
+
+namespace {
+
+constexpr MatmulConfig shared_cfg() {
+    MatmulConfig cfg = CFG_NORM;
+    cfg.isA2B2Shared = true;
+    return cfg;
+}
+constexpr MatmulConfig kSharedCfg = shared_cfg();
+
+// c1 = a1 x b1 + bias, then c2 = a2 x b2 + bias, each object's tiles filling L0C (128 x 256
+// fp32) and the bias table (256 floats): only a shared set fits. `overlap`: the second object
+// iterates while the first one's tile waits in L0C (an error).
+__global__ __aicore__ void matmul_shared_l0(GM_ADDR a1, GM_ADDR b1, GM_ADDR a2, GM_ADDR b2,
+                                            GM_ADDR bias, GM_ADDR c1, GM_ADDR c2, bool overlap) {
+    const TCubeTiling tiling = g_tiling;
+    GlobalTensor<half> a1Gm, b1Gm, a2Gm, b2Gm;
+    GlobalTensor<float> biasGm, c1Gm, c2Gm;
+    a1Gm.SetGlobalBuffer((__gm__ half*)a1, tiling.M * tiling.Ka);
+    b1Gm.SetGlobalBuffer((__gm__ half*)b1, tiling.Kb * tiling.N);
+    a2Gm.SetGlobalBuffer((__gm__ half*)a2, tiling.M * tiling.Ka);
+    b2Gm.SetGlobalBuffer((__gm__ half*)b2, tiling.Kb * tiling.N);
+    biasGm.SetGlobalBuffer((__gm__ float*)bias, tiling.N);
+    c1Gm.SetGlobalBuffer((__gm__ float*)c1, tiling.M * tiling.N);
+    c2Gm.SetGlobalBuffer((__gm__ float*)c2, tiling.M * tiling.N);
+    Matmul<ConstA, ConstA, ConstC, ConstC, kSharedCfg> mm1, mm2;
+    TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm1, &tiling, mm2, &tiling);
+    mm1.SetTensorA(a1Gm);
+    mm1.SetTensorB(b1Gm);
+    mm1.SetBias(biasGm);
+    mm2.SetTensorA(a2Gm);
+    mm2.SetTensorB(b2Gm);
+    mm2.SetBias(biasGm);
+    if (overlap) {
+        mm1.Iterate();
+        mm2.Iterate();
+    }
+    mm1.IterateAll(c1Gm);
+    mm1.End();
+    mm2.IterateAll(c2Gm);
+    mm2.End();
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API: isA2B2Shared objects share L0A, L0B, L0C and the bias table",
+          "[ascendc][matmul]") {
+    const Problem p1 = make_problem(32, 256, 32);
+    Problem p2 = make_problem(32, 256, 32);
+    std::reverse(p2.a.begin(), p2.a.end());
+    std::reverse(p2.b.begin(), p2.b.end());
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto a1 = sim.allocate<half>(p1.a.size(), "a1");
+    auto b1 = sim.allocate<half>(p1.b.size(), "b1");
+    auto a2 = sim.allocate<half>(p2.a.size(), "a2");
+    auto b2 = sim.allocate<half>(p2.b.size(), "b2");
+    auto bias = sim.allocate<float>(p1.n, "bias");
+    auto c1 = sim.allocate<float>(p1.m * p1.n, "c1");
+    auto c2 = sim.allocate<float>(p1.m * p1.n, "c2");
+    sim.write(a1, p1.a);
+    sim.write(b1, p1.b);
+    sim.write(a2, p2.a);
+    sim.write(b2, p2.b);
+    sim.write(bias, p1.bias);
+    g_tiling = tiling_for(32, 256, 32, 32, 256, 128, 256, 32, true);
+    using npusim::ascendc::gm_addr;
+    const auto run = [&](bool overlap) {
+        return sim.run(
+            {.name = "matmul_shared_l0", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+            npusim::ascendc::bind_kernel(matmul_shared_l0, gm_addr(a1), gm_addr(b1), gm_addr(a2),
+                                         gm_addr(b2), gm_addr(bias), gm_addr(c1), gm_addr(c2),
+                                         overlap));
+    };
+    REQUIRE(run(false).completed());
+    CHECK(sim.read(c1) == reference(p1, true));
+    CHECK(sim.read(c2) == reference(p2, true));
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+    CHECK_THROWS_WITH(run(true), Catch::Contains("matmul_api_test.cpp:") &&
+                                     Catch::Contains("another isA2B2Shared object's tile is in "
+                                                     "the shared L0C"));
+}
+
+TEST_CASE("Matmul API: host tiling splits as the samples' kernels assume", "[ascendc][matmul]") {
+    using matmul_tiling::CubeFormat;
+    using matmul_tiling::DataType;
+    using matmul_tiling::TPosition;
+    const auto split = [](int m, int n, int k, int dim, bool nbuffer33) {
+        matmul_tiling::MultiCoreMatmulTiling host;
+        host.SetDim(dim);
+        host.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+        host.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+        host.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+        host.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+        host.SetShape(m, n, k);
+        host.EnableBias(true);
+        if (nbuffer33) {
+            host.SetMatmulConfigParams(1, false, matmul_tiling::ScheduleType::N_BUFFER_33);
+        }
+        TCubeTiling t;
+        REQUIRE(host.GetTiling(t) == 0);
+        return std::pair{t.singleCoreM, t.singleCoreN};
+    };
+    // The squarest block among equal ones: 128 x 7679 over 24 keeps M whole (asc-devkit
+    // matmul_format_nd_align's C offsets assume it).
+    CHECK(split(128, 7679, 128, 24, false) == std::pair{128, 320});
+    // N_BUFFER_33: no tails (matmul_nbuffer33 never calls SetTail), 16 cores of 64 x 128.
+    CHECK(split(256, 512, 192, 24, true) == std::pair{64, 128});
+    CHECK(split(256, 512, 192, 24, false) != std::pair{64, 128});
+    // Unchanged: 640 x 1024 over 48 (matmul_async_iterate), 512 x 512 over 2 splits M.
+    CHECK(split(640, 1024, 512, 48, false) == std::pair{112, 128});
+    CHECK(split(512, 512, 128, 2, false) == std::pair{256, 512});
+}
+
+TEST_CASE("Kernel utilities: the integer Ceil, the Std tuple subset, ToFloat / ToBfloat16",
+          "[ascendc][matmul]") {
+    static_assert(AscendC::Ceil(int64_t{30720}, int64_t{128}) == 240);
+    static_assert(AscendC::Ceil(7, 2) == 4);
+    const AscendC::Std::tuple<int64_t, int64_t, int64_t> shape = AscendC::Std::make_tuple(1, 2, 3);
+    CHECK(AscendC::Std::get<2>(shape) == 3);
+    CHECK(AscendC::Std::tuple_size<decltype(shape)>::value == 3);
+    CHECK(AscendC::ToFloat(AscendC::ToBfloat16(3.0F)) == 3.0F);
+    CHECK(AscendC::ToFloat(AscendC::ToBfloat16(1.0F + 1.0F / 512.0F)) == 1.0F);  // to even
+}
+
+namespace {
+
+constexpr MatmulConfig outer_cfg() {
+    MatmulConfig cfg = CFG_MDL;
+    cfg.iterateOrder = IterateOrder::ORDER_M;
+    cfg.scheduleType = ScheduleType::OUTER_PRODUCT;
+    return cfg;
+}
+constexpr MatmulConfig kOuterCfg = outer_cfg();
+
+// ScheduleType::OUTER_PRODUCT: IterateAll gives the same C (npusim runs its own schedule);
+// a user's Iterate (two tiles an Iterate on the vendor's) is not supported yet.
+__global__ __aicore__ void matmul_outer(GM_ADDR a, GM_ADDR b, GM_ADDR c, bool iterate) {
+    const TCubeTiling tiling = g_tiling;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, tiling.M * tiling.Ka);
+    bGm.SetGlobalBuffer((__gm__ half*)b, tiling.Kb * tiling.N);
+    cGm.SetGlobalBuffer((__gm__ float*)c, tiling.M * tiling.N);
+    Matmul<ConstA, ConstA, ConstC, ConstC, kOuterCfg> mm;
+    TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &tiling);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    if (iterate) {
+        while (mm.Iterate()) mm.GetTensorC(cGm);
+    } else {
+        mm.IterateAll(cGm);
+    }
+    mm.End();
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API: ScheduleType::OUTER_PRODUCT runs IterateAll, refuses Iterate",
+          "[ascendc][matmul]") {
+    const Problem p = make_problem(32, 96, 32);
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto a = sim.allocate<half>(p.a.size(), "a");
+    auto b = sim.allocate<half>(p.b.size(), "b");
+    auto c = sim.allocate<float>(p.m * p.n, "c");
+    sim.write(a, p.a);
+    sim.write(b, p.b);
+    g_tiling = tiling_for(32, 96, 32, 32, 96, 16, 32, 32, false);
+    using npusim::ascendc::gm_addr;
+    const auto run = [&](bool iterate) {
+        return sim.run({.name = "matmul_outer", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+                       npusim::ascendc::bind_kernel(matmul_outer, gm_addr(a), gm_addr(b),
+                                                    gm_addr(c), iterate));
+    };
+    REQUIRE(run(false).completed());
+    CHECK(sim.read(c) == reference(p, false));
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+    CHECK_THROWS_WITH(run(true), Catch::Contains("matmul_api_test.cpp:") &&
+                                     Catch::Contains("ScheduleType::OUTER_PRODUCT"));
+}
+
+namespace {
+
+// MatmulCallBackFunc's CopyA1: the user copies each A tile into L1 (NZ, rows padded to 16) from
+// the GM address it gets; tilingPtr carries K, dataPtr the base tile's M and K (32, 32).
+__aicore__ inline void user_copy_a(const LocalTensor<int8_t>& aMatrix, const __gm__ void* gm,
+                                   int row, int col, int useM, int useK, const uint64_t tilingPtr,
+                                   const uint64_t dataPtr) {
+    const int k = static_cast<int>(tilingPtr), base = static_cast<int>(dataPtr);
+    GlobalTensor<half> src;
+    src.SetGlobalBuffer((__gm__ half*)gm);
+    Nd2NzParams p;
+    p.ndNum = 1;
+    p.nValue = useM;
+    p.dValue = useK;
+    p.srcNdMatrixStride = 0;
+    p.srcDValue = k;
+    p.dstNzC0Stride = (useM + 15) / 16 * 16;
+    p.dstNzNStride = 1;
+    p.dstNzMatrixStride = 0;
+    DataCopy(aMatrix.ReinterpretCast<half>(), src[row * base * k + col * base], p);
+}
+
+__global__ __aicore__ void matmul_copy_callback(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+    const TCubeTiling tiling = g_tiling;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, tiling.M * tiling.Ka);
+    bGm.SetGlobalBuffer((__gm__ half*)b, tiling.Kb * tiling.N);
+    cGm.SetGlobalBuffer((__gm__ float*)c, tiling.M * tiling.N);
+    Matmul<ConstA, ConstA, ConstC, ConstC, CFG_NORM,
+           MatmulCallBackFunc<nullptr, user_copy_a, nullptr>>
+        mm;
+    TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &tiling);
+    mm.SetUserDefInfo(tiling.Ka);
+    mm.SetSelfDefineData(32);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    mm.IterateAll(cGm);
+    mm.End();
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API: a MatmulCallBackFunc CopyA1 copies A's tiles", "[ascendc][matmul]") {
+    // 64 x 48 x 64 in 32 x 32 x 32 tiles (an N tail of 16): the callback runs for each A tile
+    // (row, col in base tiles); B takes the Matmul's own copy.
+    const Problem p = make_problem(64, 48, 64);
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto a = sim.allocate<half>(p.a.size(), "a");
+    auto b = sim.allocate<half>(p.b.size(), "b");
+    auto c = sim.allocate<float>(p.m * p.n, "c");
+    sim.write(a, p.a);
+    sim.write(b, p.b);
+    g_tiling = tiling_for(64, 48, 64, 64, 48, 32, 32, 32, false);
+    using npusim::ascendc::gm_addr;
+    const npusim::RunResult r = sim.run(
+        {.name = "matmul_copy_callback", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+        npusim::ascendc::bind_kernel(matmul_copy_callback, gm_addr(a), gm_addr(b), gm_addr(c)));
+    REQUIRE(r.completed());
+    CHECK(sim.read(c) == reference(p, false));
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
+}

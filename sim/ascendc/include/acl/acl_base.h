@@ -128,6 +128,20 @@ inline bool declare_kernel_type(const char* name, KernelType type) {
     declared_kernel_types_by_name()[name] = type;
     return true;
 }
+// The same, written by npusim_add_ascendc_kernel on the line of a kernel's header in a source
+// it rewrites: the registration then compiles only where the header does (a kernel declared
+// `__cube__` under `#if SCENARIO_NUM == 2` and `__aicore__` under `#else`).
+#define NPUSIM_ACL_CAT2(a, b) a##b
+#define NPUSIM_ACL_CAT(a, b) NPUSIM_ACL_CAT2(a, b)
+#define NPUSIM_DECLARE_KERNEL_TYPE(name, type)                                         \
+    [[maybe_unused]] static const bool NPUSIM_ACL_CAT(npusim_declared_, __COUNTER__) = \
+        ::npusim::acl::declare_kernel_type(name, ::npusim::KernelType::type);
+// A kernel using the Matmul API without a declared type: mixed (1 AIC : 2 AIV), as the
+// vendor's compiler makes it, unless ASCENDC_CUBE_ONLY was defined before lib/matmul_intf.h.
+#define NPUSIM_DECLARE_MATMUL_KERNEL(name)                                             \
+    [[maybe_unused]] static const bool NPUSIM_ACL_CAT(npusim_declared_, __COUNTER__) = \
+        NPUSIM_ASCENDC_CUBE_ONLY ||                                                    \
+        ::npusim::acl::declare_kernel_type(name, ::npusim::KernelType::MIX_AIC_1_2);
 /// Kernels whose parameter `index` is marked `__kfc_workspace__` (the system workspace the
 /// launch hands the library APIs, so GetSysWorkSpacePtr needs no SetSysWorkspace), by name;
 /// registered by the same generated source.

@@ -12,13 +12,16 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 #include "npusim_ascendc/cube.h"
 #include "npusim_ascendc/cube_tiling.h"
 #include "npusim_ascendc/matmul_check.h"
 #include "npusim_ascendc/matmul_config.h"
+#include "npusim_ascendc/matmul_l0.h"
 #include "npusim_ascendc/matmul_mix.h"
 #include "npusim_ascendc/matmul_operands.h"
 #include "npusim_ascendc/matmul_static.h"
@@ -99,14 +102,11 @@ public:
         const std::uint32_t bm = t.baseM, bn = t.baseN, bk = t.baseK;
         tpipe->InitBuffer(m_a1, 2, bm * bk * sizeof(SrcT), loc);
         tpipe->InitBuffer(m_b1, 2, bk * bn * sizeof(SrcT), loc);
-        const bool share = kCfg.isA2B2Shared;  // objects share L0A / L0B: one tile each
-        tpipe->InitBuffer(m_a2, t.dbL0A == 1 || share ? 1 : 2, bm * bk * sizeof(SrcT), loc);
-        tpipe->InitBuffer(m_b2, t.dbL0B == 1 || share ? 1 : 2, bk * bn * sizeof(SrcT), loc);
-        tpipe->InitBuffer(m_co1, 1, bm * bn * sizeof(L0cT), loc);
-        if (t.isBias != 0) {
-            tpipe->InitBuffer(m_bias1, 1, bn * sizeof(BiasT), loc);
-            tpipe->InitBuffer(m_bias2, 1, bn * sizeof(BiasT), loc);
-        }
+        // isA2B2Shared: the objects of this pipe share one set of L0 buffers (matmul_l0.h).
+        if constexpr (kCfg.isA2B2Shared) m_l0_shared = npusim::ascendc::shared_matmul_l0(*tpipe);
+        l0().init(*tpipe, t.dbL0A == 1 ? 1 : 2, t.dbL0B == 1 ? 1 : 2, bm * bk * sizeof(SrcT),
+                  bk * bn * sizeof(SrcT), bm * bn * sizeof(L0cT), loc);
+        if (t.isBias != 0) l0().init_bias(*tpipe, bn * sizeof(BiasT), loc);
         init_shapes();
     }
     ~Matmul() {
@@ -185,6 +185,9 @@ public:
     void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
         SetSingleShape(tailM > 0 ? tailM : m_m, tailN > 0 ? tailN : m_n, tailK > 0 ? tailK : m_k);
     }
+    /// The values MatmulCallBackFunc's copy functions get as tilingPtr and dataPtr.
+    void SetUserDefInfo(std::uint64_t tilingPtr) { m_user.tiling = tilingPtr; }
+    void SetSelfDefineData(std::uint64_t dataPtr) { m_user.data = dataPtr; }
     void SetWorkspace(GM_ADDR, int) {}
     template <class T>
     void SetWorkspace(const GlobalTensor<T>&) {}
@@ -197,6 +200,12 @@ public:
     template <bool sync = true>
     bool Iterate(bool enPartialSum = false, Loc loc = Loc::current()) {
         check_ready(loc);
+        if (kCfg.scheduleType == ScheduleType::OUTER_PRODUCT && !m_all) {
+            fail(
+                "Iterate with ScheduleType::OUTER_PRODUCT (two tiles an Iterate) is not "
+                "supported yet (IterateAll is)",
+                loc);
+        }
         if (m_pending && !enPartialSum) {
             fail("Iterate before GetTensorC took the previous tile", loc);
         }
@@ -291,7 +300,9 @@ public:
             }
             return;
         }
+        m_all = true;
         while (Iterate<sync>(false, loc)) GetTensorC<sync>(gm, enAtomic, enSequentialWrite, loc);
+        m_all = false;
     }
     /// Every tile of C into UB (an AIV of a mixed kernel): the single-core C, row-major.
     template <bool sync = true>
@@ -319,9 +330,14 @@ public:
         npusim::ascendc::matmul_wait_reply(loc);
     }
 
-    void End() {
+    /// The end of this matmul: the reuse flags of the object's own L1 buffers are consumed
+    /// (MTE2 waits for MTE1's last reads), so a next object finds the event ids free.
+    void End(Loc loc = Loc::current()) {
         m_a.set = m_b.set = m_bias.set = false;
         reset_iteration();
+        if (m_client || !m_inited) return;
+        m_a1.core().drain(loc);
+        m_b1.core().drain(loc);
     }
 
 private:
@@ -363,26 +379,20 @@ private:
     std::uint64_t c_row_stride(std::uint64_t cols) const {
         return (cols + kCRowAlign - 1) / kCRowAlign * kCRowAlign;
     }
+    npusim::ascendc::MatmulL0& l0() { return m_l0_shared ? *m_l0_shared : m_l0_own; }
     bool fractal() const {
         return npusim::ascendc::matmul_fractal<SrcT>(m_a.transposed, m_b.transposed);
     }
 
     // ---- the AIV -> AIC message mode (npusim_ascendc/matmul_mix.h) ----------------------
     npusim::ascendc::MatmulState snapshot() const {
-        return {m_a, m_b, m_bias, m_m, m_n, m_k, m_org_m, m_org_n, m_org_ka, m_org_kb, m_org_kc};
+        return {m_a, m_b,     m_bias,  m_user,   m_m,      m_n,
+                m_k, m_org_m, m_org_n, m_org_ka, m_org_kb, m_org_kc};
     }
     void restore(const npusim::ascendc::MatmulState& s) {
-        m_a = s.a;
-        m_b = s.b;
-        m_bias = s.bias;
-        m_m = s.m;
-        m_n = s.n;
-        m_k = s.k;
-        m_org_m = s.org_m;
-        m_org_n = s.org_n;
-        m_org_ka = s.org_ka;
-        m_org_kb = s.org_kb;
-        m_org_kc = s.org_kc;
+        std::tie(m_a, m_b, m_bias, m_user, m_m, m_n, m_k, m_org_m, m_org_n, m_org_ka, m_org_kb,
+                 m_org_kc) = std::tie(s.a, s.b, s.bias, s.user, s.m, s.n, s.k, s.org_m, s.org_n,
+                                      s.org_ka, s.org_kb, s.org_kc);
         reset_iteration();
     }
     /// L0C -> GM (FIX): the current tile at `address`: ND with rows `stride` elements apart,
@@ -390,21 +400,12 @@ private:
     /// L0C's type with column blocks of `stride` rows.
     void write_c(std::uint64_t address, std::uint64_t count, std::uint64_t stride,
                  std::uint8_t atomic, const Loc& loc) {
-        LocalTensor<L0cT> c = m_co1.template DeQue<L0cT>(loc);
+        LocalTensor<L0cT> c = l0().co1.template DeQue<L0cT>(loc);
         m_c_held = false;
-        GlobalTensor<DstT> dst;
-        dst.SetGlobalBuffer(npusim::ascendc::gm_pointer<DstT>(address, loc), count, loc);
-        if (atomic == 1) SetAtomicAdd<DstT>(loc);
-        if constexpr (kCNz) {
-            if (!fractal()) fail("C in NZ with inputs moved row-major (docs/ascendc.md)", loc);
-            npusim::ascendc::write_nz_tile<L0cT>(npusim::ascendc::view_of(dst), c, cur_m(), cur_n(),
-                                                 stride, loc);
-        } else {
-            npusim::ascendc::write_nd_tile(dst, c, cur_m(), cur_n(), stride, kQuant, fractal(),
-                                           loc);
-        }
-        if (atomic == 1) SetAtomicNone(loc);
-        m_co1.FreeTensor(c, loc);
+        l0().c_holder = nullptr;
+        npusim::ascendc::write_c_tile<DstT, kCNz>(c, address, count, cur_m(), cur_n(), stride,
+                                                  atomic == 1, kQuant, fractal(), loc);
+        l0().co1.FreeTensor(c, loc);
     }
     /// AIC: Init from an AIV's Init (REGIST_MATMUL_OBJ without a tiling): the buffers for the
     /// first one; a later one (the other AIV, or a re-Init) must keep the base tiles.
@@ -438,11 +439,13 @@ private:
     void serve_all(const npusim::ascendc::MatmulState& s, std::uint64_t address,
                    std::uint64_t count, std::uint64_t stride, std::uint8_t atomic, const Loc& loc) {
         restore(s);
+        m_all = true;
         while (Iterate<true>(false, loc)) {
             const std::uint64_t offset = c_offset(stride);
             write_c(address + offset * sizeof(DstT), count - offset, stride, atomic, loc);
             m_pending = false;
         }
+        m_all = false;
     }
     void send(npusim::ascendc::MatmulRequest request, const Loc& loc) {
         // The last copy out of this AIV's workspace slot has finished before the AIC
@@ -487,19 +490,32 @@ private:
         // The bias row (with enPartialSum the tile has it already): GM -> C1 -> C2.
         const bool bias = m_bias.set && m_bias_on && !accumulate_onto_c;
         LocalTensor<L0cT> bias2;
-        if (bias) bias2 = npusim::ascendc::load_bias<L0cT>(m_bias1, m_bias2, m_bias, n0, cols, loc);
+        if (bias)
+            bias2 = npusim::ascendc::load_bias<L0cT>(l0().bias1, l0().bias2, m_bias, n0, cols, loc);
         // enPartialSum: onto the tile L0C holds (one Iterate left it there, or a GetTensorC
         // took it: the buffer keeps its values); otherwise a fresh tile.
+        npusim::ascendc::MatmulL0& l0s = l0();
+        if (l0s.c_holder != nullptr && l0s.c_holder != this) {
+            fail(
+                "Iterate while another isA2B2Shared object's tile is in the shared L0C (take it "
+                "with GetTensorC first)",
+                loc);
+        }
+        if (m_l0_shared && accumulate_onto_c && l0s.c_owner != this) {
+            fail("Iterate(enPartialSum) after another isA2B2Shared object used the shared L0C",
+                 loc);
+        }
+        l0s.c_owner = this;
         LocalTensor<L0cT> c;
         if (m_c_held) {
-            c = m_co1.template DeQue<L0cT>(loc);
+            c = l0().co1.template DeQue<L0cT>(loc);
             m_c_held = false;
             if (!accumulate_onto_c) {
-                m_co1.FreeTensor(c, loc);
-                c = m_co1.template AllocTensor<L0cT>(loc);
+                l0().co1.FreeTensor(c, loc);
+                c = l0().co1.template AllocTensor<L0cT>(loc);
             }
         } else {
-            c = m_co1.template AllocTensor<L0cT>(loc);
+            c = l0().co1.template AllocTensor<L0cT>(loc);
         }
         for (std::uint64_t step = 0; step < k_steps; ++step) {
             const std::uint64_t k0 = step * m_tiling.baseK;
@@ -507,13 +523,14 @@ private:
             LocalTensor<SrcT> a1 = m_a1.template AllocTensor<SrcT>(loc);
             LocalTensor<SrcT> b1 = m_b1.template AllocTensor<SrcT>(loc);
             npusim::ascendc::load_tiles_to_l1<SrcT>(a1, b1, snapshot(), kANz, kBNz, fractal(),
-                                                    {rows, cols, depth, m0, n0, k0}, loc);
+                                                    {rows, cols, depth, m0, n0, k0}, loc,
+                                                    npusim::ascendc::copy_in_of<MM_CB>(m_tiling));
             m_a1.EnQue(a1, loc);
             m_b1.EnQue(b1, loc);
             a1 = m_a1.template DeQue<SrcT>(loc);
             b1 = m_b1.template DeQue<SrcT>(loc);
-            LocalTensor<SrcT> a2 = m_a2.template AllocTensor<SrcT>(loc);
-            LocalTensor<SrcT> b2 = m_b2.template AllocTensor<SrcT>(loc);
+            LocalTensor<SrcT> a2 = l0().a2.template AllocTensor<SrcT>(loc);
+            LocalTensor<SrcT> b2 = l0().b2.template AllocTensor<SrcT>(loc);
             if (fractal()) {
                 npusim::ascendc::load_a_zz(a2, a1, rows, depth,
                                            rows == 1 ? 1 : npusim::ascendc::align16(rows),
@@ -523,56 +540,37 @@ private:
                 npusim::ascendc::copy_elements<SrcT>(a2.native(), a1.native(), rows * depth, loc);
                 npusim::ascendc::copy_elements<SrcT>(b2.native(), b1.native(), depth * cols, loc);
             }
-            m_a2.EnQue(a2, loc);
-            m_b2.EnQue(b2, loc);
+            l0().a2.EnQue(a2, loc);
+            l0().b2.EnQue(b2, loc);
             m_a1.FreeTensor(a1, loc);
             m_b1.FreeTensor(b1, loc);
-            a2 = m_a2.template DeQue<SrcT>(loc);
-            b2 = m_b2.template DeQue<SrcT>(loc);
-            npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
-            {
-                npusim::ascendc::Resume resume(ctx);
-                // Mmads accumulating into one L0C tile are ordered on the cube pipe by a
-                // barrier (the checker's rule for same-pipe overlapping writes).
-                if (step > 0 || accumulate_onto_c) ctx.pipe_barrier(npusim::Pipe::M, loc, false);
-                ctx.before_pipe_work(npusim::Pipe::M, {}, loc);
-                npusim::MmadCall call;
-                call.c = c.native();
-                call.a = a2.native();
-                call.b = b2.native();
-                call.m = static_cast<std::uint32_t>(rows);
-                call.n = static_cast<std::uint32_t>(cols);
-                call.k = static_cast<std::uint32_t>(depth);
-                call.layout =
-                    fractal() ? npusim::CubeLayout::Fractal : npusim::CubeLayout::RowMajor;
-                call.a_transposed = !fractal() && m_a.transposed;
-                call.b_transposed = !fractal() && m_b.transposed;
-                call.accumulate = step > 0 || accumulate_onto_c;
-                call.has_bias = step == 0 && bias && !accumulate_onto_c;
-                if (call.has_bias) call.bias = bias2.native();
-                ctx.block().mmad(call, loc);
-            }
-            m_a2.FreeTensor(a2, loc);
-            m_b2.FreeTensor(b2, loc);
+            a2 = l0().a2.template DeQue<SrcT>(loc);
+            b2 = l0().b2.template DeQue<SrcT>(loc);
+            const bool with_bias = step == 0 && bias && !accumulate_onto_c;
+            npusim::ascendc::mmad_tile<L0cT, SrcT>(
+                c, a2, b2, rows, cols, depth, fractal(), m_a.transposed, m_b.transposed,
+                step > 0 || accumulate_onto_c, with_bias ? &bias2 : nullptr, loc);
+            l0().a2.FreeTensor(a2, loc);
+            l0().b2.FreeTensor(b2, loc);
         }
-        if (bias) m_bias2.FreeTensor(bias2, loc);
-        m_co1.EnQue(c, loc);
+        if (bias) l0().bias2.FreeTensor(bias2, loc);
+        l0().co1.EnQue(c, loc);
         m_c_held = true;
+        l0().c_holder = this;
     }
     TCubeTiling m_tiling{};
     TQue<TPosition::A1, 2> m_a1;
     TQue<TPosition::B1, 2> m_b1;
-    TQue<TPosition::A2, 2> m_a2;
-    TQue<TPosition::B2, 2> m_b2;
-    TQue<TPosition::C1, 1> m_bias1;
-    TQue<TPosition::C2, 1> m_bias2;
-    TQue<TPosition::CO1, 1> m_co1;
+    npusim::ascendc::MatmulL0 m_l0_own;
+    std::shared_ptr<npusim::ascendc::MatmulL0> m_l0_shared;
     npusim::ascendc::MatmulOperand m_a, m_b, m_bias;
+    npusim::ascendc::MatmulUserData m_user;
     bool m_bias_on = false;
     bool m_inited = false;
     bool m_pending = false;
     bool m_async = false;   // the last Iterate was Iterate<false>
     bool m_c_held = false;  // a tile is in L0C (CO1 enqueued), not yet taken
+    bool m_all = false;     // IterateAll's own Iterates (OUTER_PRODUCT runs only those)
     std::int64_t m_m = 0, m_n = 0, m_k = 0;
     std::int64_t m_org_m = 0, m_org_n = 0, m_org_ka = 0, m_org_kb = 0, m_org_kc = 0;
     std::uint64_t m_next = 0, m_tile_m = 0, m_tile_n = 0;

@@ -29,9 +29,6 @@ struct MatmulChecks {
         "SetQuantScalar, not supported yet, docs/ascendc.md)");
     static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
                   "npusim Ascend C: the Matmul API reads A and B from GM only yet");
-    static_assert(CFG.scheduleType == AscendC::ScheduleType::INNER_PRODUCT,
-                  "npusim Ascend C: the Matmul API's ScheduleType::OUTER_PRODUCT (two tiles a "
-                  "GetTensorC) is not supported yet");
     // A GEMV's A (CubeFormat::VECTOR, one row) is read as ND.
     static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ ||
                    A_TYPE::format == CubeFormat::VECTOR) &&
@@ -55,9 +52,9 @@ struct MatmulChecks {
                       CFG.decompMode == AscendC::DecompressionMode::DECOMP_NONE,
                   "npusim Ascend C: MatmulConfig's isCO1Shared, intraBlockPartSum, enableRelu "
                   "and decompMode are not supported yet");
-    static_assert(!CB::npusim_custom,
-                  "npusim Ascend C: MatmulCallBackFunc with user copy functions is not "
-                  "supported yet");
+    static_assert(!CB::npusim_custom_out,
+                  "npusim Ascend C: MatmulCallBackFunc's DataCopyOut (C out of L0C by a user "
+                  "function) is not supported yet (CopyA1 and CopyB1 are)");
     static_assert(POLICY::npusim_policy == AscendC::Impl::Detail::NpusimPolicy::Default ||
                       POLICY::npusim_policy == AscendC::Impl::Detail::NpusimPolicy::NBuffer33,
                   "npusim Ascend C: the Matmul API's triangle and split policies are not "

@@ -49,7 +49,9 @@ struct MatmulType {
 
 /// The order of the output tiles (MatmulConfig::iterateOrder; UNDEF: the tiling's).
 enum class IterateOrder : std::uint8_t { ORDER_M = 0, ORDER_N, UNDEF };
-/// One output tile per Iterate (INNER_PRODUCT); OUTER_PRODUCT (two) is not supported yet.
+/// One output tile per Iterate (INNER_PRODUCT); OUTER_PRODUCT (the vendor's M/N double
+/// buffer, two tiles an Iterate) runs IterateAll as INNER_PRODUCT (the same C); its Iterate /
+/// GetTensorC are a KernelError (not supported yet).
 enum class ScheduleType : std::uint8_t { INNER_PRODUCT = 0, OUTER_PRODUCT };
 enum class DecompressionMode : std::uint8_t { DECOMP_NONE = 0 };
 

@@ -17,9 +17,15 @@ struct MatmulOperand {
     bool set = false;
 };
 
+/// SetUserDefInfo's and SetSelfDefineData's values, which the copy callbacks get.
+struct MatmulUserData {
+    std::uint64_t tiling = 0, data = 0;
+};
+
 /// What an AIV's Matmul object sends with each request: its operands and shapes.
 struct MatmulState {
     MatmulOperand a, b, bias;
+    MatmulUserData user;
     std::int64_t m = 0, n = 0, k = 0;
     std::int64_t org_m = 0, org_n = 0, org_ka = 0, org_kb = 0, org_kc = 0;
 };

@@ -154,8 +154,8 @@ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG,
 }
 
 /// User copy functions in place of the Matmul's own (the vendor's reference,
-/// "MatmulCallBackFunc"): C out of L0C, A and B into L1. npusim's Matmul takes the defaults
-/// (nullptr) only yet.
+/// "MatmulCallBackFunc"): C out of L0C, A and B into L1. npusim's Matmul calls CopyA1 /
+/// CopyB1 for the tiles of A / B (matmul_tile.h); DataCopyOut is not supported yet.
 template <void (*DataCopyOut)(const __gm__ void* gm, const LocalTensor<std::int8_t>& co1Local,
                               const void* dataCopyOutParams, const std::uint64_t tilingPtr,
                               const std::uint64_t dataPtr) = nullptr,
@@ -166,8 +166,9 @@ template <void (*DataCopyOut)(const __gm__ void* gm, const LocalTensor<std::int8
                          int col, int useK, int useN, const std::uint64_t tilingPtr,
                          const std::uint64_t dataPtr) = nullptr>
 struct MatmulCallBackFunc {
-    static constexpr bool npusim_custom =
-        DataCopyOut != nullptr || CopyA1 != nullptr || CopyB1 != nullptr;
+    static constexpr bool npusim_custom_out = DataCopyOut != nullptr;
+    static constexpr auto npusim_copy_a1 = CopyA1;
+    static constexpr auto npusim_copy_b1 = CopyB1;
 };
 
 namespace Impl::Detail {

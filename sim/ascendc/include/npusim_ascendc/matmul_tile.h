@@ -85,13 +85,48 @@ struct MatmulStep {
 
 /// GM -> A1 / B1 (MTE2) for one K step of `s`'s operands: NZ in L1 (`fractal`; a transposed
 /// operand lands as its transpose's NZ), or row-major.
+/// MatmulCallBackFunc's CopyA1 / CopyB1 (null: the Matmul's own copy) and the base tile sizes
+/// that give their tile indices.
+struct MatmulCopyIn {
+    using Fn = void (*)(const AscendC::LocalTensor<std::int8_t>&, const __gm__ void*, int, int, int,
+                        int, const std::uint64_t, const std::uint64_t);
+    Fn a = nullptr, b = nullptr;
+    std::uint64_t base_m = 1, base_n = 1, base_k = 1;
+};
+template <class CB>
+MatmulCopyIn copy_in_of(const TCubeTiling& t) {
+    return {CB::npusim_copy_a1, CB::npusim_copy_b1, std::uint64_t(t.baseM), std::uint64_t(t.baseN),
+            std::uint64_t(t.baseK)};
+}
+
+/// A callback's tile: it fills `l1` (as bytes) with the [rows x cols] tile (row, col) in base
+/// tiles, in the layout the Matmul's own copy gives (NZ, rows padded to 16).
+template <class T>
+void copy_in_by_user(MatmulCopyIn::Fn fn, const AscendC::LocalTensor<T>& l1,
+                     const MatmulOperand& gm, const MatmulUserData& user, std::uint64_t row,
+                     std::uint64_t col, std::uint64_t rows, std::uint64_t cols, const Loc& loc) {
+    if (gm.transposed || sizeof(T) != 2 || rows == 1) {
+        throw KernelError(EventIds::where(loc) +
+                          "Matmul: a MatmulCallBackFunc copy of a transposed or non-16-bit "
+                          "operand, or of a one-row tile, is not supported yet");
+    }
+    fn(l1.template ReinterpretCast<std::int8_t>(),
+       static_cast<const __gm__ void*>(gm_pointer<T>(gm.address, loc)), static_cast<int>(row),
+       static_cast<int>(col), static_cast<int>(rows), static_cast<int>(cols), user.tiling,
+       user.data);
+}
+
 template <class T>
 void load_tiles_to_l1(const AscendC::LocalTensor<T>& a1, const AscendC::LocalTensor<T>& b1,
                       const MatmulState& s, bool a_nz, bool b_nz, bool fractal, const MatmulStep& t,
-                      const Loc& loc) {
+                      const Loc& loc, const MatmulCopyIn& user = {}) {
     const std::uint64_t org_m = s.org_m, org_n = s.org_n, ka = s.org_ka, kb = s.org_kb;
-    if (!fractal) {
-        // A: rows x depth (transposed: depth x rows of the K x M matrix).
+    // A: rows x depth (transposed: depth x rows of the K x M matrix), by the user's CopyA1 or
+    // the Matmul's own copy; then B likewise.
+    if (user.a != nullptr) {
+        copy_in_by_user(user.a, a1, s.a, s.user, t.m0 / user.base_m, t.k0 / user.base_k, t.rows,
+                        t.depth, loc);
+    } else if (!fractal) {
         if (s.a.transposed) {
             load_tile_to_l1<T>(a1.native(), s.a, a_nz, org_m, align16(ka), t.k0, t.m0, t.depth,
                                t.rows, loc);
@@ -99,16 +134,7 @@ void load_tiles_to_l1(const AscendC::LocalTensor<T>& a1, const AscendC::LocalTen
             load_tile_to_l1<T>(a1.native(), s.a, a_nz, ka, align16(org_m), t.m0, t.k0, t.rows,
                                t.depth, loc);
         }
-        if (s.b.transposed) {
-            load_tile_to_l1<T>(b1.native(), s.b, b_nz, kb, align16(org_n), t.n0, t.k0, t.cols,
-                               t.depth, loc);
-        } else {
-            load_tile_to_l1<T>(b1.native(), s.b, b_nz, org_n, align16(kb), t.k0, t.n0, t.depth,
-                               t.cols, loc);
-        }
-        return;
-    }
-    if (s.a.transposed) {
+    } else if (s.a.transposed) {
         if (t.rows == 1) {
             throw KernelError(EventIds::where(loc) +
                               "Matmul: a transposed A with a tile of one row is not supported yet");
@@ -119,7 +145,18 @@ void load_tiles_to_l1(const AscendC::LocalTensor<T>& a1, const AscendC::LocalTen
         load_nz_tile(a1, s.a, a_nz, ka, align16(org_m), t.m0, t.k0, t.rows, t.depth,
                      t.rows == 1 ? 1 : align16(t.rows), loc);
     }
-    if (s.b.transposed) {
+    if (user.b != nullptr) {
+        copy_in_by_user(user.b, b1, s.b, s.user, t.k0 / user.base_k, t.n0 / user.base_n, t.depth,
+                        t.cols, loc);
+    } else if (!fractal) {
+        if (s.b.transposed) {
+            load_tile_to_l1<T>(b1.native(), s.b, b_nz, kb, align16(org_n), t.n0, t.k0, t.cols,
+                               t.depth, loc);
+        } else {
+            load_tile_to_l1<T>(b1.native(), s.b, b_nz, org_n, align16(kb), t.k0, t.n0, t.depth,
+                               t.cols, loc);
+        }
+    } else if (s.b.transposed) {
         load_nz_tile(b1, s.b, b_nz, kb, align16(org_n), t.n0, t.k0, t.cols, t.depth,
                      align16(t.cols), loc);
     } else {
@@ -270,6 +307,28 @@ namespace npusim::ascendc {
 /// `ub` at `place`; `request(slot, bytes)` sends the request that makes the AIC write the slot.
 /// Orders the UB range's earlier readers and writers (vector work, copies out) before the copy
 /// in, and the copy in before the vector work that follows.
+/// L0C -> GM (FIX): the [rows x cols] tile `c` at GM `address` (`count` elements): ND with rows
+/// `stride` elements apart, converted to DstT on the way (`quant`, one Fixpipe), or NZ of L0C's
+/// type with column blocks of `stride` rows; with `atomic`, added onto GM (SetAtomicAdd<DstT>).
+template <class DstT, bool kCNz, class L0cT>
+void write_c_tile(const AscendC::LocalTensor<L0cT>& c, std::uint64_t address, std::uint64_t count,
+                  std::uint64_t rows, std::uint64_t cols, std::uint64_t stride, bool atomic,
+                  npusim::FixQuant quant, bool fractal, const Loc& loc) {
+    AscendC::GlobalTensor<DstT> gm;
+    gm.SetGlobalBuffer(gm_pointer<DstT>(address, loc), count, loc);
+    if (atomic) AscendC::SetAtomicAdd<DstT>(loc);
+    if constexpr (kCNz) {
+        if (!fractal) {
+            throw KernelError(EventIds::where(loc) +
+                              "Matmul: C in NZ with inputs moved row-major (docs/ascendc.md)");
+        }
+        write_nz_tile<L0cT>(view_of(gm), c, rows, cols, stride, loc);
+    } else {
+        write_nd_tile(gm, c, rows, cols, stride, quant, fractal, loc);
+    }
+    if (atomic) AscendC::SetAtomicNone(loc);
+}
+
 template <class DstT, class Request>
 void matmul_to_ub(const AscendC::LocalTensor<DstT>& ub, const UbPlace& place,
                   std::uint64_t workspace, const Loc& loc, Request& request) {

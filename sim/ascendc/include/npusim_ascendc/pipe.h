@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -301,6 +302,9 @@ public:
         m_queues.clear();
     }
     void Reset() {}
+    /// What the Matmul API's objects on this pipe share (isA2B2Shared: one set of L0
+    /// buffers, npusim_ascendc/matmul_l0.h); it lives as long as the pipe or an object.
+    std::shared_ptr<void>& npusim_matmul_shared() { return m_matmul_shared; }
 
     // Event ids for explicit SetFlag/WaitFlag in the TPipe paradigm.
     template <HardEvent event>
@@ -330,6 +334,7 @@ private:
     }
 
     std::vector<npusim::ascendc::QueueCore*> m_queues;
+    std::shared_ptr<void> m_matmul_shared;
     bool m_destroyed = false;
     Loc m_created_at;
 };

@@ -1,5 +1,6 @@
 // Kernel utilities: GetSystemCycle, ascendc_assert(expr[, fmt, args...]), DivCeil / AlignUp,
-// Conditional, IsSameType.
+// Conditional, IsSameType, ToFloat / ToBfloat16, the integer Ceil, the Std subset (tuple, get,
+// forward).
 //
 // GetSystemCycle returns the calling block's scalar-unit time in simulated cycles (hardware: the
 // system counter), so kernels that time a section read deterministic numbers; the read costs
@@ -12,6 +13,9 @@
 #include <cstdio>
 #include <source_location>
 #include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "npusim_ascendc/context.h"
@@ -92,5 +96,34 @@ constexpr std::uint32_t DivCeil(std::uint32_t a, std::uint32_t b) {
 constexpr std::uint32_t AlignUp(std::uint32_t a, std::uint32_t b) {
     return DivCeil(a, b) * b;
 }
+/// ToFloat / ToBfloat16: a bfloat16_t scalar as float, and a float rounded to bfloat16_t
+/// (nearest even), as the scalar unit converts them.
+inline float ToFloat(const npusim::bfloat16& value) {
+    return static_cast<float>(value);
+}
+inline npusim::bfloat16 ToBfloat16(const float& value) {
+    return npusim::bfloat16(value);
+}
+/// Ceil(a, b): the integer quotient rounded up (the scalar form; the advanced API's Ceil of a
+/// tensor is adv_math.h's).
+template <class T, class U,
+          std::enable_if_t<std::is_integral_v<T> && std::is_integral_v<U>, int> = 0>
+constexpr auto Ceil(T a, U b) {
+    return (a + b - 1) / b;
+}
 
 }  // namespace AscendC
+
+/// AscendC::Std: the standard-library subset kernels use on the device (tuple, get, forward,
+/// move, make_tuple, tuple_size, ...), the host's own (asc-devkit matmul_l2cache's block
+/// coordinates).
+namespace AscendC::Std {
+using std::forward;
+using std::get;
+using std::make_tuple;
+using std::move;
+using std::tie;
+using std::tuple;
+using std::tuple_element;
+using std::tuple_size;
+}  // namespace AscendC::Std

@@ -168,6 +168,7 @@ public:
     }
     void SetMatmulConfigParams(const MatmulConfigParams& params) {
         if (params.traverse != MatrixTraverse::NOSET) SetTraverse(params.traverse);
+        m_whole_cores = params.scheduleType == ScheduleType::N_BUFFER_33;
     }
     std::int32_t GetBaseM() const { return m_result.baseM; }
     std::int32_t GetBaseN() const { return m_result.baseN; }
@@ -237,6 +238,9 @@ protected:
     std::int32_t m_single_m = -1, m_single_n = -1, m_single_k = -1;
     std::int32_t m_fix_m = -1, m_fix_n = -1, m_fix_k = -1;
     std::int32_t m_cores = 1;
+    // ScheduleType::N_BUFFER_33: the kernel's NBuffer33 policy holds a core's A as whole base
+    // blocks and its samples never call SetTail, so every core gets the same M and N.
+    bool m_whole_cores = false;
 
 private:
     /// The types npusim's Matmul takes (npusim_ascendc/matmul_config.h): fp16 / bf16 / fp32 inputs
@@ -361,34 +365,48 @@ protected:
             t.singleCoreM = m_single_m;
             t.singleCoreN = m_single_n;
         } else {
-            // Ties: the smaller of M and N is split further (M when equal), as the vendor's
-            // tiling does for its samples (512 x 128 splits N over 2 cores, 512 x 512 splits M).
-            // Then, with base tiles fixed (SetFixSplit), fewer base tiles a core: samples copy
-            // whole base tiles out, so a single-core shape of whole tiles (1024 x 640 over 2
-            // with 128 x 128 tiles: M split, 512 x 640) is the one they assume. Before all
-            // that, a split whose cores all have the same N (no N tail) wins: samples copy
-            // whole base tiles along N and handle only an M tail (asc-devkit
-            // matmul_async_iterate: 640 x 1024 over 48 AIVs, 6 x 8 cores of 112 x 128).
-            std::int64_t best = -1, best_tiles = 0;
-            bool best_tail = true;
-            std::int32_t best_split = 0;
+            // The order of preference: with N_BUFFER_33, a split without tails (every core the
+            // same M and N, as asc-devkit matmul_nbuffer33 assumes); a split whose cores all
+            // have the same N (no N tail): samples copy whole base tiles along N and handle only
+            // an M tail (asc-devkit matmul_async_iterate: 640 x 1024 over 48 AIVs, 6 x 8 cores
+            // of 112 x 128); the smallest per-core block; with base tiles fixed (SetFixSplit),
+            // fewer base tiles a core (samples copy whole base tiles out: 1024 x 640 over 2 with
+            // 128 x 128 tiles splits M, 512 x 640); without fixed tiles, the squarest per-core
+            // block (matmul_format_nd_align's 128 x 7679 over 24 splits N only, 128 x 320: its
+            // C offsets assume M is not split); then the smaller of M and N split further, M
+            // when equal (512 x 512 over 2 splits M; matmul_leakyrelu_advanced_api's 512 x 128
+            // over 2 with 128 x 64 tiles splits N).
+            struct Score {
+                bool any_tail, tail;
+                std::int64_t cost, tiles, skew;
+                std::int32_t split;
+                bool operator<(const Score& o) const {
+                    if (any_tail != o.any_tail) return !any_tail;
+                    if (tail != o.tail) return !tail;
+                    if (cost != o.cost) return cost < o.cost;
+                    if (tiles != o.tiles) return tiles < o.tiles;
+                    if (skew != o.skew) return skew < o.skew;
+                    return split > o.split;
+                }
+            };
+            const bool fixed = m_fix_m > 0 || m_fix_n > 0;
+            bool found = false;
+            Score best{};
             for (std::int32_t md = 1; md <= dim; ++md) {
                 for (std::int32_t nd = 1; md * nd <= dim; ++nd) {
                     const std::int32_t sm = align16(ceil_div(m_m, md));
                     const std::int32_t sn = align_to(ceil_div(m_n, nd), c0());
-                    const std::int64_t cost = std::int64_t{sm} * sn;
-                    const std::int64_t tiles = ceil_div(sm, m_fix_m > 0 ? m_fix_m : 1) *
-                                               ceil_div(sn, m_fix_n > 0 ? m_fix_n : 1);
-                    const std::int32_t split = m_m <= m_n ? md : nd;
-                    const bool tail = m_n % sn != 0;
-                    const bool same_tail = tail == best_tail;
-                    if (best < 0 || (!tail && best_tail) || (same_tail && cost < best) ||
-                        (same_tail && cost == best && tiles < best_tiles) ||
-                        (same_tail && cost == best && tiles == best_tiles && split > best_split)) {
-                        best_tail = tail;
-                        best_split = split;
-                        best_tiles = tiles;
-                        best = cost;
+                    const Score score{
+                        m_whole_cores && (m_m % sm != 0 || m_n % sn != 0),
+                        m_n % sn != 0,
+                        std::int64_t{sm} * sn,
+                        ceil_div(sm, m_fix_m > 0 ? m_fix_m : 1) *
+                            ceil_div(sn, m_fix_n > 0 ? m_fix_n : 1),
+                        fixed ? 0 : std::int64_t{std::max(sm, sn)} * 1024 / std::min(sm, sn),
+                        m_m <= m_n ? md : nd};
+                    if (!found || score < best) {
+                        found = true;
+                        best = score;
                         t.singleCoreM = sm;
                         t.singleCoreN = sn;
                     }
