@@ -33,16 +33,7 @@ inline AscendC::LocalTensor<float> norm_tmp(const char* api, std::uint64_t h,
                                             std::uint32_t type_size,
                                             const AscendC::LocalTensor<std::uint8_t>* shared,
                                             const Loc& loc) {
-    const std::uint64_t need = norm_quant_tmp_bytes(api, h, type_size);
-    adv::Tmp tmp =
-        shared != nullptr ? adv::tmp_of(*shared) : adv::internal_tmp(api, need, need, loc);
-    if (tmp.bytes < need) {
-        adv::fail(loc, api,
-                  "sharedTmpBuffer holds " + std::to_string(tmp.bytes) + " bytes, at least " +
-                      std::to_string(need) + " are needed (Get" + api + "MaxMinTmpSize)");
-    }
-    return {npusim::LocalTensor<float>{MemSpace::UB, tmp.address, tmp.bytes / 4},
-            AscendC::TPosition::VECCALC};
+    return adv::sized_float_tmp(api, norm_quant_tmp_bytes(api, h, type_size), shared, loc);
 }
 
 /// out[0] = the sum of x[0..n) (partials in `partials`, h floats; may be x itself).

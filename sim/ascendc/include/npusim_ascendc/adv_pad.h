@@ -44,21 +44,6 @@ struct UnPadParams {
 
 namespace npusim::ascendc {
 
-/// The temp region (the caller's, else reserved UB) of at least `need` bytes, as float.
-inline AscendC::LocalTensor<float> pad_tmp(const char* api, std::uint64_t need,
-                                           const AscendC::LocalTensor<std::uint8_t>* shared,
-                                           const Loc& loc) {
-    const adv::Tmp tmp =
-        shared != nullptr ? adv::tmp_of(*shared) : adv::internal_tmp(api, need, need, loc);
-    if (tmp.bytes < need) {
-        adv::fail(loc, api,
-                  "sharedTmpBuffer holds " + std::to_string(tmp.bytes) + " bytes, at least " +
-                      std::to_string(need) + " are needed (Get" + api + "MaxMinTmpSize)");
-    }
-    return {npusim::LocalTensor<float>{MemSpace::UB, tmp.address, tmp.bytes / 4},
-            AscendC::TPosition::VECCALC};
-}
-
 /// In slots a (index -> column), b (row), c (offset, int32 bytes): for destination element k
 /// of rows of `out_row`, its row i = floor(k / out_row), column j = k - i out_row, and the
 /// byte offset of source element i x in_row + j + shift, clamped to [0, last].
@@ -106,7 +91,7 @@ void adv_pad(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& 
     adv_check_size(src, h * w, "srcTensor", api, loc);
     adv_check_size(dst, count, "dstTensor", api, loc);
     const AscendC::LocalTensor<float> tmp =
-        pad_tmp(api, pad_tmp_bytes(h, w, sizeof(T)), shared, loc);
+        adv::sized_float_tmp(api, pad_tmp_bytes(h, w, sizeof(T)), shared, loc);
     const std::uint64_t s = (count + 7) / 8 * 8;
     const AscendC::LocalTensor<float> a = tmp, b = tmp[s], c = tmp[2 * s];
     const AscendC::LocalTensor<std::uint8_t> bits =
@@ -143,7 +128,8 @@ void adv_unpad(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>
     if (count == 0) return;
     adv_check_size(src, h * w, "srcTensor", api, loc);
     adv_check_size(dst, count, "dstTensor", api, loc);
-    const AscendC::LocalTensor<float> tmp = pad_tmp(api, unpad_tmp_bytes(h, w), shared, loc);
+    const AscendC::LocalTensor<float> tmp =
+        adv::sized_float_tmp(api, unpad_tmp_bytes(h, w), shared, loc);
     const std::uint64_t s = (h * w + 7) / 8 * 8;
     pad_offsets<T>(tmp, tmp[s], tmp[2 * s], count, out, w, static_cast<float>(p.leftPad), h * w - 1,
                    loc);

@@ -105,6 +105,20 @@ inline Tmp checked_tmp(std::string_view api, std::uint64_t count, std::uint32_t 
     return tmp;
 }
 
+/// The temp region of at least `need` bytes (the caller's sharedTmpBuffer, else reserved UB)
+/// as float elements, for the APIs whose size rule is their own (LayerNorm, Pad, UnPad).
+inline LocalTensor<float> sized_float_tmp(const char* api, std::uint64_t need,
+                                          const LocalTensor<std::uint8_t>* shared, const Loc& loc) {
+    const Tmp tmp = shared != nullptr ? tmp_of(*shared) : internal_tmp(api, need, need, loc);
+    if (tmp.bytes < need) {
+        fail(loc, api,
+             "sharedTmpBuffer holds " + std::to_string(tmp.bytes) + " bytes, at least " +
+                 std::to_string(need) + " are needed (Get" + api + "MaxMinTmpSize)");
+    }
+    return {npusim::LocalTensor<float>{MemSpace::UB, tmp.address, tmp.bytes / 4},
+            AscendC::TPosition::VECCALC};
+}
+
 /// Runs `body(in, out, work)` over chunks of the count elements, computing in C (float, or T
 /// itself for the integer APIs): `in` the inputs, `out` the result view (when C is T: the
 /// sources and dst themselves, so body must not read an input after writing out), `work` the
