@@ -1,3 +1,21 @@
+# _npusim_includes_kernel_operator_first(<source text> <result variable>): TRUE when the
+# source includes kernel_operator.h and nothing above that include can change what the header
+# means (a #define, #undef or #if, or one of the project's own "..." headers), so compiling
+# the file with the header precompiled and included first is the same as compiling it as
+# written.
+function(_npusim_includes_kernel_operator_first text result)
+  set(${result} FALSE PARENT_SCOPE)
+  string(REGEX MATCH "#[ \t]*include[ \t]*[<\"]kernel_operator\\.h[>\"]" include "${text}")
+  if(NOT include)
+    return()
+  endif()
+  string(FIND "${text}" "${include}" at)
+  string(SUBSTRING "${text}" 0 ${at} before)
+  if(NOT before MATCHES "#[ \t]*(define|undef|if|include[ \t]*\")")
+    set(${result} TRUE PARENT_SCOPE)
+  endif()
+endfunction()
+
 # npusim_add_ascendc_kernel(<target> SOURCES <files...> [KERNELS <names...>] [CPU_DEBUG])
 #
 # Builds an Ascend C sample (kernel and host sources) as an executable that runs on npusim.
@@ -21,24 +39,6 @@
 # branch on the architecture).
 # Either way the process prints a report at exit and exits non-zero on error findings.
 # Environment at run time: NPUSIM_CHIP, NPUSIM_TRACE, NPUSIM_AUTO_SYNC (docs/ascendc.md).
-# _npusim_includes_kernel_operator_first(<source text> <result variable>): TRUE when the
-# source includes kernel_operator.h and nothing above that include can change what the header
-# means (a #define, #undef or #if, or one of the project's own "..." headers), so compiling
-# the file with the header precompiled and included first is the same as compiling it as
-# written.
-function(_npusim_includes_kernel_operator_first text result)
-  set(${result} FALSE PARENT_SCOPE)
-  string(REGEX MATCH "#[ \t]*include[ \t]*[<\"]kernel_operator\\.h[>\"]" include "${text}")
-  if(NOT include)
-    return()
-  endif()
-  string(FIND "${text}" "${include}" at)
-  string(SUBSTRING "${text}" 0 ${at} before)
-  if(NOT before MATCHES "#[ \t]*(define|undef|if|include[ \t]*\")")
-    set(${result} TRUE PARENT_SCOPE)
-  endif()
-endfunction()
-
 function(npusim_add_ascendc_kernel target)
   cmake_parse_arguments(ARG "CPU_DEBUG" "" "SOURCES;KERNELS" ${ARGN})
   # A kernel's header: optional extern "C", its qualifiers in any order (one of them
