@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "base/errors.h"
+#include "base/fresh_mapping.h"
 
 namespace npusim {
 namespace {
@@ -117,6 +118,7 @@ void GlobalMemory::map_pages(std::uint64_t first_page, std::uint64_t end_page) {
             throw UsageError("the host refused memory for GM pages " + std::to_string(page) + ".." +
                              std::to_string(end) + ": " + std::strerror(errno));
         }
+        declare_fresh_mapping(m_window + (page << kPageBits), (end - page) << kPageBits);
         page = end;
     }
 }

@@ -21,6 +21,7 @@
 #endif
 
 #include "base/errors.h"
+#include "base/fresh_mapping.h"
 #include "sim/report/report.h"
 
 namespace npusim {
@@ -134,6 +135,7 @@ public:
         if (memory == MAP_FAILED) {
             throw UsageError("schedule exploration: cannot map memory shared with the workers");
         }
+        declare_fresh_mapping(memory, m_bytes);
         m_header = new (memory) Header{};
         m_running = reinterpret_cast<std::atomic<std::uint64_t>*>(m_header + 1);
         for (std::uint32_t w = 0; w < workers; ++w)
