@@ -105,6 +105,9 @@ enum class Op : std::uint8_t {
     // LoadData 3D v2 (img2col) L1 -> L0A / L0B on MTE1: Transaction::img2col (base/img2col.h)
     // says which feature-map element each destination element is; the write comes first.
     LoadImg2Col,
+    // InitConstValue: a local buffer (L1 on MTE2, L0A / L0B on MTE1) set to one value: the
+    // write access only (rows of 32- or 512-byte blocks), the value's bits in pad_value.
+    InitConstValue,
 };
 
 /// Fixpipe's conversion out of L0C (Transaction::mode of a Fixpipe), in the order of the

@@ -145,6 +145,20 @@ void Block::load_fractals(const LoadFractalsCall& call, Loc loc) {
     issue(r, loc);
 }
 
+void Block::init_const(const InitConstCall& call, Loc loc) {
+    Request r;
+    r.op = Op::InitConstValue;
+    r.dst = call.dst.operand;
+    // No data is read: the source space names the route, i.e. the pipe that writes the
+    // buffer (GM -> L1 on MTE2, L1 -> L0A / L0B on MTE1).
+    r.src0.space = r.dst.space == MemSpace::L1 ? MemSpace::GM : MemSpace::L1;
+    r.rows = call.repeats;
+    r.count = call.blocks;
+    r.dst_pitch = call.gap;
+    r.pad.pad_value = call.value_bits;
+    issue(r, loc);
+}
+
 void Block::nd2nz(const Nd2NzCall& call, Loc loc) {
     Request r;
     r.op = Op::Copy;

@@ -437,13 +437,13 @@ public:
     }
 
     // ---- cube unit (PIPE_M) -------------------------------------------------------------
-    /// c[m x n] (+)= a[m x k] * b[k x n]; a in L0A, b in L0B (fp16, row-major), c in L0C
-    /// (fp32). accumulate = false overwrites c.
+    /// c[m x n] (+)= a[m x k] * b[k x n] (L0A, L0B fp16 row-major; L0C fp32); !accumulate sets c.
     void mmad(LocalTensor<float> c, LocalTensor<half> a, LocalTensor<half> b, std::uint32_t m,
               std::uint32_t n, std::uint32_t k, bool accumulate = false, Loc loc = Loc::current());
     void mmad(const MmadCall& call, Loc loc = Loc::current());
     void fixpipe(const FixpipeCall& call, Loc loc = Loc::current());
     void load_fractals(const LoadFractalsCall& call, Loc loc = Loc::current());
+    void init_const(const InitConstCall& call, Loc loc = Loc::current());
     void nd2nz(const Nd2NzCall& call, Loc loc = Loc::current());
 
     // ---- scalar unit (PIPE_S) -----------------------------------------------------------

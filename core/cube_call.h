@@ -84,6 +84,15 @@ struct LoadFractalsCall {
     std::uint64_t pad_value = 0;
 };
 
+/// InitConstValue as one instruction: `repeats` rows of `blocks` blocks (32 bytes in L1 on
+/// MTE2, 512 bytes in L0A / L0B on MTE1) set to `value_bits` (one element's bits, `dst`'s
+/// type), each next row `gap` blocks after the previous one's end.
+struct InitConstCall {
+    CubeOperand dst;
+    std::uint32_t repeats = 0, blocks = 0, gap = 0;
+    std::uint64_t value_bits = 0;
+};
+
 /// DataCopy GM -> L1 with the ND -> NZ conversion (one DMA instruction on MTE2, timed as the
 /// `rows` row copy it reads): `rows` rows of `cols` elements from `src` (rows `src_pitch`
 /// bytes apart) land in `dst` as NZ: C0 columns (32 bytes) a column block, its rows 32 bytes

@@ -143,6 +143,10 @@ void InstructionDecoder::decode_copy(const Request& r, Transaction& tx,
         decode_img2col(r, tx, out);
         return;
     }
+    if (r.op == Op::InitConstValue) {
+        decode_init_const(r, tx, out);
+        return;
+    }
     if (r.layout == CubeLayout::Fractal) {
         decode_nd2nz(r, tx, out);
         return;

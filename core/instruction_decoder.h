@@ -78,6 +78,7 @@ private:
     void decode_fixpipe(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     void decode_load_fractals(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     void decode_img2col(const Request& r, Transaction& tx, DecodedInstruction& out) const;
+    void decode_init_const(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     void decode_nd2nz(const Request& r, Transaction& tx, DecodedInstruction& out) const;
     void decode_flag(const Request& r, Transaction& tx) const;
     void decode_barrier(const Request& r, Transaction& tx) const;

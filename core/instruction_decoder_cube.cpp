@@ -241,6 +241,35 @@ void InstructionDecoder::decode_load_fractals(const Request& r, Transaction& tx,
     tx.add_access(r.dst.space, true, r.dst.address, kFractalBytes, r.rows, r.dst_pitch);
 }
 
+void InstructionDecoder::decode_init_const(const Request& r, Transaction& tx,
+                                           DecodedInstruction& out) const {
+    tx.dtype = tx.src_dtype = r.dst.dtype;
+    tx.pad_value = r.pad.pad_value;
+    const bool to_l1 = r.dst.space == MemSpace::L1;
+    if (!to_l1 && r.dst.space != MemSpace::L0A && r.dst.space != MemSpace::L0B) {
+        rule_error(tx, "InitConstValue fills L1 (A1 / B1), L0A (A2) or L0B (B2), not " +
+                           name_of(r.dst.space));
+    }
+    // The pipe that writes that buffer (Block::init_const's source space): MTE2 into L1, MTE1
+    // into L0A / L0B.
+    out.route = find_copy_route(r.src0.space, r.dst.space);
+    const std::uint64_t element = size_of(r.dst.dtype);
+    if (element != 2 && element != 4) {
+        rule_error(tx,
+                   "InitConstValue takes 16- and 32-bit elements on A2 (half, bfloat16_t, "
+                   "int16_t, uint16_t, float, int32_t, uint32_t), got " +
+                       name_of(r.dst.dtype));
+    }
+    if (r.rows == 0 || r.count == 0) rule_error(tx, "InitConstValue of 0 blocks");
+    const std::uint64_t block = to_l1 ? 32 : 512;
+    const std::uint64_t row_bytes = r.count * block, pitch = (r.count + r.dst_pitch) * block;
+    const std::uint64_t span = (std::uint64_t{r.rows} - 1) * pitch + row_bytes;
+    tx.count = std::uint64_t{r.rows} * row_bytes / element;
+    check_local(tx, r.dst, span / element, "destination", block);
+    out.write_access = tx.access_count;
+    tx.add_access(r.dst.space, true, r.dst.address, row_bytes, r.rows, pitch);
+}
+
 void InstructionDecoder::decode_img2col(const Request& r, Transaction& tx,
                                         DecodedInstruction& out) const {
     tx.dtype = tx.src_dtype = r.src0.dtype;

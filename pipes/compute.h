@@ -91,6 +91,9 @@ void compute_load_fractals(const Transaction& tx, const std::byte* const* source
 /// from its element first_read) into out as img2col_destination (base/img2col.h); padding
 /// positions read tx.pad_value, elements past the window in the last fractals are 0.
 void compute_img2col(const Transaction& tx, const std::byte* const* sources, std::byte* out);
+/// InitConstValue (pipes/compute_fixpipe.cpp): the write access's bytes, each element
+/// (tx.dtype) tx.pad_value's low bytes.
+void compute_init_const(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// The scale of a quantisation word as the fixpipe uses it: bits 31..13 as a float (1 sign,
 /// 8 exponent and 10 mantissa bits; the 13 low mantissa bits are dropped).
 float fixpipe_scale(std::uint64_t word);

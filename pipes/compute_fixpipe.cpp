@@ -164,6 +164,13 @@ void compute_img2col(const Transaction& tx, const std::byte* const* sources, std
     }
 }
 
+void compute_init_const(const Transaction& tx, const std::byte* const*, std::byte* out) {
+    const std::uint64_t element = size_of(tx.dtype);
+    const std::uint64_t bytes = tx.accesses[0].total_bytes();
+    for (std::uint64_t b = 0; b < bytes; ++b)
+        out[b] = static_cast<std::byte>((tx.pad_value >> (8 * (b % element))) & 0xFF);
+}
+
 void nd2nz_in_place(const Transaction& tx, std::byte* data) {
     constexpr std::uint64_t kBlock = 32;  // C0 elements: one row of a column block
     const MemAccess& read = tx.accesses[0];

@@ -167,13 +167,19 @@ constexpr std::array kOps{
            .name = "LoadData",
            .unit = OpUnit::Copy,
            .compute = &compute_img2col},
+    // A fill of L1 / L0A / L0B with one value (no source): timed as the copy onto that buffer
+    // (the decoder picks the route: GM -> L1 on MTE2, L1 -> L0A / L0B on MTE1).
+    OpInfo{.op = Op::InitConstValue,
+           .name = "InitConstValue",
+           .unit = OpUnit::Copy,
+           .compute = &compute_init_const},
 };
 
 constexpr bool rows_in_enum_order() {
     for (std::size_t i = 0; i < kOps.size(); ++i) {
         if (static_cast<std::size_t>(kOps[i].op) != i) return false;
     }
-    return static_cast<std::size_t>(Op::LoadImg2Col) + 1 == kOps.size();
+    return static_cast<std::size_t>(Op::InitConstValue) + 1 == kOps.size();
 }
 static_assert(rows_in_enum_order(), "kOps has one row per Op, in enumerator order");
 

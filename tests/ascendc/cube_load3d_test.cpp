@@ -1,12 +1,14 @@
 // The cube's img2col and square-transposing loads, written as for hardware with static tensors
 // and explicit flags, each checked against a CPU reference with the checker attached:
 //   - a 3 x 3 convolution (stride 2, padding 1 holding the value 1) through LoadData 3D v2
-//     into L0A, its registers set by SetFmatrix / SetLoadDataPaddingValue;
+//     into L0A, its registers set by SetFmatrix / SetLoadDataPaddingValue, in both the
+//     unpacked and the packed (LoadData3DParamsV2Pro) form;
 //   - fp32 A held transposed (k x m) and B (k x n), both through LoadData 3D v2 (enTranspose
 //     into L0A, always transposing into L0B), Mmad with kDirectionAlign;
 //   - int8 A^T and B through LoadDataWithTranspose (32 x 32 squares), int32 results;
 //   - fp32 A^T and B laid out in L1 as ZZ (Nd2NzParams with ndNum > 1) through
 //     LoadDataWithTranspose (16 x 16 squares of two 16 x 8 fractals).
+//   - InitConstValue (Fill) of L0A and L0B before an Mmad, and of L1 rows with gaps;
 // Racy variants load into L0 after the MTE1 -> M flag: the checker reports L0's RAW.
 #include <cstdint>
 #include <vector>
@@ -40,7 +42,7 @@ constexpr uint32_t kOw = (kW + 2 * kPad - kKw) / kStride + 1;  // 3
 constexpr uint32_t kConvK = kC * kKh * kKw;                    // 144
 constexpr uint32_t kConvM = Align(kOh * kOw, 16);              // 16
 
-template <bool kRace>
+template <bool kRace, bool kPacked = false>
 __global__ __cube__ void conv_load3d(GM_ADDR x, GM_ADDR w, GM_ADDR y) {
     GlobalTensor<half> xGm, wGm;
     GlobalTensor<float> yGm;
@@ -70,7 +72,13 @@ __global__ __cube__ void conv_load3d(GM_ADDR x, GM_ADDR w, GM_ADDR y) {
     p.filterW = kKw;
     p.filterH = kKh;
     static constexpr IsResetLoad3dConfig kRegisters = {false, false};
-    if constexpr (!kRace) LoadData<half, kRegisters>(a2, x1, p);
+    // The packed form: extConfig kExtension | mExtension << 16; filterConfig a byte each for
+    // strideW, strideH, filterW, filterH, dilationW, dilationH.
+    const LoadData3DParamsV2Pro packed(kC, false, false, false, false, false,
+                                       uint64_t{kConvK} | (uint64_t{kConvM} << 16),
+                                       0x010103030202ULL);
+    if constexpr (!kRace && kPacked) LoadData(a2, x1, packed);
+    if constexpr (!kRace && !kPacked) LoadData<half, kRegisters>(a2, x1, p);
     LoadData(b2, w1, LoadData2DParams{0, kConvK / 16, 1, 0, 0, false, 0});
     SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
     WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
@@ -88,7 +96,7 @@ __global__ __cube__ void conv_load3d(GM_ADDR x, GM_ADDR w, GM_ADDR y) {
     Fixpipe(yGm, c1, fix);
 }
 
-template <bool kRace>
+template <bool kRace, bool kPacked = false>
 std::vector<npusim::Finding> run_conv() {
     npusim::Simulator sim(npusim::builtin_chip_config("small"));
     npusim::Checker checker(sim.global_memory());
@@ -101,9 +109,10 @@ std::vector<npusim::Finding> run_conv() {
     auto y = sim.allocate<float>(kOh * kOw * kF, "y");
     sim.write(x, xs);
     sim.write(w, ws);
-    const npusim::RunResult r = sim.run(
-        {.name = "conv_load3d", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
-        npusim::ascendc::bind_kernel(conv_load3d<kRace>, gm_addr(x), gm_addr(w), gm_addr(y)));
+    const npusim::RunResult r =
+        sim.run({.name = "conv_load3d", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+                npusim::ascendc::bind_kernel(conv_load3d<kRace, kPacked>, gm_addr(x), gm_addr(w),
+                                             gm_addr(y)));
     REQUIRE(r.completed());
     if (!kRace) {
         // y[p][f] = sum over (c, kh, kw) of x at the window (1 outside the map) x w[f][k],
@@ -297,6 +306,51 @@ __global__ __cube__ void fp32_transpose(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
     fixpipe_out(cGm, c1);
 }
 
+// ---- InitConstValue: L0A filled with 2, L0B with 3 (k = 48), C = 2 * 3 * 48 everywhere ----
+constexpr uint32_t kFillM = 32, kFillN = 32, kFillK = 48;
+int g_fill_line = 0;
+
+template <bool kRace>
+__global__ __cube__ void fill_mmad(GM_ADDR c) {
+    GlobalTensor<float> cGm;
+    cGm.SetGlobalBuffer((__gm__ float*)c, kFillM * kFillN);
+    LocalTensor<half> a2(TPosition::A2, 0, kFillM * kFillK);
+    LocalTensor<half> b2(TPosition::B2, 0, kFillK * kFillN);
+    LocalTensor<float> c1(TPosition::CO1, 0, kFillM * kFillN);
+    InitConstValue(a2, InitConstValueParams<half>(1, kFillM * kFillK * 2 / 512, 0, half(2.0F)));
+    if constexpr (!kRace) Fill(b2, {1, static_cast<uint16_t>(kFillK * kFillN * 2 / 512), 0, 3});
+    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    g_fill_line = __LINE__ + 1;
+    if constexpr (kRace) Fill(b2, {1, static_cast<uint16_t>(kFillK * kFillN * 2 / 512), 0, 3});
+    g_mmad_line = __LINE__ + 1;
+    Mmad(c1, a2, b2, MmadParams{kFillM, kFillN, kFillK});
+    SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+    WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    FixpipeParamsV220<> fix;
+    fix.nSize = kFillN;
+    fix.mSize = kFillM;
+    fix.srcStride = kFillM;
+    fix.dstStride = kFillN;
+    Fixpipe(cGm, c1, fix);
+}
+
+// L1 rows with gaps: 3 rows of 2 blocks (32 bytes) of 7, 1 block apart, over data from GM;
+// copied back out of L1 on the AIC's MTE3.
+constexpr uint32_t kFillL1 = 9 * 16;  // 9 blocks of 16 halves
+__global__ __cube__ void fill_l1_rows(GM_ADDR x, GM_ADDR y) {
+    GlobalTensor<half> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ half*)x, kFillL1);
+    yGm.SetGlobalBuffer((__gm__ half*)y, kFillL1);
+    LocalTensor<half> a1(TPosition::A1, 0, kFillL1);
+    DataCopy(a1, xGm, kFillL1);
+    PipeBarrier<PIPE_MTE2>();  // two MTE2 writes of the same bytes complete in any order
+    InitConstValue(a1, InitConstValueParams<half>(3, 2, 1, half(7.0F)));
+    SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    DataCopy(yGm, a1, kFillL1);
+}
+
 npusim::Expected l0_raw(npusim::MemSpace space) {
     return {.kind = npusim::FindingKind::RaceRAW,
             .space = space,
@@ -327,4 +381,53 @@ TEST_CASE("Ascend C LoadDataWithTranspose: int8 32 x 32 squares", "[ascendc][cub
 
 TEST_CASE("Ascend C LoadDataWithTranspose: fp32 16 x 16 squares from ZZ in L1", "[ascendc][cube]") {
     CHECK_THAT((run_matmul<float, float>(fp32_transpose, Align(kK, 16))), npusim::NoFindings());
+}
+
+TEST_CASE("Ascend C LoadData 3D: the packed form (LoadData3DParamsV2Pro) loads the same window",
+          "[ascendc][cube]") {
+    CHECK_THAT((run_conv<false, true>()), npusim::NoFindings());
+}
+
+TEST_CASE("Ascend C InitConstValue: L0A and L0B filled before an Mmad, L1 rows with gaps",
+          "[ascendc][cube]") {
+    const auto run_fill = [](auto kernel) {
+        npusim::Simulator sim(npusim::builtin_chip_config("small"));
+        npusim::Checker checker(sim.global_memory());
+        sim.attach(checker);
+        auto c = sim.allocate<float>(kFillM * kFillN, "c");
+        const npusim::RunResult r =
+            sim.run({.name = "fill_mmad", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+                    npusim::ascendc::bind_kernel(kernel, gm_addr(c)));
+        REQUIRE(r.completed());
+        return std::pair{sim.read(c), checker.findings()};
+    };
+    const auto [out, findings] = run_fill(fill_mmad<false>);
+    CHECK(out == std::vector<float>(kFillM * kFillN, 2.0F * 3.0F * kFillK));
+    CHECK_THAT(findings, npusim::NoFindings());
+    CHECK_THAT(run_fill(fill_mmad<true>).second,
+               npusim::ExactlyFindings({{.kind = npusim::FindingKind::RaceRAW,
+                                         .space = npusim::MemSpace::L0B,
+                                         .first_pipe = npusim::Pipe::MTE1,
+                                         .second_pipe = npusim::Pipe::M,
+                                         .first_line = unsigned(g_fill_line),
+                                         .second_line = unsigned(g_mmad_line)}}));
+
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    std::vector<half> xs(kFillL1);
+    for (uint32_t i = 0; i < kFillL1; ++i) xs[i] = half(static_cast<float>(i % 50));
+    auto x = sim.allocate<half>(kFillL1, "x");
+    auto y = sim.allocate<half>(kFillL1, "y");
+    sim.write(x, xs);
+    REQUIRE(sim.run({.name = "fill_l1_rows", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+                    npusim::ascendc::bind_kernel(fill_l1_rows, gm_addr(x), gm_addr(y)))
+                .completed());
+    const std::vector<half> ys = sim.read(y);
+    for (uint32_t i = 0; i < kFillL1; ++i) {
+        const uint32_t block = i / 16;  // rows of blocks 0-1, 3-4, 6-7; 2, 5, 8 untouched
+        const float expected = block % 3 == 2 ? static_cast<float>(xs[i]) : 7.0F;
+        CHECK(static_cast<float>(ys[i]) == expected);
+    }
+    CHECK_THAT(checker.findings(), npusim::NoFindings());
 }

@@ -21,6 +21,7 @@
 #include "npusim_ascendc/constants.h"
 #include "npusim_ascendc/context.h"
 #include "npusim_ascendc/cube.h"
+#include "npusim_ascendc/cube_fill.h"
 #include "npusim_ascendc/cube_load3d.h"
 #include "npusim_ascendc/data_copy.h"
 #include "npusim_ascendc/debug.h"

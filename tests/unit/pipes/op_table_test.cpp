@@ -10,7 +10,7 @@
 using namespace npusim;
 
 namespace {
-constexpr int kOpCount = static_cast<int>(Op::LoadImg2Col) + 1;
+constexpr int kOpCount = static_cast<int>(Op::InitConstValue) + 1;
 
 struct Expected {
     Op op;
@@ -82,6 +82,7 @@ constexpr Expected kExpected[] = {
     {Op::DataSyncBarrier, OpUnit::Sync, 0},
     {Op::CacheClean, OpUnit::Sync, 0},
     {Op::LoadImg2Col, OpUnit::Copy, 0},
+    {Op::InitConstValue, OpUnit::Copy, 0},
 };
 static_assert(std::size(kExpected) == kOpCount);
 }  // namespace
@@ -95,10 +96,11 @@ TEST_CASE("op table: every op has its row with the right unit and UB sources", "
         CHECK(int{info.ub_sources} == expected.ub_sources);
         CHECK(info.single_output == (expected.op == Op::ReduceSum || expected.op == Op::ReduceMax ||
                                      expected.op == Op::ReduceMin));
-        // Fixpipe and LoadData: copies whose data are computed (conversions, transposes).
+        // Fixpipe, LoadData and InitConstValue: copies whose data are computed (conversions,
+        // transposes, a constant).
         const bool computes = info.unit == OpUnit::Vector || info.unit == OpUnit::Cube ||
                               expected.op == Op::Fixpipe || expected.op == Op::LoadFractals ||
-                              expected.op == Op::LoadImg2Col;
+                              expected.op == Op::LoadImg2Col || expected.op == Op::InitConstValue;
         CHECK((info.compute != nullptr) == computes);
         CHECK(info.reads_dst == (expected.op == Op::Axpy));
         CHECK(info.bit_output == (expected.op == Op::Compare || expected.op == Op::CompareScalar));

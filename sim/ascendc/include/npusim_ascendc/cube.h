@@ -31,6 +31,26 @@ struct LoadData2DParams {
     std::uint8_t addrMode = 0;
 };
 
+/// LoadData 2D v2's parameters, an Ascend 950 form (not on A2 / A3, which npusim models):
+/// declared so that a kernel naming them in code for that chip compiles (the asc-devkit
+/// compatibility samples); a LoadData that uses them fails to compile, saying so.
+struct LoadData2DParamsV2 {
+    std::uint32_t mStartPosition = 0;
+    std::uint32_t kStartPosition = 0;
+    std::uint16_t mStep = 0;
+    std::uint16_t kStep = 0;
+    std::int32_t srcStride = 0;
+    std::uint16_t dstStride = 0;
+    bool ifTranspose = false;
+    std::uint8_t sid = 0;
+};
+template <class T, class... Rest>
+void LoadData(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData2DParamsV2&, Rest...) {
+    static_assert(npusim::ascendc::kAlwaysFalse<T>,
+                  "npusim Ascend C: LoadData with LoadData2DParamsV2 is an Ascend 950 API (not "
+                  "on Atlas A2/A3, which npusim models; docs/ascendc.md)");
+}
+
 /// Mmad's parameters with the vendor's constructors (its kernel_struct_mm.h): the fields one
 /// by one, (m, n, k, isBias, fmOffset, enSsparse, enWinogradA, enWinogradB) or (m, n, k,
 /// unitFlag, cmatrixSource, cmatrixInitVal); (m, n, k) is npusim's own shorthand.

@@ -33,6 +33,9 @@ inline constexpr IsResetLoad3dConfig IS_RESER_LOAD3D_DEFAULT_CONFIG = {true, tru
 
 enum class FmatrixMode : std::uint8_t { FMATRIX_LEFT = 0, FMATRIX_RIGHT = 1 };
 
+/// The entries of a padList (left, right, top, bottom).
+inline constexpr std::int32_t PAD_SIZE = 4;
+
 /// SetLoadDataRepeat's parameters; A2 / A3 have no dstStride (Ascend 950 only).
 struct LoadDataRepeatParam {
     LoadDataRepeatParam() = default;
@@ -71,6 +74,34 @@ struct LoadData3DParamsV2 {
     bool filterSizeW = false;
     bool filterSizeH = false;
     bool fMatrixCtrl = false;
+};
+
+/// LoadData 3D v2's packed form ("Load3Dv2Pro"): the feature map's shape and padding always
+/// from SetFmatrix, the pad value from SetLoadDataPaddingValue; extConfig packs kExtension
+/// (bits 0-15), mExtension (16-31), kStartPt (32-47) and mStartPt (48-63); filterConfig packs
+/// strideW, strideH, filterW, filterH, dilationFilterW and dilationFilterH, a byte each from
+/// bit 0 (the default: all 1).
+struct LoadData3DParamsV2Pro {
+    LoadData3DParamsV2Pro() = default;
+    LoadData3DParamsV2Pro(std::uint16_t channelSizeIn, bool enTransposeIn, bool enSmallKIn,
+                          bool filterSizeWIn, bool filterSizeHIn, bool fMatrixCtrlIn,
+                          std::uint64_t extConfigIn, std::uint64_t filterConfigIn)
+        : channelSize(channelSizeIn),
+          enTranspose(enTransposeIn),
+          enSmallK(enSmallKIn),
+          filterSizeW(filterSizeWIn),
+          filterSizeH(filterSizeHIn),
+          fMatrixCtrl(fMatrixCtrlIn),
+          extConfig(extConfigIn),
+          filterConfig(filterConfigIn) {}
+    std::uint16_t channelSize = 0;
+    bool enTranspose = false;
+    bool enSmallK = false;
+    bool filterSizeW = false;
+    bool filterSizeH = false;
+    bool fMatrixCtrl = false;
+    std::uint64_t extConfig = 0;
+    std::uint64_t filterConfig = 0x10101010101ULL;
 };
 
 /// SetFmatrix(l1H, l1W, padList, mode): the feature map's shape and padding a LoadData 3D
@@ -207,6 +238,35 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
     call.geometry = g;
     call.pad_value = pad_bits;
     ctx.block().load_fractals(call, loc);
+}
+
+/// LoadData(l0, l1, LoadData3DParamsV2Pro): LoadData 3D v2 with the packed fields unpacked,
+/// the feature map's shape, padding and pad value from their registers.
+template <class T>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+              const LoadData3DParamsV2Pro& params, Loc loc = Loc::current()) {
+    LoadData3DParamsV2<T> p;
+    p.channelSize = params.channelSize;
+    p.kExtension = static_cast<std::uint16_t>(params.extConfig);
+    p.mExtension = static_cast<std::uint16_t>(params.extConfig >> 16);
+    p.kStartPt = static_cast<std::uint16_t>(params.extConfig >> 32);
+    p.mStartPt = static_cast<std::uint16_t>(params.extConfig >> 48);
+    const auto byte = [&](int i) {
+        return static_cast<std::uint8_t>(params.filterConfig >> (8 * i));
+    };
+    p.strideW = byte(0);
+    p.strideH = byte(1);
+    p.filterW = byte(2);
+    p.filterH = byte(3);
+    p.dilationFilterW = byte(4);
+    p.dilationFilterH = byte(5);
+    p.enTranspose = params.enTranspose;
+    p.enSmallK = params.enSmallK;
+    p.filterSizeW = params.filterSizeW;
+    p.filterSizeH = params.filterSizeH;
+    p.fMatrixCtrl = params.fMatrixCtrl;
+    static constexpr IsResetLoad3dConfig kFromRegisters = {false, false};
+    LoadData<T, kFromRegisters>(dst, src, p, loc);
 }
 
 }  // namespace AscendC
