@@ -39,12 +39,71 @@ endfunction()
 # branch on the architecture).
 # Either way the process prints a report at exit and exits non-zero on error findings.
 # Environment at run time: NPUSIM_CHIP, NPUSIM_TRACE, NPUSIM_AUTO_SYNC (docs/ascendc.md).
+# For a kernel header whose qualifiers stand under #if / #else (`header`, found in `text`, the
+# file `path`): in `skeleton`, the header's preprocessor lines with a type registration in
+# place of each qualifier line that declares a type (`__mix__(a, b)`, `__cube__`), followed by
+# a #line back to the kernel's own line; empty when no branch declares a type. In `anchor`,
+# where the skeleton goes: the kernel's template head and header (or the header alone).
+function(_npusim_conditional_kernel_type text header kname path skeleton_var anchor_var)
+  string(FIND "${text}" "${header}" at)
+  string(SUBSTRING "${text}" 0 ${at} before)
+  # The preprocessor lines right above the header (the #if that its #else / #endif close).
+  string(REGEX MATCH "(\n[ \t]*#[^\n]*)+\n[ \t]*$" leading "${before}")
+  string(LENGTH "${before}" before_length)
+  string(LENGTH "${leading}" leading_length)
+  math(EXPR start "${before_length} - ${leading_length}")
+  string(SUBSTRING "${before}" 0 ${start} above)
+  string(REGEX REPLACE "^\n" "" leading "${leading}")
+  string(REGEX REPLACE "[ \t\r\n]+$" "" trimmed "${above}")
+  if(trimmed MATCHES ">$")
+    string(FIND "${above}" "template" template_at REVERSE)
+    if(template_at GREATER -1)
+      set(start ${template_at})
+    endif()
+  endif()
+  string(LENGTH "${header}" header_length)
+  math(EXPR anchor_length "${at} + ${header_length} - ${start}")
+  string(SUBSTRING "${text}" ${start} ${anchor_length} anchor)
+  string(SUBSTRING "${text}" 0 ${start} prefix)
+  string(REGEX MATCHALL "\n" newlines "${prefix}")
+  list(LENGTH newlines line)
+  math(EXPR line "${line} + 1")
+  # The qualifiers' text, one element per line ( ; escaped: none in qualifiers).
+  string(REGEX REPLACE "void[ \t\r\n]+[A-Za-z_][A-Za-z0-9_]*[ \t\r\n]*\\([^)]*\\)$" "" qualifiers "${header}")
+  string(REPLACE "\n" ";" lines "${leading}${qualifiers}")
+  set(skeleton "")
+  set(typed FALSE)
+  foreach(one IN LISTS lines)
+    if(one MATCHES "^[ \t]*#")
+      string(APPEND skeleton "${one}\n")
+    elseif(one MATCHES "__mix__[ \t]*\\([ \t]*([0-9]+)[ \t]*,[ \t]*([0-9]+)[ \t]*\\)")
+      set(type "MIX_AIC_${CMAKE_MATCH_1}_${CMAKE_MATCH_2}")
+      if(CMAKE_MATCH_1 STREQUAL "0")
+        set(type "MIX_AIV_1_0")
+      endif()
+      string(APPEND skeleton "NPUSIM_DECLARE_KERNEL_TYPE(\"${kname}\", ${type})\n")
+      set(typed TRUE)
+    elseif(one MATCHES "__cube__")
+      string(APPEND skeleton "NPUSIM_DECLARE_KERNEL_TYPE(\"${kname}\", AIC_ONLY)\n")
+      set(typed TRUE)
+    endif()
+  endforeach()
+  if(typed)
+    set(${skeleton_var} "${skeleton}#line ${line} \"${path}\"\n" PARENT_SCOPE)
+  else()
+    set(${skeleton_var} "" PARENT_SCOPE)
+  endif()
+  set(${anchor_var} "${anchor}" PARENT_SCOPE)
+endfunction()
+
 function(npusim_add_ascendc_kernel target)
   cmake_parse_arguments(ARG "CPU_DEBUG" "" "SOURCES;KERNELS" ${ARGN})
   # A kernel's header: optional extern "C", its qualifiers in any order (one of them
-  # __global__), its name and parameters.
+  # __global__), its name and parameters. Preprocessor lines may stand between the qualifiers
+  # (`__global__ __mix__(1, 1)` / `#else` / `__global__ __mix__(1, 2)` / `#endif`).
+  set(_npusim_qualifier "(__global__|__aicore__|__vector__|__cube__|__mix__[ \t]*\\([ \t0-9,]*\\))")
   set(_npusim_kernel_header
-      "(extern \"C\"[ \t\r\n]+)?((__global__|__aicore__|__vector__|__cube__|__mix__[ \t]*\\([ \t0-9,]*\\))[ \t\r\n]+)+void[ \t\r\n]+[A-Za-z_][A-Za-z0-9_]*[ \t\r\n]*\\([^)]*\\)")
+      "(extern \"C\"[ \t\r\n]+)?${_npusim_qualifier}[ \t\r\n]+(${_npusim_qualifier}[ \t\r\n]+|#[^\n]*\n[ \t\r\n]*)*void[ \t\r\n]+[A-Za-z_][A-Za-z0-9_]*[ \t\r\n]*\\([^)]*\\)")
   set(typed_kernels "")
   set(inline_typed_kernels "")
   set(all_kernels "")
@@ -94,7 +153,9 @@ function(npusim_add_ascendc_kernel target)
       string(REGEX MATCH "void[ \t\r\n]+([A-Za-z_][A-Za-z0-9_]*)[ \t\r\n]*\\(" _ "${header}")
       set(kname ${CMAKE_MATCH_1})
       if(NOT declaration_${kname})
-        set(declaration_${kname} "${header}")
+        # (Without the preprocessor lines of a conditional header: its qualifiers expand to
+        # nothing here.)
+        string(REGEX REPLACE "\n[ \t]*#[^\n]*" "" declaration_${kname} "${header}")
         # A template kernel (`template <...>` right before it) has no plain declaration.
         string(FIND "${text}" "${header}" at)
         string(SUBSTRING "${text}" 0 ${at} before)
@@ -106,7 +167,17 @@ function(npusim_add_ascendc_kernel target)
       endif()
       set(type "")
       set(matmul_rule FALSE)
-      if(header MATCHES "__mix__[ \t]*\\([ \t]*([0-9]+)[ \t]*,[ \t]*([0-9]+)[ \t]*\\)")
+      if(header MATCHES "\n[ \t]*#")
+        # Qualifiers under #if / #else: the registrations follow the same preprocessor lines.
+        _npusim_conditional_kernel_type("${text}" "${header}" ${kname} ${abs} skeleton anchor)
+        if(skeleton AND rewrite)
+          string(REPLACE "${anchor}" "${skeleton}${anchor}" rewritten "${rewritten}")
+          list(APPEND inline_typed_kernels ${kname})
+        elseif(skeleton)
+          string(APPEND type_registrations "${skeleton}")
+          list(APPEND typed_kernels ${kname})
+        endif()
+      elseif(header MATCHES "__mix__[ \t]*\\([ \t]*([0-9]+)[ \t]*,[ \t]*([0-9]+)[ \t]*\\)")
         # __mix__(cube cores, vector cores): (0, 1) is an AIV-only mix.
         set(type "KERNEL_TYPE_MIX_AIC_${CMAKE_MATCH_1}_${CMAKE_MATCH_2}")
         if(CMAKE_MATCH_1 STREQUAL "0")

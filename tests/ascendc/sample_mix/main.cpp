@@ -1,6 +1,6 @@
-// The host program of the mixed sample, ACL only: it launches one kernel through a `_do`
-// wrapper (<<<>>>) and the other through ACLRT_LAUNCH_KERNEL, never naming a kernel type,
-// and checks both outputs against relu(A x B) * 0.5 computed here.
+// The host program of the mixed sample, ACL only: it launches one kernel through
+// ACLRT_LAUNCH_KERNEL and the others through `_do` wrappers (<<<>>>), never naming a kernel
+// type, and checks each output against relu(A x B) * 0.5 computed here.
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -10,6 +10,8 @@
 
 extern void mix_body_typed_do(uint32_t blockDim, void* stream, uint8_t* a, uint8_t* b, uint8_t* c,
                               uint8_t* out);
+extern void mix_conditional_do(uint32_t blockDim, void* stream, uint8_t* a, uint8_t* b, uint8_t* c,
+                               uint8_t* out);
 
 #define CHECK_ACL(x)                                                                \
     do {                                                                            \
@@ -50,18 +52,21 @@ int32_t main() {
     CHECK_ACL(aclrtMemcpy(bDevice, bBytes, b.data(), bBytes, ACL_MEMCPY_HOST_TO_DEVICE));
 
     int failures = 0;
-    for (int form = 0; form < 2; ++form) {
+    for (int form = 0; form < 3; ++form) {
         CHECK_ACL(aclrtMemset(outDevice, outBytes, 0, outBytes));
         if (form == 0) {
             ACLRT_LAUNCH_KERNEL(mix_qualified)(1, stream, aDevice, bDevice, cDevice, outDevice);
-        } else {
+        } else if (form == 1) {
             mix_body_typed_do(1, stream, aDevice, bDevice, cDevice, outDevice);
+        } else {
+            mix_conditional_do(1, stream, aDevice, bDevice, cDevice, outDevice);
         }
         CHECK_ACL(aclrtSynchronizeStream(stream));
         std::vector<float> out(m * n);
         CHECK_ACL(
             aclrtMemcpy(out.data(), outBytes, outDevice, outBytes, ACL_MEMCPY_DEVICE_TO_HOST));
-        const char* name = form == 0 ? "mix_qualified" : "mix_body_typed";
+        const char* const names[] = {"mix_qualified", "mix_body_typed", "mix_conditional"};
+        const char* name = names[form];
         if (std::memcmp(out.data(), expected.data(), outBytes) != 0) {
             std::printf("%s: wrong output\n", name);
             ++failures;

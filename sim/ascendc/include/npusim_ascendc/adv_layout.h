@@ -79,6 +79,18 @@ void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::
     (void)sharedTmpBuffer;
     npusim::ascendc::adv_broadcast<T, dim, axis>(dst, src, dstShape, srcShape, loc);
 }
+/// BroadCast: Broadcast under the vendor's other spelling (both forms).
+template <class T, std::int32_t dim, std::int32_t axis, bool isReuseSource = false>
+void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dstShape[],
+               const std::uint32_t srcShape[], Loc loc = Loc::current()) {
+    npusim::ascendc::adv_broadcast<T, dim, axis>(dst, src, dstShape, srcShape, loc);
+}
+template <class T, std::int32_t dim, std::int32_t axis, bool isReuseSource = false>
+void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint32_t dstShape[],
+               const std::uint32_t srcShape[], const LocalTensor<std::uint8_t>& /*sharedTmpBuffer*/,
+               Loc loc = Loc::current()) {
+    npusim::ascendc::adv_broadcast<T, dim, axis>(dst, src, dstShape, srcShape, loc);
+}
 
 /// Fill(gm, size, value) is in npusim_ascendc/init_global_memory.h.
 

@@ -423,6 +423,10 @@ inline std::int64_t GetTaskRatio(Loc loc = Loc::current()) {
                ? 2
                : 1;
 }
+/// GetTaskRatio under the vendor's other spelling.
+inline std::int64_t GetTaskRation(Loc loc = Loc::current()) {
+    return GetTaskRatio(loc);
+}
 
 enum CoreTypeId : std::uint8_t { AIC = 1, AIV = 2 };
 inline CoreTypeId GetCoreType(Loc loc = Loc::current()) {
