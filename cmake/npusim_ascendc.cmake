@@ -210,6 +210,7 @@ function(npusim_add_ascendc_kernel target)
       endif()
       # In a source compiled as rewritten, the registration goes on the header's own line, so
       # the sample's #if / #else pick the header and its type together (the line count stays).
+      set(registration "")
       if(rewrite AND type AND NOT type STREQUAL "KERNEL_TYPE_AIV_ONLY" AND NOT template_${kname})
         if(matmul_rule)
           set(registration "NPUSIM_DECLARE_MATMUL_KERNEL(\"${kname}\")")
@@ -217,11 +218,22 @@ function(npusim_add_ascendc_kernel target)
           string(REPLACE "KERNEL_TYPE_" "" type_name "${type}")
           set(registration "NPUSIM_DECLARE_KERNEL_TYPE(\"${kname}\", ${type_name})")
         endif()
+        list(APPEND inline_typed_kernels ${kname})
+      endif()
+      # Its name by address too (a launch through a function pointer): the header declared
+      # once more on its own line, then registered; not for templates, headers under #if or
+      # with default arguments (declared twice, an error).
+      if(rewrite AND NOT template_${kname} AND NOT header MATCHES "\n[ \t]*#"
+         AND NOT header MATCHES "=")
+        string(REGEX REPLACE "[\r\n]+" " " one_line "${header}")
+        string(REGEX MATCH "void[ \t]+${kname}[ \t]*\\(([^)]*)\\)$" _ "${one_line}")
+        set(registration "${one_line}; NPUSIM_DECLARE_KERNEL_NAME(${kname}, void (*)(${CMAKE_MATCH_1})) ${registration}")
+      endif()
+      if(registration)
         string(FIND "${rewritten}" "${registration} ${header}" done_at)
         if(done_at EQUAL -1)
           string(REPLACE "${header}" "${registration} ${header}" rewritten "${rewritten}")
         endif()
-        list(APPEND inline_typed_kernels ${kname})
       endif()
       if(NOT kname IN_LIST kernels_here)
         list(APPEND kernels_here ${kname})

@@ -12,6 +12,8 @@ extern void mix_body_typed_do(uint32_t blockDim, void* stream, uint8_t* a, uint8
                               uint8_t* out);
 extern void mix_conditional_do(uint32_t blockDim, void* stream, uint8_t* a, uint8_t* b, uint8_t* c,
                                uint8_t* out);
+extern void mix_pointer_do(uint32_t blockDim, void* stream, uint8_t* a, uint8_t* b, uint8_t* c,
+                           uint8_t* out);
 
 #define CHECK_ACL(x)                                                                \
     do {                                                                            \
@@ -52,20 +54,23 @@ int32_t main() {
     CHECK_ACL(aclrtMemcpy(bDevice, bBytes, b.data(), bBytes, ACL_MEMCPY_HOST_TO_DEVICE));
 
     int failures = 0;
-    for (int form = 0; form < 3; ++form) {
+    for (int form = 0; form < 4; ++form) {
         CHECK_ACL(aclrtMemset(outDevice, outBytes, 0, outBytes));
         if (form == 0) {
             ACLRT_LAUNCH_KERNEL(mix_qualified)(1, stream, aDevice, bDevice, cDevice, outDevice);
         } else if (form == 1) {
             mix_body_typed_do(1, stream, aDevice, bDevice, cDevice, outDevice);
-        } else {
+        } else if (form == 2) {
             mix_conditional_do(1, stream, aDevice, bDevice, cDevice, outDevice);
+        } else {
+            mix_pointer_do(1, stream, aDevice, bDevice, cDevice, outDevice);
         }
         CHECK_ACL(aclrtSynchronizeStream(stream));
         std::vector<float> out(m * n);
         CHECK_ACL(
             aclrtMemcpy(out.data(), outBytes, outDevice, outBytes, ACL_MEMCPY_DEVICE_TO_HOST));
-        const char* const names[] = {"mix_qualified", "mix_body_typed", "mix_conditional"};
+        const char* const names[] = {"mix_qualified", "mix_body_typed", "mix_conditional",
+                                     "mix_qualified through a pointer"};
         const char* name = names[form];
         if (std::memcmp(out.data(), expected.data(), outBytes) != 0) {
             std::printf("%s: wrong output\n", name);

@@ -142,6 +142,22 @@ inline bool declare_kernel_type(const char* name, KernelType type) {
     [[maybe_unused]] static const bool NPUSIM_ACL_CAT(npusim_declared_, __COUNTER__) = \
         NPUSIM_ASCENDC_CUBE_ONLY ||                                                    \
         ::npusim::acl::declare_kernel_type(name, ::npusim::KernelType::MIX_AIC_1_2);
+/// Kernel names by address, registered by npusim_add_ascendc_kernel next to each plain
+/// kernel of a source it rewrites: a launch through a function pointer (`auto k = ...;
+/// k<<<...>>>(...)`) is then known by its kernel's name (its type, its system workspace, the
+/// name in reports), not by the pointer variable's.
+inline std::map<const void*, std::string>& declared_kernel_names() {
+    static std::map<const void*, std::string> names;
+    return names;
+}
+inline bool declare_kernel_name(const void* kernel, const char* name) {
+    declared_kernel_names().emplace(kernel, name);
+    return true;
+}
+#define NPUSIM_DECLARE_KERNEL_NAME(kernel, pointer_type)                            \
+    [[maybe_unused]] static const bool NPUSIM_ACL_CAT(npusim_named_, __COUNTER__) = \
+        ::npusim::acl::declare_kernel_name(                                         \
+            reinterpret_cast<const void*>(static_cast<pointer_type>(&kernel)), #kernel);
 /// Kernels whose parameter `index` is marked `__kfc_workspace__` (the system workspace the
 /// launch hands the library APIs, so GetSysWorkSpacePtr needs no SetSysWorkspace), by name;
 /// registered by the same generated source.

@@ -82,6 +82,10 @@ struct Launcher {
     aclError operator()(std::uint32_t block_dim, aclrtStream stream, Args... args) const {
         static_assert(sizeof...(Args) == sizeof...(Params),
                       "ACLRT_LAUNCH_KERNEL: the argument count differs from the kernel's");
+        // A launch through a function pointer: the kernel's own name, where it was registered.
+        const auto& names = declared_kernel_names();
+        const auto known = names.find(reinterpret_cast<const void*>(kernel));
+        const std::string& name = known != names.end() ? known->second : this->name;
         LaunchSpec spec;
         spec.name = name;
         spec.blocks = block_dim;
