@@ -30,6 +30,9 @@ struct Img2Col {
     std::uint32_t dilation_h = 1, dilation_w = 1;
     std::uint32_t pad_left = 0, pad_right = 0, pad_top = 0, pad_bottom = 0;
     bool transpose = false;
+    /// SetLoadDataBoundary: an L1 byte address the reads wrap at (an element at address
+    /// a >= wrap_bytes reads a - wrap_bytes, from L1's start); 0: no wrap.
+    std::uint64_t wrap_bytes = 0;
     /// Set by the decoder: the elements from the feature map's start to the first one the
     /// instruction reads (where its L1 read access begins).
     std::uint64_t first_read = 0;

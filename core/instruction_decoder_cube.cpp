@@ -327,8 +327,22 @@ void InstructionDecoder::decode_img2col(const Request& r, Transaction& tx,
         src_operand.count = std::max(src_operand.count, read.hi);
         check_local(tx, src_operand, read.hi, "source (the feature map)", 32);
         g.first_read = read.lo;
-        tx.add_access(MemSpace::L1, false, r.src0.address + read.lo * element,
-                      (read.hi - read.lo) * element);
+        const std::uint64_t lo = r.src0.address + read.lo * element;
+        const std::uint64_t hi = r.src0.address + read.hi * element;
+        if (g.wrap_bytes == 0 || hi <= g.wrap_bytes) {
+            g.wrap_bytes = 0;
+            tx.add_access(MemSpace::L1, false, lo, hi - lo);
+            return;
+        }
+        // Reads past SetLoadDataBoundary's bound continue at L1's start: two L1 reads.
+        if (lo >= g.wrap_bytes || hi - g.wrap_bytes > g.wrap_bytes) {
+            rule_error(tx, what + " reads L1 bytes [" + std::to_string(lo) + ", " +
+                               std::to_string(hi) + "), which wrap at SetLoadDataBoundary's " +
+                               std::to_string(g.wrap_bytes) +
+                               " more than once or from past it (not supported yet)");
+        }
+        tx.add_access(MemSpace::L1, false, lo, g.wrap_bytes - lo);
+        tx.add_access(MemSpace::L1, false, 0, hi - g.wrap_bytes);
     }
 }
 

@@ -89,7 +89,8 @@ void nd2nz_in_place(const Transaction& tx, std::byte* data);
 void compute_load_fractals(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// LoadData 3D (pipes/compute_fixpipe.cpp): the window tx.img2col of the feature map (sources[0]
 /// from its element first_read) into out as img2col_destination (base/img2col.h); padding
-/// positions read tx.pad_value, elements past the window in the last fractals are 0.
+/// positions read tx.pad_value, elements past the window in the last fractals are 0. With
+/// img2col.wrap_bytes, elements at L1 addresses past it come from sources[1] (L1 from 0).
 void compute_img2col(const Transaction& tx, const std::byte* const* sources, std::byte* out);
 /// InitConstValue (pipes/compute_fixpipe.cpp): the write access's bytes, each element
 /// (tx.dtype) tx.pad_value's low bytes.

@@ -156,9 +156,15 @@ void compute_img2col(const Transaction& tx, const std::byte* const* sources, std
                 for (std::uint64_t b = 0; b < element; ++b)
                     at[b] = static_cast<std::byte>((tx.pad_value >> (8 * b)) & 0xFF);
             } else {
-                std::memcpy(
-                    at, sources[0] + (static_cast<std::uint64_t>(from) - g.first_read) * element,
-                    element);
+                // Past SetLoadDataBoundary's bound (g.wrap_bytes): the second read, from L1's
+                // start.
+                const std::uint64_t offset =
+                    (static_cast<std::uint64_t>(from) - g.first_read) * element;
+                const std::uint64_t address = tx.accesses[1].address + offset;
+                const bool wrapped = g.wrap_bytes != 0 && address >= g.wrap_bytes;
+                std::memcpy(at,
+                            wrapped ? sources[1] + (address - g.wrap_bytes) : sources[0] + offset,
+                            element);
             }
         }
     }

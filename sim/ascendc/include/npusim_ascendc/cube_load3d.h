@@ -7,7 +7,8 @@
 // 16- and 32-bit types), into L0B always as ZN (16- and 32-bit types). The feature map lies in
 // L1 as NC1HWC0. Not supported (KernelError naming the line): channelSize, kStartPt or
 // kExtension not a multiple of C0, fMatrixCtrl true, enSmallK, SetLoadDataRepeat with more
-// than one repeat, a read past SetLoadDataBoundary's bound (hardware wraps to L1's start).
+// than one repeat, reads that wrap at SetLoadDataBoundary's bound more than once (reads past
+// it continue at L1's start, as on hardware).
 // LoadData3DParamsV1 is an Ascend 310 / 910 API: not declared (a compile error).
 #pragma once
 
@@ -135,8 +136,8 @@ void SetLoadDataPaddingValue(const T padValue, Loc loc = Loc::current()) {
     ctx.block().scalar_work(1, loc);
 }
 
-/// SetLoadDataBoundary(bytes): LoadData 3D reads below this L1 byte address (0: all of L1).
-/// npusim checks it: a read past it is a KernelError (hardware wraps to L1's start).
+/// SetLoadDataBoundary(bytes): LoadData 3D's reads at L1 addresses at or past this one
+/// continue at L1's start (address - bytes); 0: no bound.
 inline void SetLoadDataBoundary(std::uint32_t boundaryValue, Loc loc = Loc::current()) {
     npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
     ctx.load3d_registers().boundary = boundaryValue;
@@ -215,20 +216,19 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
     const npusim::Img2ColRead read = npusim::img2col_read(g, kC0);
     const auto s = src.native();
     const auto d = dst.native();
-    if (regs.boundary != 0 && read.hi > read.lo &&
-        s.address + read.hi * sizeof(T) > regs.boundary) {
-        throw KernelError(EventIds::where(loc) + "LoadData 3D reads L1 up to byte " +
-                          std::to_string(s.address + read.hi * sizeof(T)) +
-                          ", past SetLoadDataBoundary's " + std::to_string(regs.boundary) +
-                          " (hardware would wrap to L1's start; not modelled)");
-    }
+    // Reads past SetLoadDataBoundary's bound continue at L1's start (the decoder splits them).
+    const std::uint64_t lo = s.address + read.lo * sizeof(T), hi = s.address + read.hi * sizeof(T);
+    const bool wraps = regs.boundary != 0 && read.hi > read.lo && hi > regs.boundary;
+    if (wraps) g.wrap_bytes = regs.boundary;
     npusim::ascendc::Resume resume(ctx);
     std::vector<npusim::ascendc::Touch> touches;
     const npusim::MatrixShape shape = npusim::img2col_destination(g, kC0, to_b);
     touches.push_back(npusim::ascendc::Touch{d.space, d.address, shape.span() * sizeof(T), true});
-    if (read.hi > read.lo) {
-        touches.push_back(npusim::ascendc::Touch{s.space, s.address + read.lo * sizeof(T),
-                                                 (read.hi - read.lo) * sizeof(T), false});
+    if (wraps && lo < regs.boundary && hi - regs.boundary <= regs.boundary) {
+        touches.push_back(npusim::ascendc::Touch{s.space, lo, regs.boundary - lo, false});
+        touches.push_back(npusim::ascendc::Touch{s.space, 0, hi - regs.boundary, false});
+    } else if (read.hi > read.lo) {
+        touches.push_back(npusim::ascendc::Touch{s.space, lo, hi - lo, false});
     }
     ctx.before_pipe_work(npusim::Pipe::MTE1, touches, loc);
     npusim::LoadFractalsCall call;
