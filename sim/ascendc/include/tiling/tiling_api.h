@@ -14,6 +14,7 @@
 #include <iostream>  // the vendor's tiling headers bring it; host samples use std::cout
 
 #include "npusim_ascendc/adv_softmax_tiling.h"
+#include "npusim_ascendc/adv_sort_filter_tiling.h"
 #include "npusim_ascendc/adv_tiling.h"  // the advanced APIs, part B
 #include "npusim_ascendc/adv_tmp_size.h"
 #include "npusim_ascendc/cube_tiling.h"
