@@ -326,3 +326,99 @@ TEST_CASE("Advanced Select, DropOut: a dropped MTE2 -> V flag is the RAW at the 
     }
     CHECK_THAT(findings, npusim::ExactlyFindings(want));
 }
+
+namespace {
+
+// SoftmaxFlashV2 over 3 rows of 48 columns in two blocks of 24 (the first without, the second
+// with the update, in place as the vendor's sample calls it); SoftmaxGrad and SoftmaxGradFront
+// over 3 rows of 40. Input: x (3 x 48), grad (3 x 40), src (3 x 40). Output: max, sum, the
+// second block's expMax (3 x 8 each), the second block's dst (3 x 24), grad (3 x 40), front
+// (3 x 8).
+constexpr uint32_t kMr = 3, kMk = 48, kMb = 24, kGk = 40;
+constexpr uint32_t kMx = 0, kMg = kMr * kMk, kMs = kMg + kMr * kGk, kMIn = kMs + kMr * kGk;
+constexpr uint32_t kMoMax = 0, kMoSum = 24, kMoExp = 48, kMoDst = 72, kMoGrad = kMoDst + kMr * kMb,
+                   kMoFront = kMoGrad + kMr * kGk, kMOut = kMoFront + 24;
+
+extern "C" __global__ __aicore__ void adv_flash_kernel(GM_ADDR in, GM_ADDR out) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, ib, tb, ob;
+    pipe.InitBuffer(xb, kMr * kMb * 4);
+    pipe.InitBuffer(ib, kMIn * 4);
+    pipe.InitBuffer(tb, 1024);
+    pipe.InitBuffer(ob, kMOut * 4);
+    GlobalTensor<float> inGm, outGm;
+    inGm.SetGlobalBuffer((__gm__ float*)in, kMIn);
+    outGm.SetGlobalBuffer((__gm__ float*)out, kMOut);
+    LocalTensor<float> x = xb.Get<float>(), i = ib.Get<float>(), o = ob.Get<float>();
+    LocalTensor<uint8_t> tmp = tb.Get<uint8_t>();
+    DataCopy(i, inGm, kMIn);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    SoftMaxTiling tiling;
+    const SoftMaxShapeInfo block{kMr, kMb, kMr, kMb};
+    LocalTensor<float> maxT = o[kMoMax], sumT = o[kMoSum], expT = o[kMoExp];
+    for (uint32_t part = 0; part < 2; ++part) {
+        for (uint32_t r = 0; r < kMr; ++r) {  // the rows' columns of this block
+            Adds(x[r * kMb], i[kMx + r * kMk + part * kMb], 0.0F, kMb);
+        }
+        if (part == 0) {
+            SoftmaxFlashV2<float, false>(x, sumT, maxT, x, expT, sumT, maxT, tmp, tiling, block);
+        } else {
+            SoftmaxFlashV2<float, true>(x, sumT, maxT, x, expT, sumT, maxT, tmp, tiling, block);
+        }
+    }
+    Adds(o[kMoDst], x, 0.0F, kMr * kMb);
+    SoftMaxTiling gradTiling;
+    SoftMaxGradTilingFunc(ge::Shape({kMr, kGk}), 4,
+                          GetSoftMaxGradMinTmpSize(ge::Shape({kMr, kGk}), 4, false, false),
+                          gradTiling);
+    SoftmaxGrad<float>(o[kMoGrad], i[kMg], i[kMs], tmp, gradTiling);
+    SoftmaxGradFront<float>(o[kMoFront], i[kMg], i[kMs], gradTiling);  // the API's own temp
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(outGm, o, kMOut);
+}
+
+}  // namespace
+
+TEST_CASE("Advanced SoftmaxFlashV2 (two blocks, the second updating) and SoftmaxGrad within 1e-5",
+          "[ascendc][adv]") {
+    CHECK(GetSoftMaxFlashV2MinTmpSize(ge::Shape({kMr, kMb}), 4, 4, true, false) == 128);
+    std::vector<float> in(kMIn);
+    for (uint32_t j = 0; j < kMIn; ++j) in[j] = score(j, 9) / 126.0F;
+    std::vector<uint8_t> bytes(kMIn * 4);
+    std::memcpy(bytes.data(), in.data(), bytes.size());
+    const auto raw = run(adv_flash_kernel, bytes, kMOut * 4);
+    std::vector<float> out(kMOut);
+    std::memcpy(out.data(), raw.data(), raw.size());
+    auto near = [](float got, double want) {
+        return std::fabs(got - want) <= 1e-5 * std::max(1.0, std::fabs(want));
+    };
+    for (uint32_t r = 0; r < kMr; ++r) {
+        const float* x = &in[kMx + r * kMk];
+        const double max0 = *std::max_element(x, x + kMb);
+        const double max1 = std::max(max0, double(*std::max_element(x + kMb, x + kMk)));
+        double sum0 = 0, sum1 = 0;
+        for (uint32_t j = 0; j < kMb; ++j) sum0 += std::exp(x[j] - max0);
+        for (uint32_t j = kMb; j < kMk; ++j) sum1 += std::exp(x[j] - max1);
+        const double exp_max = std::exp(max0 - max1);
+        for (uint32_t j = 0; j < 8; ++j) {
+            INFO("row " << r << " block element " << j);
+            CHECK(near(out[kMoMax + r * 8 + j], max1));
+            CHECK(near(out[kMoSum + r * 8 + j], exp_max * sum0 + sum1));
+            CHECK(near(out[kMoExp + r * 8 + j], exp_max));
+        }
+        for (uint32_t j = 0; j < kMb; ++j) {
+            CHECK(near(out[kMoDst + r * kMb + j], std::exp(x[kMb + j] - max1)));
+        }
+        const float* g = &in[kMg + r * kGk];
+        const float* s = &in[kMs + r * kGk];
+        double dot = 0;
+        for (uint32_t j = 0; j < kGk; ++j) dot += double(g[j]) * s[j];
+        for (uint32_t j = 0; j < kGk; ++j) {
+            INFO("grad row " << r << " column " << j);
+            CHECK(near(out[kMoGrad + r * kGk + j], (g[j] - dot) * s[j]));
+        }
+        for (uint32_t j = 0; j < 8; ++j) CHECK(near(out[kMoFront + r * 8 + j], dot));
+    }
+}

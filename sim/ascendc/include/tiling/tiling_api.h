@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <iostream>  // the vendor's tiling headers bring it; host samples use std::cout
 
+#include "npusim_ascendc/adv_softmax_flash_tiling.h"
 #include "npusim_ascendc/adv_softmax_tiling.h"
 #include "npusim_ascendc/adv_sort_filter_tiling.h"
 #include "npusim_ascendc/adv_tiling.h"  // the advanced APIs, part B
