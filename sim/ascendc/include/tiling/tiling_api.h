@@ -20,6 +20,7 @@
 #include "npusim_ascendc/adv_tmp_size.h"
 #include "npusim_ascendc/cube_tiling.h"
 #include "npusim_ascendc/ge_data_type.h"
+#include "securec.h"  // the vendor's tiling headers bring memcpy_s
 #include "tiling/platform/platform_ascendc.h"
 
 namespace matmul_tiling {
