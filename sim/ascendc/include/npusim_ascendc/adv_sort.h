@@ -42,13 +42,13 @@ constexpr std::uint32_t GetSortOffset(const std::uint32_t elemOffset) {
 namespace npusim::ascendc::adv {
 
 template <class T>
-LocalTensor<T> ub_view(std::uint64_t address, std::uint64_t count) {
+LocalTensor<T> sort_view(std::uint64_t address, std::uint64_t count) {
     return {npusim::LocalTensor<T>{MemSpace::UB, address, count}, AscendC::TPosition::VECCALC};
 }
 
 template <class T>
-void require_elements(std::string_view api, const LocalTensor<T>& t, std::uint64_t need,
-                      const char* operand, const Loc& loc) {
+void require_sort_elements(std::string_view api, const LocalTensor<T>& t, std::uint64_t need,
+                           const char* operand, const Loc& loc) {
     if (t.GetSize() < need) {
         fail(loc, api,
              std::string(operand) + " holds " + std::to_string(t.GetSize()) +
@@ -120,8 +120,8 @@ void Concat(LocalTensor<T>& concat, const LocalTensor<T>& src, const LocalTensor
             const std::int32_t repeatTime, Loc loc = Loc::current()) {
     static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                   "npusim Ascend C: Concat takes half or float scores");
-    npusim::ascendc::adv::require_elements("Concat", src, std::uint64_t{16} * repeatTime, "src",
-                                           loc);
+    npusim::ascendc::adv::require_sort_elements("Concat", src, std::uint64_t{16} * repeatTime,
+                                                "src", loc);
     concat = src;
 }
 
@@ -139,9 +139,9 @@ void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat,
     if (repeatTime <= 0) return;
     const std::uint64_t n = 32 * static_cast<std::uint64_t>(repeatTime);
     const std::uint64_t len = GetSortLen<T>(static_cast<std::uint32_t>(n));
-    adv::require_elements("Sort", dst, len, "dst", loc);
-    adv::require_elements("Sort", concat, n, "concat", loc);
-    adv::require_elements("Sort", index, n, "index", loc);
+    adv::require_sort_elements("Sort", dst, len, "dst", loc);
+    adv::require_sort_elements("Sort", concat, n, "concat", loc);
+    adv::require_sort_elements("Sort", index, n, "index", loc);
     Sort32(dst, concat, index, repeatTime, loc);
     if (!isFullSort || repeatTime == 1) return;
     if (tmp.GetSize() < len) {
@@ -165,8 +165,8 @@ void Extract(const LocalTensor<T>& dstValue, const LocalTensor<std::uint32_t>& d
                   "npusim Ascend C: Extract takes half or float scores");
     if (repeatTime <= 0) return;
     const auto n = static_cast<std::uint32_t>(32 * repeatTime);
-    npusim::ascendc::adv::require_elements("Extract", sorted, GetSortLen<T>(n), "the sorted tensor",
-                                           loc);
+    npusim::ascendc::adv::require_sort_elements("Extract", sorted, GetSortLen<T>(n),
+                                                "the sorted tensor", loc);
     npusim::ascendc::adv::extract_pairs(dstValue, dstIndex, sorted, n, loc);
 }
 
@@ -200,9 +200,10 @@ void topk(const LocalTensor<T>& dstValue, const LocalTensor<std::int32_t>& dstIn
     }
     const auto kk = static_cast<std::uint32_t>(k);
     const std::uint32_t k_values = sf_align(kk, 32 / sizeof(T)), k_indices = sf_align(kk, 8);
-    require_elements("TopK", src, std::uint64_t{outter} * inner, "srcLocal", loc);
-    require_elements("TopK", dstValue, std::uint64_t{outter} * k_values, "dstValueLocal", loc);
-    require_elements("TopK", dstIndex, std::uint64_t{outter} * k_indices, "dstIndexLocal", loc);
+    require_sort_elements("TopK", src, std::uint64_t{outter} * inner, "srcLocal", loc);
+    require_sort_elements("TopK", dstValue, std::uint64_t{outter} * k_values, "dstValueLocal", loc);
+    require_sort_elements("TopK", dstIndex, std::uint64_t{outter} * k_indices, "dstIndexLocal",
+                          loc);
     const std::uint32_t need = topk_tmp_bytes(inner, sizeof(T));
     const Tmp tmp = shared != nullptr ? *shared : internal_tmp("TopK", need, need, loc);
     if (tmp.bytes < need) {
@@ -213,10 +214,10 @@ void topk(const LocalTensor<T>& dstValue, const LocalTensor<std::int32_t>& dstIn
     const std::uint64_t values_at = tmp.address;
     const std::uint64_t index_at = values_at + sf_align(inner * sizeof(T), 32);
     const std::uint64_t pairs_at = index_at + sf_align(inner * 4, 32);
-    const LocalTensor<T> values = ub_view<T>(values_at, inner);
-    const LocalTensor<T> pairs_a = ub_view<T>(pairs_at, inner * 8 / sizeof(T));
-    const LocalTensor<T> pairs_b = ub_view<T>(pairs_at + inner * 8, inner * 8 / sizeof(T));
-    LocalTensor<std::int32_t> own_index = ub_view<std::int32_t>(index_at, inner);
+    const LocalTensor<T> values = sort_view<T>(values_at, inner);
+    const LocalTensor<T> pairs_a = sort_view<T>(pairs_at, inner * 8 / sizeof(T));
+    const LocalTensor<T> pairs_b = sort_view<T>(pairs_at + inner * 8, inner * 8 / sizeof(T));
+    LocalTensor<std::int32_t> own_index = sort_view<std::int32_t>(index_at, inner);
     if (!isInitIndex) AscendC::CreateVecIndex(own_index, std::int32_t{0}, inner, loc);
     const auto m = static_cast<std::int32_t>(inner);
     for (std::uint32_t r = 0; r < outter; ++r) {
