@@ -52,6 +52,10 @@
 #include "npusim_ascendc/adv_quant.h"
 #include "npusim_ascendc/adv_reduce.h"
 #include "npusim_ascendc/kernel_macros.h"
+// The advanced APIs, part D (sort, filter, flash softmax).
+#include "npusim_ascendc/adv_filter.h"
+#include "npusim_ascendc/adv_softmax_flash.h"
+#include "npusim_ascendc/adv_sort.h"
 
 /// The vendor declares GetTPipePtr() at global scope too (samples call it unqualified).
 using AscendC::GetTPipePtr;

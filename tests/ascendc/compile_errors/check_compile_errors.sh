@@ -86,6 +86,10 @@ expect_error ascend950_adv_where "Where is an Ascend 950 API" \
   'LocalTensor<float> a; LocalTensor<bool> c; Where(a, a, a, c, 8);'
 expect_error softmax_type "the softmax APIs take half or float tensors" \
   'LocalTensor<int32_t> a; LocalTensor<uint8_t> t; SoftMax<int32_t>(a, a, a, a, t, SoftMaxTiling{});'
+expect_error dropout_mode "DropOut's dropOutMode other than 0" \
+  'LocalTensor<float> a; LocalTensor<uint8_t> m; DropOut<float, false, 2>(a, a, m, 0.5F, DropOutShapeInfo{});'
+expect_error softmax_flash_half "SoftmaxFlashV2 / SoftmaxGrad take float tensors" \
+  'LocalTensor<half> a; SoftMaxTiling t; SoftmaxGrad<half>(a, a, a, t);'
 
 # The Matmul API's unsupported element types and C formats (lib/matmul_intf.h).
 matmul_error() {  # name, expected text, A element type, C format[, C element type]
