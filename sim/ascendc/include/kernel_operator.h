@@ -47,9 +47,11 @@
 #include "npusim_ascendc/adv_layernorm.h"
 #include "npusim_ascendc/adv_layout.h"
 #include "npusim_ascendc/adv_norm.h"
+#include "npusim_ascendc/adv_norm_v2.h"  // part E: LayerNorm [A, R], Normalize, DeepNorm
 #include "npusim_ascendc/adv_pad.h"
 #include "npusim_ascendc/adv_quant.h"
 #include "npusim_ascendc/adv_reduce.h"
+#include "npusim_ascendc/adv_welford.h"  // part E
 #include "npusim_ascendc/kernel_macros.h"
 
 /// The vendor declares GetTPipePtr() at global scope too (samples call it unqualified).

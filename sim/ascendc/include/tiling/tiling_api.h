@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <iostream>  // the vendor's tiling headers bring it; host samples use std::cout
 
+#include "npusim_ascendc/adv_norm_v2_tiling.h"  // part E
 #include "npusim_ascendc/adv_softmax_tiling.h"
 #include "npusim_ascendc/adv_tiling.h"  // the advanced APIs, part B
 #include "npusim_ascendc/adv_tmp_size.h"

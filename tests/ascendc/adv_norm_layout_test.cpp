@@ -1,0 +1,285 @@
+// The advanced APIs part E (npusim_ascendc/adv_norm_v2.h, adv_welford.h): LayerNorm's [A, R]
+// form with rstd out, Normalize, DeepNorm, WelfordUpdate and WelfordFinalize against plain CPU
+// loops in double (within 1e-4 relative, 1e-4 absolute), the host temp sizes the kernel
+// accepts, a temp buffer too small reported at the call, the checker clean, and one racy
+// variant (a dropped MTE2 -> V flag) pinned.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "kernel_operator.h"
+#include "sim/simulator.h"
+#include "sync/check/catch_matchers.h"
+#include "sync/check/checker.h"
+#include "tiling/tiling_api.h"
+
+using namespace AscendC;
+
+namespace {
+
+// Inputs (float offsets, each a multiple of 8).
+constexpr uint32_t kA = 4, kR = 20, kRp = 24;                // LayerNorm / Normalize rows
+constexpr uint32_t kDr = 3, kDh = 32;                        // DeepNorm rows
+constexpr uint32_t kWr = 2, kWab = 40, kWn = 35, kFab = 16;  // Welford
+constexpr uint32_t kX = 0, kGamma = kX + kA * kRp, kBeta = kGamma + kRp, kNMean = kBeta + kRp,
+                   kNVar = kNMean + 8, kDx = kNVar + 8, kDgx = kDx + kDr * kDh,
+                   kDgamma = kDgx + kDr * kDh, kDbeta = kDgamma + kDh, kWx = kDbeta + kDh,
+                   kWm = kWx + kWr * kWab, kWv = kWm + kWr * kWab, kFm = kWv + kWr * kWab,
+                   kFv = kFm + kFab, kFc = kFv + kFab, kIn = kFc + kFab;
+// Outputs.
+constexpr uint32_t kY = 0, kMean = kY + kA * kRp, kRstd = kMean + 8, kNy = kRstd + 8,
+                   kNRstd = kNy + kA * kRp, kDy = kNRstd + 8, kDMean = kDy + kDr * kDh,
+                   kDVar = kDMean + 8, kWmo = kDVar + 8, kWvo = kWmo + kWr * kWab,
+                   kF1 = kWvo + kWr * kWab, kF2 = kF1 + 16, kF3 = kF2 + 16, kOut = kF3 + 16;
+constexpr float kEps = 1e-5F, kAlpha = 0.75F, kNRec = 0.25F;
+
+LayerNormSeparateTiling g_ln;
+DeepNormTiling g_dn;
+uint32_t g_tmp_bytes = 0;
+bool g_drop_flag = false;
+unsigned g_load_line = 0, g_call_line = 0, g_ln_line = 0;
+
+extern "C" __global__ __aicore__ void norm_v2_kernel(GM_ADDR in, GM_ADDR out) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ib, ob, tb, cb;
+    pipe.InitBuffer(ib, kIn * 4);
+    pipe.InitBuffer(ob, kOut * 4);
+    pipe.InitBuffer(tb, 4096);
+    pipe.InitBuffer(cb, kFab * 4);
+    GlobalTensor<float> inGm, outGm;
+    inGm.SetGlobalBuffer((__gm__ float*)in, kIn);
+    outGm.SetGlobalBuffer((__gm__ float*)out, kOut);
+    LocalTensor<float> i = ib.Get<float>(), o = ob.Get<float>();
+    LocalTensor<uint8_t> tmp = tb.Get<uint8_t>();
+    LocalTensor<int32_t> counts = cb.Get<int32_t>();
+    DataCopy(i, inGm, kIn);
+    Duplicate(o, 0.0F, kOut);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    static constexpr LayerNormConfig cfg = {false, false, false, true};
+    g_ln_line = __LINE__ + 1;
+    LayerNorm<float, float, false, cfg>(o[kY], o[kMean], o[kRstd], i[kX], i[kGamma], i[kBeta], kEps,
+                                        tb.Get<uint8_t>(g_tmp_bytes), {kA, kR, kRp}, g_ln);
+    Normalize<float, float>(o[kNy], o[kNRstd], i[kNMean], i[kNVar], i[kX], i[kGamma], i[kBeta], tmp,
+                            kEps, NormalizePara{kA, kR, kRp});
+    DeepNorm<float>(o[kDy], o[kDMean], o[kDVar], i[kDx], i[kDgx], i[kDbeta], i[kDgamma], kAlpha,
+                    kEps, g_dn);  // the API's own temp (reserved UB)
+    static constexpr WelfordUpdateConfig inplace = {true};
+    WelfordUpdate<float, float, false, inplace>(o[kWmo], o[kWvo], i[kWm], i[kWv], i[kWx], tmp,
+                                                {kWr, kWab, kWn, kNRec});
+    Cast(counts, i[kFc], RoundMode::CAST_RINT, kFab);
+    WelfordFinalizePara with_counts = {1, kFab, 0, 0, 0, 0, 1.0F / kFab, 1.0F / 40};
+    WelfordFinalize<false>(o[kF1], o[kF1 + 8], i[kFm], i[kFv], counts, tmp, with_counts);
+    WelfordFinalizePara head_tail = {4, kFab, 4, 8, 2, 8, 1.0F / kFab, 1.0F / 48};
+    WelfordFinalize<false>(o[kF2], o[kF2 + 8], i[kFm], i[kFv], tmp, head_tail);
+    WelfordFinalizePara uniform = {4, kFab, 4, kFab, 0, 0, 1.0F / kFab, 1.0F / 64};
+    WelfordFinalize(o[kF3], o[kF3 + 8], i[kFm], i[kFv], uniform);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(outGm, o, kOut);
+}
+
+// The racy variant: WelfordUpdate of half input right after the load.
+constexpr uint32_t kHn = 64;
+extern "C" __global__ __aicore__ void welford_half_kernel(GM_ADDR in, GM_ADDR out) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ib, ob;
+    pipe.InitBuffer(ib, kHn * 2 + kHn * 8);
+    pipe.InitBuffer(ob, kHn * 8);
+    GlobalTensor<uint8_t> inGm;
+    GlobalTensor<float> outGm;
+    inGm.SetGlobalBuffer((__gm__ uint8_t*)in, kHn * 10);
+    outGm.SetGlobalBuffer((__gm__ float*)out, kHn * 2);
+    LocalTensor<uint8_t> i = ib.Get<uint8_t>();
+    LocalTensor<float> o = ob.Get<float>();
+    g_load_line = __LINE__ + 1;
+    DataCopy(i, inGm, kHn * 10);
+    if (!g_drop_flag) {
+        SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    }
+    LocalTensor<float> stats = i[kHn * 2].ReinterpretCast<float>();
+    g_call_line = __LINE__ + 1;
+    WelfordUpdate<half, float>(o, o[kHn], stats, stats[kHn], i.ReinterpretCast<half>(),
+                               WelfordUpdateParam{1, kHn, kHn, 0.5F});
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(outGm, o, kHn * 2);
+}
+
+std::vector<float> input(uint32_t n, float scale) {
+    std::vector<float> x(n);
+    for (uint32_t i = 0; i < n; ++i) x[i] = (float((i * 37) % 101) - 50.0F) * scale;
+    return x;
+}
+
+template <class In, class Out, class Kernel>
+std::vector<Out> run(Kernel kernel, const std::vector<In>& in, uint32_t out_count,
+                     std::vector<npusim::Finding>* findings = nullptr) {
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto x = sim.allocate<In>(in.size(), "in");
+    auto out = sim.allocate<Out>(out_count, "out");
+    sim.write(x, in);
+    using npusim::ascendc::gm_addr;
+    sim.launch({.name = "adv"}, npusim::ascendc::bind_kernel(kernel, gm_addr(x), gm_addr(out)));
+    REQUIRE(sim.run().completed());
+    if (findings != nullptr) {
+        *findings = checker.findings();
+    } else {
+        CHECK_THAT(checker.findings(), npusim::NoFindings());
+    }
+    return sim.read(out);
+}
+
+void init_tilings(uint32_t& min_tmp) {
+    uint32_t max = 0, min = 0;
+    GetLayerNormMaxMinTmpSize(ge::Shape({kA, kRp}), 4, false, true, false, max, min);
+    min_tmp = min;
+    GetLayerNormNDTilingInfo(ge::Shape({kA, kRp}), min, 4, false, true, g_ln);
+    const ge::Shape dshape({1, kDr, kDh});
+    CHECK(GetDeepNormMaxMinTmpSize(dshape, 4, false, false, max, min));
+    CHECK(GetDeepNormTilingInfo(dshape, dshape, min, 4, false, false, g_dn));
+}
+
+// y = (x - mean) rstd gamma + beta of one row; returns {mean, var}.
+std::pair<double, double> norm_ref(const float* x, uint32_t n, const float* gamma,
+                                   const float* beta, double* y, const double* given = nullptr) {
+    double mean = 0, var = 0;
+    for (uint32_t j = 0; j < n; ++j) mean += x[j];
+    mean /= n;
+    for (uint32_t j = 0; j < n; ++j) var += (x[j] - mean) * (x[j] - mean);
+    var /= n;
+    if (given != nullptr) mean = given[0], var = given[1];
+    const double rstd = 1.0 / std::sqrt(var + double(kEps));
+    for (uint32_t j = 0; j < n; ++j) y[j] = (x[j] - mean) * rstd * gamma[j] + beta[j];
+    return {mean, var};
+}
+
+#define NEAR(got, want) CHECK((got) == Approx(want).epsilon(1e-4).margin(1e-4))
+
+}  // namespace
+
+TEST_CASE("Advanced LayerNorm (A x R form), Normalize, DeepNorm, Welford against plain loops",
+          "[ascendc][adv]") {
+    uint32_t min_tmp = 0;
+    init_tilings(min_tmp);
+    CHECK(min_tmp == (2 * kRp + 24) * 4);
+    g_tmp_bytes = min_tmp;  // the host's minimum is what the kernel accepts
+    std::vector<float> in = input(kIn, 0.125F);
+    for (uint32_t j = 0; j < kRp; ++j) in[kGamma + j] = 0.5F + 0.01F * float(j);
+    for (uint32_t r = 0; r < kA; ++r) {
+        in[kNMean + r] = 0.5F * float(r) - 1.0F;
+        in[kNVar + r] = 1.0F + float(r);
+    }
+    for (uint32_t j = 0; j < kWr * kWab; ++j) in[kWv + j] = std::abs(in[kWv + j]);
+    for (uint32_t j = 0; j < kFab; ++j) in[kFv + j] = std::abs(in[kFv + j]);
+    for (uint32_t j = 0; j < kFab; ++j) in[kFc + j] = float(1 + j % 5);
+    const std::vector<float> o = run<float, float>(norm_v2_kernel, in, kOut);
+    double y[kDh];
+    for (uint32_t r = 0; r < kA; ++r) {
+        const auto [mean, var] = norm_ref(&in[kX + r * kRp], kR, &in[kGamma], &in[kBeta], y);
+        NEAR(o[kMean + r], mean);
+        NEAR(o[kRstd + r], 1.0 / std::sqrt(var + double(kEps)));
+        for (uint32_t j = 0; j < kR; ++j) NEAR(o[kY + r * kRp + j], y[j]);
+        const double given[2] = {in[kNMean + r], in[kNVar + r]};
+        norm_ref(&in[kX + r * kRp], kR, &in[kGamma], &in[kBeta], y, given);
+        NEAR(o[kNRstd + r], 1.0 / std::sqrt(given[1] + double(kEps)));
+        for (uint32_t j = 0; j < kR; ++j) NEAR(o[kNy + r * kRp + j], y[j]);
+    }
+    for (uint32_t r = 0; r < kDr; ++r) {
+        float x1[kDh];
+        for (uint32_t j = 0; j < kDh; ++j) {
+            x1[j] = kAlpha * in[kDx + r * kDh + j] + in[kDgx + r * kDh + j];
+        }
+        const auto [mean, var] = norm_ref(x1, kDh, &in[kDgamma], &in[kDbeta], y);
+        NEAR(o[kDMean + r], mean);
+        NEAR(o[kDVar + r], var);
+        for (uint32_t j = 0; j < kDh; ++j) NEAR(o[kDy + r * kDh + j], y[j]);
+    }
+    for (uint32_t k = 0; k < kWr * kWab; ++k) {
+        const double x = in[kWx + k], m0 = in[kWm + k], v0 = in[kWv + k];
+        const bool computed = k % kWab < kWn;
+        const double m1 = computed ? m0 + (x - m0) * kNRec : m0;
+        NEAR(o[kWmo + k], m1);
+        NEAR(o[kWvo + k], computed ? v0 + (x - m0) * (x - m1) : v0);
+    }
+    // Finalize: with counts, head 4 / tail 2, uniform 4.
+    const auto finalize = [&](uint32_t at, auto count, bool uniform, double r_rec) {
+        double mean = 0, var = 0;
+        for (uint32_t j = 0; j < kFab; ++j) {
+            mean += uniform ? in[kFm + j] / double(kFab) : count(j) * in[kFm + j] * r_rec;
+        }
+        for (uint32_t j = 0; j < kFab; ++j) {
+            const double d = in[kFm + j] - mean;
+            var += in[kFv + j] + count(j) * d * d;
+        }
+        NEAR(o[at], mean);
+        NEAR(o[at + 8], var * r_rec);
+        CHECK(o[at + 1] == 0.0F);  // one value written
+    };
+    finalize(
+        kF1, [&](uint32_t j) { return double(in[kFc + j]); }, false, 1.0 / 40);
+    finalize(
+        kF2, [](uint32_t j) { return j < 8 ? 4.0 : 2.0; }, false, 1.0 / 48);
+    finalize(
+        kF3, [](uint32_t) { return 4.0; }, true, 1.0 / 64);
+}
+
+TEST_CASE(
+    "Advanced LayerNorm (A x R form): a temp buffer below GetLayerNormMaxMinTmpSize is a "
+    "KernelError at the call",
+    "[ascendc][adv]") {
+    uint32_t min_tmp = 0;
+    init_tilings(min_tmp);
+    g_tmp_bytes = min_tmp - 32;
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    auto x = sim.allocate<float>(kIn, "in");
+    auto out = sim.allocate<float>(kOut, "out");
+    sim.write(x, input(kIn, 0.25F));
+    using npusim::ascendc::gm_addr;
+    sim.launch({.name = "adv"},
+               npusim::ascendc::bind_kernel(norm_v2_kernel, gm_addr(x), gm_addr(out)));
+    CHECK_THROWS_WITH(sim.run(),
+                      Catch::Contains("LayerNorm: sharedTmpBuffer holds " +
+                                      std::to_string(min_tmp - 32) + " bytes") &&
+                          Catch::Contains("adv_norm_layout_test.cpp:" + std::to_string(g_ln_line)));
+}
+
+TEST_CASE(
+    "Advanced WelfordUpdate (half input): clean, and a dropped MTE2 -> V flag is the RAW "
+    "at the load and the call",
+    "[ascendc][adv]") {
+    std::vector<uint8_t> bytes(kHn * 10);
+    const std::vector<float> f = input(kHn * 3, 0.25F);
+    for (uint32_t k = 0; k < kHn; ++k) {
+        const half h(f[k]);
+        std::memcpy(&bytes[k * 2], &h, 2);
+        const float m = f[kHn + k], v = std::abs(f[2 * kHn + k]);
+        std::memcpy(&bytes[kHn * 2 + k * 4], &m, 4);
+        std::memcpy(&bytes[kHn * 6 + k * 4], &v, 4);
+    }
+    const std::vector<float> o = run<uint8_t, float>(welford_half_kernel, bytes, kHn * 2);
+    for (uint32_t k = 0; k < kHn; ++k) {
+        const double x = float(half(f[k])), m0 = f[kHn + k], v0 = std::abs(f[2 * kHn + k]);
+        const double m1 = m0 + (x - m0) * 0.5;
+        NEAR(o[k], m1);
+        NEAR(o[kHn + k], v0 + (x - m0) * (x - m1));
+    }
+    g_drop_flag = true;
+    std::vector<npusim::Finding> findings;
+    run<uint8_t, float>(welford_half_kernel, bytes, kHn * 2, &findings);
+    g_drop_flag = false;
+    CHECK_THAT(findings, npusim::ExactlyFindings({{.kind = npusim::FindingKind::RaceRAW,
+                                                   .space = npusim::MemSpace::UB,
+                                                   .scope = npusim::RaceScope::InterPipe,
+                                                   .first_pipe = npusim::Pipe::MTE2,
+                                                   .second_pipe = npusim::Pipe::V,
+                                                   .first_line = g_load_line,
+                                                   .second_line = g_call_line}}));
+}
