@@ -3,6 +3,8 @@
 // loops in double (within 1e-4 relative, 1e-4 absolute), the host temp sizes the kernel
 // accepts, a temp buffer too small reported at the call, the checker clean, and one racy
 // variant (a dropped MTE2 -> V flag) pinned.
+#include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -282,4 +284,58 @@ TEST_CASE(
                                                    .second_pipe = npusim::Pipe::V,
                                                    .first_line = g_load_line,
                                                    .second_line = g_call_line}}));
+}
+
+namespace {
+
+// PhiloxRandom: stride mode {12, 3, 8} of floats (10 rounds), continuous 38 uint32 (7 rounds).
+constexpr uint32_t kPs = 12, kPr = 3, kPc = 8, kPn = 38, kPOut = 24 + 40;
+extern "C" __global__ __aicore__ void philox_kernel(GM_ADDR, GM_ADDR out) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ob;
+    pipe.InitBuffer(ob, kPOut * 4);
+    GlobalTensor<uint32_t> outGm;
+    outGm.SetGlobalBuffer((__gm__ uint32_t*)out, kPOut);
+    LocalTensor<uint32_t> o = ob.Get<uint32_t>();
+    Duplicate(o, 0U, kPOut);
+    uint32_t k0 = 7, k1 = 0x12345678U;
+    PhiloxRandom<10>(o.ReinterpretCast<float>(), {k0, k1}, {5, 1, 2, 3}, {kPs, kPr, kPc});
+    PhiloxRandom(o[24], {k1, k0}, {0xFFFFFF00U, 9, 0, 0}, uint16_t(kPn));
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(outGm, o, kPOut);
+}
+
+// Philox4x32 of one counter, as the reference describes it.
+std::array<uint32_t, 4> philox(std::array<uint32_t, 4> c, uint32_t k0, uint32_t k1, int rounds) {
+    for (int r = 0; r < rounds; ++r) {
+        const uint64_t p0 = uint64_t{0xD2511F53U} * c[0], p1 = uint64_t{0xCD9E8D57U} * c[2];
+        c = {uint32_t(p1 >> 32) ^ c[1] ^ k0, uint32_t(p1), uint32_t(p0 >> 32) ^ c[3] ^ k1,
+             uint32_t(p0)};
+        k0 += 0x9E3779B9U;
+        k1 += 0xBB67AE85U;
+    }
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("Advanced PhiloxRandom (stride and continuous modes) bit for bit against Philox4x32",
+          "[ascendc][adv]") {
+    const std::vector<uint32_t> o = run<uint32_t, uint32_t>(philox_kernel, {0}, kPOut);
+    for (uint32_t r = 0; r < kPr; ++r) {
+        for (uint32_t g = 0; g < kPc / 4; ++g) {
+            const auto v = philox({5 + r * kPs / 4 + g, 1, 2, 3}, 7, 0x12345678U, 10);
+            for (uint32_t j = 0; j < 4; ++j) {
+                const uint32_t bits = (v[j] & 0x7FFFFFU) | 0x3F800000U;
+                float f;
+                std::memcpy(&f, &bits, 4);
+                CHECK(std::bit_cast<float>(o[r * kPc + g * 4 + j]) == f - 1.0F);
+            }
+        }
+    }
+    for (uint32_t e = 0; e < 40; ++e) {
+        const auto v = philox({0xFFFFFF00U + e / 4, 9, 0, 0}, 0x12345678U, 7, 7);
+        CHECK(o[24 + e] == (e < kPn ? v[e % 4] : 0U));
+    }
 }

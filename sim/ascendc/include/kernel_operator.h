@@ -50,6 +50,7 @@
 #include "npusim_ascendc/adv_norm_v2.h"  // part E: LayerNorm [A, R], Normalize, DeepNorm
 #include "npusim_ascendc/adv_pad.h"
 #include "npusim_ascendc/adv_quant.h"
+#include "npusim_ascendc/adv_random.h"  // part E: PhiloxRandom
 #include "npusim_ascendc/adv_reduce.h"
 #include "npusim_ascendc/adv_welford.h"  // part E
 #include "npusim_ascendc/kernel_macros.h"
