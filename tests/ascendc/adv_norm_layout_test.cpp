@@ -339,3 +339,73 @@ TEST_CASE("Advanced PhiloxRandom (stride and continuous modes) bit for bit again
         CHECK(o[24 + e] == (e < kPn ? v[e % 4] : 0U));
     }
 }
+
+namespace {
+
+// ConfusionTranspose: scenario 1 of floats {B 2, N 2, S 16, H/N 32}, scenario 2 of uint16_t
+// {B 1, N 16, S 16, H/N 16}; sources are their element indices.
+constexpr uint32_t kT1 = 2 * 2 * 16 * 32, kT2 = 16 * 16 * 16;
+ConfusionTransposeTiling g_t1, g_t2;
+extern "C" __global__ __aicore__ void confusion_transpose_kernel(GM_ADDR in, GM_ADDR out) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ib, ob, tb;
+    pipe.InitBuffer(ib, kT1 * 4 + kT2 * 2);
+    pipe.InitBuffer(ob, kT1 * 4 + kT2 * 2);
+    pipe.InitBuffer(tb, 1024);
+    GlobalTensor<uint8_t> inGm, outGm;
+    inGm.SetGlobalBuffer((__gm__ uint8_t*)in, kT1 * 4 + kT2 * 2);
+    outGm.SetGlobalBuffer((__gm__ uint8_t*)out, kT1 * 4 + kT2 * 2);
+    LocalTensor<uint8_t> i = ib.Get<uint8_t>(), o = ob.Get<uint8_t>();
+    DataCopy(i, inGm, kT1 * 4 + kT2 * 2);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Transpose(o.ReinterpretCast<float>(), i.ReinterpretCast<float>(),
+              TransposeType::TRANSPOSE_NZ2ND_0213, g_t1);
+    ConfusionTranspose(o[kT1 * 4].ReinterpretCast<uint16_t>(),
+                       i[kT1 * 4].ReinterpretCast<uint16_t>(), tb.Get<uint8_t>(),
+                       TransposeType::TRANSPOSE_NZ2NZ_0213, g_t2);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(outGm, o, kT1 * 4 + kT2 * 2);
+}
+
+}  // namespace
+
+TEST_CASE("Advanced Transpose with a ConfusionTransposeTiling (NZ2ND_0213, NZ2NZ_0213) exact",
+          "[ascendc][adv]") {
+    uint32_t max = 0, min = 0;
+    GetTransposeMaxMinTmpSize(ge::Shape({1, 16, 16, 16}), 2, 2, max, min);
+    CHECK(min == 512);
+    GetTransposeTilingInfo(ge::Shape({2, 2, 16, 32}), 0, 4, 1, g_t1);
+    GetConfusionTransposeTilingInfo(ge::Shape({1, 16, 16, 16}), min, 2, 2, g_t2);
+    std::vector<uint8_t> in(kT1 * 4 + kT2 * 2);
+    for (uint32_t k = 0; k < kT1; ++k) {
+        const float f = float(k);
+        std::memcpy(&in[k * 4], &f, 4);
+    }
+    for (uint32_t k = 0; k < kT2; ++k) {
+        const uint16_t u = uint16_t(k * 7 + 1);
+        std::memcpy(&in[kT1 * 4 + k * 2], &u, 2);
+    }
+    const std::vector<uint8_t> o =
+        run<uint8_t, uint8_t>(confusion_transpose_kernel, in, kT1 * 4 + kT2 * 2);
+    // Scenario 1: dst[b][s][n][h] = src NZ [b][n][h / 16][s / 16][s % 16][h % 16].
+    for (uint32_t b = 0; b < 2; ++b)
+        for (uint32_t s = 0; s < 16; ++s)
+            for (uint32_t n = 0; n < 2; ++n)
+                for (uint32_t h = 0; h < 32; ++h) {
+                    const uint32_t from = (((b * 2 + n) * 2 + h / 16) * 16 + s) * 16 + h % 16;
+                    float got;
+                    std::memcpy(&got, &o[(((b * 16 + s) * 2 + n) * 32 + h) * 4], 4);
+                    CHECK(got == float(from));
+                }
+    // Scenario 2: dst NZ [s][h / 16][n / 16][n % 16][h % 16] (B 1).
+    for (uint32_t s = 0; s < 16; ++s)
+        for (uint32_t n = 0; n < 16; ++n)
+            for (uint32_t h = 0; h < 16; ++h) {
+                const uint32_t from = (n * 16 + s) * 16 + h;
+                uint16_t got;
+                std::memcpy(&got, &o[kT1 * 4 + ((s * 16 + n) * 16 + h) * 2], 2);
+                CHECK(got == uint16_t(from * 7 + 1));
+            }
+}

@@ -52,7 +52,8 @@
 #include "npusim_ascendc/adv_quant.h"
 #include "npusim_ascendc/adv_random.h"  // part E: PhiloxRandom
 #include "npusim_ascendc/adv_reduce.h"
-#include "npusim_ascendc/adv_welford.h"  // part E
+#include "npusim_ascendc/adv_transpose.h"  // part E: ConfusionTranspose
+#include "npusim_ascendc/adv_welford.h"    // part E
 #include "npusim_ascendc/kernel_macros.h"
 
 /// The vendor declares GetTPipePtr() at global scope too (samples call it unqualified).

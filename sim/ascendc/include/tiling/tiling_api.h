@@ -17,6 +17,7 @@
 #include "npusim_ascendc/adv_softmax_tiling.h"
 #include "npusim_ascendc/adv_tiling.h"  // the advanced APIs, part B
 #include "npusim_ascendc/adv_tmp_size.h"
+#include "npusim_ascendc/adv_transpose_tiling.h"  // part E
 #include "npusim_ascendc/cube_tiling.h"
 #include "npusim_ascendc/ge_data_type.h"
 #include "tiling/platform/platform_ascendc.h"
