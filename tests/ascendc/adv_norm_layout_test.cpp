@@ -409,3 +409,162 @@ TEST_CASE("Advanced Transpose with a ConfusionTransposeTiling (NZ2ND_0213, NZ2NZ
                 CHECK(got == uint16_t(from * 7 + 1));
             }
 }
+
+namespace {
+
+// half: LayerNorm<float, half> [2, 32] (float gamma / beta), DeepNorm<half> {1, 2, 32}; and
+// WelfordFinalize on the reference's worked example (means and M 0..31, counts 4).
+constexpr uint32_t kHa = 2, kHr2 = 32;
+constexpr uint32_t kHx = 0, kHgx = 64, kHg = 128, kHb = 160, kHIn = 192;  // halves
+constexpr uint32_t kHy = 0, kHdy = 64, kHdm = 128, kHdv = 144, kHOut = 160;
+extern "C" __global__ __aicore__ void norm_v2_half_kernel(GM_ADDR in, GM_ADDR out) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ib, fb, ob, sb, wb;
+    pipe.InitBuffer(ib, kHIn * 2);
+    pipe.InitBuffer(fb, 2 * kHr2 * 4);
+    pipe.InitBuffer(ob, kHOut * 2);
+    pipe.InitBuffer(sb, 64 * 4);
+    pipe.InitBuffer(wb, 3 * 32 * 4 + 64);
+    GlobalTensor<half> inGm, outGm;
+    GlobalTensor<float> statGm;
+    inGm.SetGlobalBuffer((__gm__ half*)in, kHIn);
+    outGm.SetGlobalBuffer((__gm__ half*)out, kHOut);
+    statGm.SetGlobalBuffer((__gm__ float*)out + kHOut / 2, 64);
+    LocalTensor<half> i = ib.Get<half>(), o = ob.Get<half>();
+    LocalTensor<float> gb = fb.Get<float>(), st = sb.Get<float>(), w = wb.Get<float>();
+    DataCopy(i, inGm, kHIn);
+    Duplicate(o, half(0), kHOut);
+    Duplicate(st, 0.0F, 64);
+    CreateVecIndex(w, 0.0F, 32);
+    CreateVecIndex(w[32], 0.0F, 32);
+    Duplicate(w[64].ReinterpretCast<int32_t>(), 4, 32);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Cast(gb, i[kHg], RoundMode::CAST_NONE, 2 * kHr2);
+    LayerNorm<float, half>(o[kHy], st, st[8], i[kHx], gb, gb[kHr2], kEps, {kHa, kHr2, kHr2},
+                           LayerNormSeparateTiling{});
+    DeepNormTiling t;
+    GetDeepNormTilingInfo(ge::Shape({1, kHa, kHr2}), ge::Shape({1, kHa, kHr2}), 0, 2, false, false,
+                          t);
+    DeepNorm<half>(o[kHdy], o[kHdm], o[kHdv], i[kHx], i[kHgx], i[kHb], i[kHg], half(kAlpha),
+                   half(1e-3F), t);
+    WelfordFinalizePara example = {1, 32, 0, 0, 0, 0, 1.0F / 32, 1.0F / 4096};
+    WelfordFinalize(st[16], st[24], w, w[32], w[64].ReinterpretCast<int32_t>(), example);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(outGm, o, kHOut);
+    DataCopy(statGm, st, 64);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "Advanced LayerNorm (A x R, half x with float gamma), DeepNorm (half), and "
+    "WelfordFinalize on the reference's example",
+    "[ascendc][adv]") {
+    std::vector<half> in(kHIn);
+    const std::vector<float> f = input(kHIn, 0.125F);
+    for (uint32_t k = 0; k < kHIn; ++k) in[k] = half(f[k]);
+    for (uint32_t j = 0; j < kHr2; ++j) in[kHg + j] = half(0.5F + 0.03125F * float(j));
+    const std::vector<half> o = run<half, half>(norm_v2_half_kernel, in, kHOut + 128);
+    const auto stat = [&](uint32_t k) {
+        float v;
+        std::memcpy(&v, &o[kHOut + 2 * k], 4);
+        return v;
+    };
+    float x[kHr2], g[kHr2], b[kHr2];
+    double y[kHr2];
+    for (uint32_t j = 0; j < kHr2; ++j) g[j] = float(in[kHg + j]), b[j] = float(in[kHb + j]);
+    // Within two half roundings (inputs are exact halves; the result is rounded once).
+    const auto half_near = [](float got, double want) {
+        CHECK(got == Approx(want).epsilon(2e-3).margin(2e-3));
+    };
+    for (uint32_t r = 0; r < kHa; ++r) {
+        for (uint32_t j = 0; j < kHr2; ++j) x[j] = float(in[kHx + r * kHr2 + j]);
+        const auto [mean, var] = norm_ref(x, kHr2, g, b, y);
+        NEAR(stat(r), mean);
+        NEAR(stat(8 + r), 1.0 / std::sqrt(var + double(kEps)));
+        for (uint32_t j = 0; j < kHr2; ++j) half_near(float(o[kHy + r * kHr2 + j]), y[j]);
+        for (uint32_t j = 0; j < kHr2; ++j) {
+            x[j] = kAlpha * float(in[kHx + r * kHr2 + j]) + float(in[kHgx + r * kHr2 + j]);
+        }
+        double mean2 = 0, var2 = 0;
+        for (uint32_t j = 0; j < kHr2; ++j) mean2 += x[j];
+        mean2 /= kHr2;
+        for (uint32_t j = 0; j < kHr2; ++j) var2 += (x[j] - mean2) * (x[j] - mean2);
+        var2 /= kHr2;
+        half_near(float(o[kHdm + r]), mean2);
+        half_near(float(o[kHdv + r]), var2);
+        for (uint32_t j = 0; j < kHr2; ++j) {
+            const double want = (x[j] - mean2) / std::sqrt(var2 + 1e-3) * g[j] + b[j];
+            half_near(float(o[kHdy + r * kHr2 + j]), want);
+        }
+    }
+    CHECK(stat(16) == Approx(0.484375).epsilon(1e-6));
+    CHECK(stat(24) == Approx(9.831062).epsilon(1e-5));
+}
+
+namespace {
+
+// Sin, Cos, Tan, Atan of x in [-10, 10], Asin, Acos of x in [-1, 1] (floats), Sin of half.
+constexpr uint32_t kTn = 200;
+extern "C" __global__ __aicore__ void trig_kernel(GM_ADDR in, GM_ADDR out) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ib, ob, tb, hb;
+    pipe.InitBuffer(ib, 2 * kTn * 4);
+    pipe.InitBuffer(ob, 7 * kTn * 4);
+    pipe.InitBuffer(tb, 16 * 1024);
+    pipe.InitBuffer(hb, (2 * kTn + 16) * 2);
+    GlobalTensor<float> inGm, outGm;
+    inGm.SetGlobalBuffer((__gm__ float*)in, 2 * kTn);
+    outGm.SetGlobalBuffer((__gm__ float*)out, 7 * kTn);
+    LocalTensor<float> x = ib.Get<float>(kTn), u = ib.Get<float>()[kTn], o = ob.Get<float>();
+    LocalTensor<uint8_t> tmp = tb.Get<uint8_t>();
+    LocalTensor<half> h = hb.Get<half>();
+    DataCopy(x, inGm, 2 * kTn);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Sin(o, x, tmp, kTn);
+    Cos(o[kTn], x, kTn);  // the API's own temp
+    Tan(o[2 * kTn], x, tmp, kTn);
+    Atan(o[3 * kTn], x, tmp);
+    Asin(o[4 * kTn], u, tmp, kTn);
+    Acos(o[5 * kTn], u, kTn);
+    Cast(h, x, RoundMode::CAST_NONE, kTn);
+    Sin(h[kTn + 8], h, tmp, kTn);  // a 32-byte aligned destination
+    Cast(o[6 * kTn], h[kTn + 8], RoundMode::CAST_NONE, kTn);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(outGm, o, 7 * kTn);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "Advanced Sin, Cos, Tan, Asin, Acos, Atan against std:: within 1e-5 relative, 2e-6 "
+    "absolute",
+    "[ascendc][adv]") {
+    uint32_t max = 0, min = 0;
+    GetSinMaxMinTmpSize(ge::Shape({kTn}), 4, false, max, min);
+    CHECK(min <= 16 * 1024);
+    std::vector<float> in(2 * kTn);
+    for (uint32_t k = 0; k < kTn; ++k) {
+        in[k] = -10.0F + 20.0F * float(k) / float(kTn - 1);
+        in[kTn + k] = -1.0F + 2.0F * float(k) / float(kTn - 1);
+    }
+    const std::vector<float> o = run<float, float>(trig_kernel, in, 7 * kTn);
+    const auto near = [](float got, double want) {
+        CHECK(got == Approx(want).epsilon(1e-5).margin(2e-6));
+    };
+    for (uint32_t k = 0; k < kTn; ++k) {
+        const double x = in[k], u = in[kTn + k];
+        near(o[k], std::sin(x));
+        near(o[kTn + k], std::cos(x));
+        if (std::abs(std::cos(x)) > 0.05) near(o[2 * kTn + k], std::tan(x));
+        near(o[3 * kTn + k], std::atan(x));
+        near(o[4 * kTn + k], std::asin(u));
+        near(o[5 * kTn + k], std::acos(u));
+        const double xh = float(half(in[k]));
+        CHECK(o[6 * kTn + k] == Approx(std::sin(xh)).epsilon(2e-3).margin(1e-3));
+    }
+}

@@ -15,6 +15,7 @@
 #include "npusim_ascendc/adv_cumsum.h"
 #include "npusim_ascendc/adv_math.h"
 #include "npusim_ascendc/adv_softmax.h"
+#include "npusim_ascendc/adv_trig.h"  // part E: Sin, Cos, Tan, Asin, Acos, Atan
 #include "npusim_ascendc/basics.h"
 #include "npusim_ascendc/buf_pool.h"
 #include "npusim_ascendc/compare_select.h"
