@@ -15,6 +15,7 @@
 #include "npusim_ascendc/adv_cumsum.h"
 #include "npusim_ascendc/adv_math.h"
 #include "npusim_ascendc/adv_softmax.h"
+#include "npusim_ascendc/adv_trig.h"  // part E: Sin, Cos, Tan, Asin, Acos, Atan
 #include "npusim_ascendc/basics.h"
 #include "npusim_ascendc/buf_pool.h"
 #include "npusim_ascendc/compare_select.h"
@@ -48,9 +49,13 @@
 #include "npusim_ascendc/adv_layernorm.h"
 #include "npusim_ascendc/adv_layout.h"
 #include "npusim_ascendc/adv_norm.h"
+#include "npusim_ascendc/adv_norm_v2.h"  // part E: LayerNorm [A, R], Normalize, DeepNorm
 #include "npusim_ascendc/adv_pad.h"
 #include "npusim_ascendc/adv_quant.h"
+#include "npusim_ascendc/adv_random.h"  // part E: PhiloxRandom
 #include "npusim_ascendc/adv_reduce.h"
+#include "npusim_ascendc/adv_transpose.h"  // part E: ConfusionTranspose
+#include "npusim_ascendc/adv_welford.h"    // part E
 #include "npusim_ascendc/kernel_macros.h"
 // The advanced APIs, part D (sort, filter, flash softmax).
 #include "npusim_ascendc/adv_filter.h"

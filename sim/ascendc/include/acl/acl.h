@@ -23,6 +23,7 @@
 #include "acl/acl_memory.h"
 #include "acl/acl_op_host.h"
 #include "acl/acl_stream.h"
+#include "securec.h"  // memcpy_s / memset_s, which the samples' hosts call
 
 // A sample's main() becomes the simulated host program (the npusim::ascendc_main library
 // provides the process's main). Define NPUSIM_ACL_NO_MAIN to call npusim::acl::run_host

@@ -40,6 +40,12 @@ inline constexpr AdvNeed kAdvNeeds[] = {
     {"Tanh", 1, 1},
     {"Sinh", 1, 1},
     {"Cosh", 1, 1},
+    {"Sin", 7, 1},  // adv_trig.h
+    {"Cos", 7, 1},
+    {"Tan", 8, 1},
+    {"Atan", 7, 1},
+    {"Asin", 9, 1},
+    {"Acos", 9, 1},
     {"Ceil", 3, 1},
     {"Floor", 3, 1},
     {"Trunc", 3, 1},
@@ -134,6 +140,12 @@ NPUSIM_ADV_TMP_SIZE(Atanh)
 NPUSIM_ADV_TMP_SIZE(Tanh)
 NPUSIM_ADV_TMP_SIZE(Sinh)
 NPUSIM_ADV_TMP_SIZE(Cosh)
+NPUSIM_ADV_TMP_SIZE(Sin)
+NPUSIM_ADV_TMP_SIZE(Cos)
+NPUSIM_ADV_TMP_SIZE(Tan)
+NPUSIM_ADV_TMP_SIZE(Atan)
+NPUSIM_ADV_TMP_SIZE(Asin)
+NPUSIM_ADV_TMP_SIZE(Acos)
 NPUSIM_ADV_TMP_SIZE(Ceil)
 NPUSIM_ADV_TMP_SIZE(Floor)
 NPUSIM_ADV_TMP_SIZE(Trunc)

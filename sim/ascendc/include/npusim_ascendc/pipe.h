@@ -415,6 +415,11 @@ public:
     LocalTensor<T> GetWithOffset(std::uint32_t count, std::uint32_t byte_offset) const {
         return {npusim::LocalTensor<T>{space_of<pos>(), m_address + byte_offset, count}, pos};
     }
+    /// AllocTensor<T>(): the whole buffer, as Get<T>() (the vendor's TBuf accepts it too).
+    template <class T>
+    LocalTensor<T> AllocTensor() const {
+        return Get<T>();
+    }
     /// FreeTensor(tensor): a TBuf's buffer is the kernel's until the pipe ends; nothing to do
     /// (the vendor's TBuf accepts the call too).
     template <class T>

@@ -1,6 +1,6 @@
 // Kernel utilities: GetSystemCycle, ascendc_assert(expr[, fmt, args...]), DivCeil / AlignUp,
 // Conditional, IsSameType, ToFloat / ToBfloat16, the integer Ceil, the Std subset (tuple, get,
-// forward).
+// forward), AscendCUtils::SetOverflow, GetDataBlockSizeInBytes.
 //
 // GetSystemCycle returns the calling block's scalar-unit time in simulated cycles (hardware: the
 // system counter), so kernels that time a section read deterministic numbers; the read costs
@@ -88,6 +88,18 @@ struct IsSameType {
 template <class T>
 struct IsSameType<T, T> {
     static constexpr bool value = true;
+};
+
+/// GetDataBlockSizeInBytes(): the bytes of one data block (the unit of vector operands), 32.
+constexpr std::uint32_t GetDataBlockSizeInBytes() {
+    return 32;
+}
+
+/// AscendCUtils::SetOverflow(mode): the vector unit's float overflow mode (1: inf / NaN,
+/// 0: saturation). npusim's float arithmetic is IEEE (inf / NaN) in both modes: results
+/// differ from hardware only where a value overflows in mode 0 (docs/ascendc.md).
+struct AscendCUtils {
+    static void SetOverflow(std::uint64_t /*ctrlValue*/) {}
 };
 
 constexpr std::uint32_t DivCeil(std::uint32_t a, std::uint32_t b) {

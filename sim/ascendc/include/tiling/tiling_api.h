@@ -14,10 +14,12 @@
 #include <iostream>  // the vendor's tiling headers bring it; host samples use std::cout
 
 #include "npusim_ascendc/adv_softmax_flash_tiling.h"
+#include "npusim_ascendc/adv_norm_v2_tiling.h"  // part E
 #include "npusim_ascendc/adv_softmax_tiling.h"
 #include "npusim_ascendc/adv_sort_filter_tiling.h"
 #include "npusim_ascendc/adv_tiling.h"  // the advanced APIs, part B
 #include "npusim_ascendc/adv_tmp_size.h"
+#include "npusim_ascendc/adv_transpose_tiling.h"  // part E
 #include "npusim_ascendc/cube_tiling.h"
 #include "npusim_ascendc/ge_data_type.h"
 #include "securec.h"  // the vendor's tiling headers bring memcpy_s
