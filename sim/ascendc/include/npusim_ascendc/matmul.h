@@ -19,6 +19,7 @@
 
 #include "npusim_ascendc/cube.h"
 #include "npusim_ascendc/cube_tiling.h"
+#include "npusim_ascendc/matmul_batch.h"
 #include "npusim_ascendc/matmul_check.h"
 #include "npusim_ascendc/matmul_config.h"
 #include "npusim_ascendc/matmul_l0.h"
@@ -35,7 +36,10 @@ template <
     class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
     const auto& MM_CFG = CFG_NORM, class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
     template <const auto& = MM_CFG, class...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
-class Matmul {
+class Matmul : public npusim::ascendc::MatmulBatchApi<
+                   Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATMUL_POLICY>, A_TYPE,
+                   B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG> {
+    friend npusim::ascendc::MatmulBatchApi<Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG>;
     using SrcT = typename A_TYPE::T;
     using DstT = typename C_TYPE::T;
     using L0cT = npusim::ascendc::MatmulL0cT<SrcT>;
@@ -188,9 +192,6 @@ public:
     /// The values MatmulCallBackFunc's copy functions get as tilingPtr and dataPtr.
     void SetUserDefInfo(std::uint64_t tilingPtr) { m_user.tiling = tilingPtr; }
     void SetSelfDefineData(std::uint64_t dataPtr) { m_user.data = dataPtr; }
-    void SetWorkspace(GM_ADDR, int) {}
-    template <class T>
-    void SetWorkspace(const GlobalTensor<T>&) {}
     /// UB scratch for the vendor's format conversions: accepted and unused, as SetWorkspace.
     void SetLocalWorkspace(const LocalTensor<std::uint8_t>&) {}
 

@@ -38,11 +38,6 @@ struct MatmulChecks {
                       (C_TYPE::format == CubeFormat::NZ && std::is_same_v<DstT, L0cT>),
                   "npusim Ascend C: the Matmul API writes ND or ND_ALIGN C, or NZ C of L0C's "
                   "type (float, int32_t), only yet");
-    static_assert(A_TYPE::layout == AscendC::LayoutMode::NONE &&
-                      B_TYPE::layout == AscendC::LayoutMode::NONE &&
-                      C_TYPE::layout == AscendC::LayoutMode::NONE,
-                  "npusim Ascend C: the Matmul API's batch layouts (MatmulType's LayoutMode, "
-                  "IterateBatch) are not supported yet");
     static_assert(!CFG.isPartialOutput,
                   "npusim Ascend C: MatmulConfig::isPartialOutput is not supported yet");
     static_assert(!CFG.isEnableChannelSplit,

@@ -15,8 +15,8 @@ namespace AscendC {
 
 enum class CubeFormat : std::uint8_t { ND, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 
-/// Batch layouts (MatmulType's layout; NONE: not a batch matmul). IterateBatch and the batch
-/// layouts are not modelled yet: a layout other than NONE is a compile error in Matmul.
+/// Batch layouts (MatmulType's layout; NONE: not a batch matmul; IterateBatch reads matrix i
+/// where npusim_ascendc/matmul_batch.h's batch_place says).
 enum class LayoutMode : std::uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 /// How a batch matmul's batches relate to L1 (GetNormalConfig's bmmMode; a schedule hint).
 enum class BatchMode : std::uint8_t {
@@ -65,7 +65,7 @@ struct MatmulConfig {
     bool doMultiDataLoad = false;                      // hint (the MDL template)
     std::uint32_t basicM = 0, basicN = 0, basicK = 0;  // base tiles of a constant tiling
     bool intrinsicsCheck = false;                      // hint
-    bool isNBatch = false;                             // IterateNBatch (not modelled)
+    bool isNBatch = false;                             // IterateNBatch
     bool enVecND2NZ = false;                           // hint
     bool doSpecialBasicBlock = false;                  // hint
     std::uint32_t doMTE2Preload = 0;                   // hint
