@@ -2,8 +2,10 @@
 // with a broadcast B and a bias per batch on the AIC alone; BSNGD / SBNGD inputs with BSNGD /
 // BNGS1S2 C from the AIVs of a mixed kernel (the message mode); IterateNBatch into the
 // SetWorkspace GM; each against a CPU reference with a clean checker. Reading C after an
-// IterateBatch<false> without WaitIterateBatch is the race the checker reports.
+// IterateBatch<false> without WaitIterateBatch is the race the checker reports. Last, int8
+// inputs with half C through the fixpipe's dequantisation (SetQuantScalar / SetQuantVector).
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -298,4 +300,134 @@ TEST_CASE("Matmul API: C read before WaitIterateBatch is a reported race",
     CHECK(race.sites[0].pipe == npusim::Pipe::FIX);
     CHECK(race.sites[1].pipe == npusim::Pipe::MTE2);
     CHECK(race.sites[1].where.line() == g_batch_racy_line);
+}
+
+// ---- int8 x int8 + int32 bias -> half C, scaled by SetQuantScalar (DEQF16) or per column by
+// SetQuantVector (VDEQF16); B row-major (int8 tiles moved row-major) or transposed (fractal).
+
+namespace {
+
+constexpr int kQm = 32, kQn = 64, kQk = 64;
+
+enum QuantCase : uint32_t { kQuantScalar, kQuantVector, kQuantNone };
+
+template <bool kTransB>
+__global__ __aicore__ void quant_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR quant,
+                                        GM_ADDR c, uint32_t mode) {
+    const TCubeTiling tiling = g_batch_tiling;
+    using I8 = MatmulType<TPosition::GM, CubeFormat::ND, int8_t>;
+    GlobalTensor<int8_t> aGm, bGm;
+    GlobalTensor<int32_t> biasGm;
+    GlobalTensor<uint64_t> quantGm;
+    GlobalTensor<half> cGm;
+    aGm.SetGlobalBuffer((__gm__ int8_t*)a, kQm * kQk);
+    bGm.SetGlobalBuffer((__gm__ int8_t*)b, kQk * kQn);
+    biasGm.SetGlobalBuffer((__gm__ int32_t*)bias, kQn);
+    quantGm.SetGlobalBuffer((__gm__ uint64_t*)quant, kQn);
+    cGm.SetGlobalBuffer((__gm__ half*)c, kQm * kQn);
+    Matmul<I8, I8, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::ND, int32_t>, CFG_MDL>
+        mm;
+    TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &tiling);
+    if (mode == kQuantVector) {
+        mm.SetQuantVector(quantGm);
+    } else if (mode == kQuantScalar) {
+        float scale = 0.5F;
+        uint32_t bits = 0;
+        std::memcpy(&bits, &scale, sizeof(bits));
+        mm.SetQuantScalar(bits);
+    }
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm, kTransB);
+    mm.SetBias(biasGm);
+    mm.IterateAll(cGm);
+    mm.End();
+}
+
+float column_scale(int col) {
+    return 0.25F * static_cast<float>(col % 4 + 1);
+}
+
+template <bool kTransB>
+std::pair<std::vector<half>, std::vector<npusim::Finding>> run_quant(QuantCase mode,
+                                                                     std::vector<half>& expected) {
+    TCubeTiling t;
+    t.M = kQm;
+    t.N = kQn;
+    t.Ka = t.Kb = kQk;
+    t.singleCoreM = kQm;
+    t.singleCoreN = kQn;
+    t.singleCoreK = kQk;
+    t.baseM = 32;
+    t.baseN = 32;
+    t.baseK = 32;
+    t.isBias = 1;
+    t.usedCoreNum = 1;
+    g_batch_tiling = t;
+    std::vector<int8_t> as(kQm * kQk), bs(kQk * kQn);
+    std::vector<int32_t> biases(kQn);
+    std::vector<uint64_t> scales(kQn);
+    for (int i = 0; i < kQm * kQk; ++i) as[i] = static_cast<int8_t>((i * 3 + i / 7) % 7 - 3);
+    for (int i = 0; i < kQk * kQn; ++i) bs[i] = static_cast<int8_t>(i * 5 % 7 - 3);
+    for (int i = 0; i < kQn; ++i) {
+        biases[i] = i % 9 - 4;
+        const float s = column_scale(i);
+        uint32_t bits = 0;
+        std::memcpy(&bits, &s, sizeof(bits));
+        scales[i] = bits;
+    }
+    expected.assign(kQm * kQn, half(0.0F));
+    for (int r = 0; r < kQm; ++r) {
+        for (int col = 0; col < kQn; ++col) {
+            int32_t acc = biases[col];
+            for (int i = 0; i < kQk; ++i) acc += as[r * kQk + i] * bs[i * kQn + col];
+            const float s = mode == kQuantVector ? column_scale(col) : 0.5F;
+            expected[r * kQn + col] = half(static_cast<float>(acc) * s);
+        }
+    }
+    std::vector<int8_t> b_in = bs;
+    if (kTransB) {
+        for (int i = 0; i < kQk; ++i)
+            for (int col = 0; col < kQn; ++col) b_in[col * kQk + i] = bs[i * kQn + col];
+    }
+    npusim::Simulator sim(npusim::builtin_chip_config("small"));
+    npusim::Checker checker(sim.global_memory());
+    sim.attach(checker);
+    auto a = sim.allocate<int8_t>(as.size(), "a");
+    auto b = sim.allocate<int8_t>(b_in.size(), "b");
+    auto bias = sim.allocate<int32_t>(kQn, "bias");
+    auto quant = sim.allocate<uint64_t>(kQn, "quant");
+    auto c = sim.allocate<half>(kQm * kQn, "c");
+    sim.write(a, as);
+    sim.write(b, b_in);
+    sim.write(bias, biases);
+    sim.write(quant, scales);
+    using npusim::ascendc::gm_addr;
+    const npusim::RunResult r = sim.run(
+        {.name = "quant_matmul", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+        npusim::ascendc::bind_kernel(quant_matmul<kTransB>, gm_addr(a), gm_addr(b), gm_addr(bias),
+                                     gm_addr(quant), gm_addr(c), static_cast<uint32_t>(mode)));
+    REQUIRE(r.completed());
+    return {sim.read(c), checker.findings()};
+}
+
+}  // namespace
+
+TEST_CASE("Matmul API: int8 in, half out through SetQuantScalar and SetQuantVector",
+          "[ascendc][matmul][quant]") {
+    std::vector<half> expected;
+    for (const QuantCase mode : {kQuantScalar, kQuantVector}) {
+        CAPTURE(mode);
+        auto [rowmajor, findings] = run_quant<false>(mode, expected);
+        CHECK(rowmajor == expected);
+        CHECK_THAT(findings, npusim::NoFindings());
+        auto [fractal, fractal_findings] = run_quant<true>(mode, expected);
+        CHECK(fractal == expected);
+        CHECK_THAT(fractal_findings, npusim::NoFindings());
+    }
+    std::vector<half> unused;
+    CHECK_THROWS_WITH(run_quant<false>(kQuantNone, unused),
+                      Catch::Contains("matmul_batch_test.cpp:") &&
+                          Catch::Contains("need SetQuantScalar or SetQuantVector first"));
 }

@@ -207,12 +207,14 @@ constexpr FixQuant matmul_quant() {
         return FixQuant::None;
     }
 }
-/// Whether npusim's Matmul writes `DstT` from L0C of `L0cT`: the same type, or a conversion of
-/// the fixpipe's table (base/cube_types.h) that needs no scale (SetQuantScalar is not modelled).
+/// Whether npusim's Matmul writes `DstT` from L0C of `L0cT`: the same type, a conversion of the
+/// fixpipe's table (base/cube_types.h) that needs no scale, or int32 -> half by a scale.
 template <class L0cT, class DstT>
 constexpr bool matmul_writes() {
     if constexpr (std::is_same_v<L0cT, DstT>) {
         return true;
+    } else if constexpr (std::is_same_v<L0cT, std::int32_t> && std::is_same_v<DstT, half>) {
+        return true;  // DEQF16 / VDEQF16 by SetQuantScalar / SetQuantVector (matmul_quant.h)
     } else if constexpr (Element<DstT>) {
         constexpr FixQuant q = matmul_quant<L0cT, DstT>();
         return q != FixQuant::None && fix_quant_info(q).source == dtype_of<L0cT> &&
