@@ -4,6 +4,7 @@
 // limit is a static_assert naming it (docs/ascendc.md, "The Matmul API").
 #pragma once
 
+#include <cstdint>
 #include <type_traits>
 
 #include "npusim_ascendc/matmul_config.h"
@@ -58,3 +59,16 @@ struct MatmulChecks {
 };
 
 }  // namespace npusim::ascendc
+
+namespace AscendC {
+
+/// TSCM<src, depth>: a queue in the AIC's L1 that the kernel fills itself, for a Matmul to read
+/// A or B in place (MatmulType's TPosition::TSCM): not modelled yet.
+template <TPosition, std::int32_t, auto...>
+struct TSCM {
+    static_assert(npusim::ascendc::kAlwaysFalse<TSCM>,
+                  "npusim Ascend C: TSCM queues (the AIC's L1 filled by the kernel, a Matmul's "
+                  "TPosition::TSCM operand) are not supported yet (docs/ascendc.md)");
+};
+
+}  // namespace AscendC
