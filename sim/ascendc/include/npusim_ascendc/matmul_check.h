@@ -26,8 +26,8 @@ struct MatmulChecks {
     static_assert(
         matmul_writes<L0cT, DstT>(),
         "npusim Ascend C: the Matmul API writes C as float, half or bfloat16_t from "
-        "half / bfloat16_t / float inputs and as int32_t or (SetQuantScalar / SetQuantVector) "
-        "half from int8_t inputs, only yet (docs/ascendc.md)");
+        "half / bfloat16_t / float inputs and as int32_t from int8_t inputs (or as half, scaled "
+        "by SetQuantScalar / SetQuantVector), only yet (docs/ascendc.md)");
     static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
                   "npusim Ascend C: the Matmul API reads A and B from GM only yet");
     // A GEMV's A (CubeFormat::VECTOR, one row) is read as ND.
