@@ -131,8 +131,9 @@ function(npusim_add_ascendc_kernel target)
     endif()
     if(ext STREQUAL ".asc" OR (NOT ARG_CPU_DEBUG AND text MATCHES "<<<"))
       # name<<<a, b, c>>>(  ->  NPUSIM_KERNEL_LAUNCH((name), a, b, c)(   (also `> > >`, as
-      # clang-format writes the closing chevrons)
-      string(REGEX REPLACE "([A-Za-z_][A-Za-z0-9_:]*(<[^<>;]*>)?)[ \t\r\n]*<<<([^;]*)>[ \t]*>[ \t]*>"
+      # clang-format writes the closing chevrons); the arguments hold no `<<`, so a comment's
+      # `<<<>>>` above a launch stays apart from it
+      string(REGEX REPLACE "([A-Za-z_][A-Za-z0-9_:]*(<[^<>;]*>)?)[ \t\r\n]*<<<(([^;<]|<[^<;])*)>[ \t]*>[ \t]*>"
              "NPUSIM_KERNEL_LAUNCH((\\1), \\3)" rewritten "${text}")
       if(ext STREQUAL ".asc")
         set(name "${name}.cpp")  # compiled as C++

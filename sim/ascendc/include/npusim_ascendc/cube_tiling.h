@@ -45,7 +45,23 @@
     X(depthBL1CacheUB, 0)                                           \
     X(dbL0A, 2) /* L0A / L0B / L0C buffers (2: double buffering) */ \
     X(dbL0B, 2)                                                     \
-    X(dbL0C, 1)
+    X(dbL0C, 1)                                                     \
+    X(ALayoutInfoB, 0) /* batch layouts: A's B, S, N, G, D axes */  \
+    X(ALayoutInfoS, 0)                                              \
+    X(ALayoutInfoN, 0)                                              \
+    X(ALayoutInfoG, 0)                                              \
+    X(ALayoutInfoD, 0)                                              \
+    X(BLayoutInfoB, 0)                                              \
+    X(BLayoutInfoS, 0)                                              \
+    X(BLayoutInfoN, 0)                                              \
+    X(BLayoutInfoG, 0)                                              \
+    X(BLayoutInfoD, 0)                                              \
+    X(CLayoutInfoB, 0) /* C's B, S1, N, G, S2 axes */               \
+    X(CLayoutInfoS1, 0)                                             \
+    X(CLayoutInfoN, 0)                                              \
+    X(CLayoutInfoG, 0)                                              \
+    X(CLayoutInfoS2, 0)                                             \
+    X(BatchNum, 0) /* the most batches one IterateBatch takes */
 
 #define NPUSIM_TCUBE_TILING_MEMBER(field, init) std::int32_t field = init;
 #define NPUSIM_TCUBE_TILING_ACCESSORS(field, init) \

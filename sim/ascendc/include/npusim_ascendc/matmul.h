@@ -3,11 +3,11 @@
 // hardware's layouts (npusim_ascendc/matmul_tile.h): per output tile, per K step: GM -> A1/B1
 // (MTE2, Nd2Nz), A1 -> A2 as ZZ and B1 -> B2 as ZN (MTE1, LoadData), Mmad into L0C as NZ (M;
 // with a bias first GM -> C1 -> C2); GetTensorC: Fixpipe L0C -> GM (FIX).
-// Synchronization is the queue framework's (npusim_ascendc/pipe.h), correct by construction:
-// every buffer is a TQue of the user's TPipe (A1/B1/A2/B2 with two buffers, so the next K
-// step's loads overlap the current Mmad). Anything unsupported is a compile error or a
-// KernelError naming the user's line (docs/ascendc.md, "The Matmul API"). In a mixed kernel an
-// AIV's object sends its calls to the group's AIC (npusim_ascendc/matmul_mix.h).
+// Synchronization is the queue framework's (pipe.h), correct by construction: every buffer is a
+// TQue of the user's TPipe (A1/B1/A2/B2 with two buffers: the next K step's loads overlap the
+// current Mmad). Unsupported = a compile error or a KernelError naming the user's line
+// (docs/ascendc.md, "The Matmul API"). A mixed kernel's AIV objects send their calls to the AIC
+// (matmul_mix.h); the batch calls and C's dequantisation are bases (matmul_batch.h, _quant.h).
 #pragma once
 
 #include <algorithm>
@@ -19,11 +19,13 @@
 
 #include "npusim_ascendc/cube.h"
 #include "npusim_ascendc/cube_tiling.h"
+#include "npusim_ascendc/matmul_batch.h"
 #include "npusim_ascendc/matmul_check.h"
 #include "npusim_ascendc/matmul_config.h"
 #include "npusim_ascendc/matmul_l0.h"
 #include "npusim_ascendc/matmul_mix.h"
 #include "npusim_ascendc/matmul_operands.h"
+#include "npusim_ascendc/matmul_quant.h"
 #include "npusim_ascendc/matmul_static.h"
 #include "npusim_ascendc/matmul_tile.h"
 #include "npusim_ascendc/pipe.h"
@@ -35,7 +37,14 @@ template <
     class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
     const auto& MM_CFG = CFG_NORM, class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
     template <const auto& = MM_CFG, class...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
-class Matmul {
+class Matmul
+    : public npusim::ascendc::MatmulBatchApi<
+          Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATMUL_POLICY>, A_TYPE, B_TYPE,
+          C_TYPE, BIAS_TYPE, MM_CFG>,
+      public npusim::ascendc::MatmulQuantApi<
+          Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATMUL_POLICY>, A_TYPE, C_TYPE> {
+    friend npusim::ascendc::MatmulBatchApi<Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG>;
+    friend npusim::ascendc::MatmulQuantApi<Matmul, A_TYPE, C_TYPE>;
     using SrcT = typename A_TYPE::T;
     using DstT = typename C_TYPE::T;
     using L0cT = npusim::ascendc::MatmulL0cT<SrcT>;
@@ -45,10 +54,8 @@ class Matmul {
     static_assert(npusim::ascendc::MatmulChecks<
                   A_TYPE, B_TYPE, C_TYPE, MM_CFG, MM_CB,
                   MATMUL_POLICY<MM_CFG, void, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>>::value);
-    // The bias type defaults to C's (Matmul<A, B, C>): a kernel that never calls SetBias
-    // compiles with any; SetBias takes L0C's type only yet (a KernelError otherwise).
+    // The bias type defaults to C's (Matmul<A, B, C>): SetBias takes L0C's type only yet.
     static constexpr bool kBiasOfL0c = std::is_same_v<BiasT, L0cT>;
-    static constexpr npusim::FixQuant kQuant = npusim::ascendc::matmul_quant<L0cT, DstT>();
     static constexpr bool kANz = A_TYPE::format == CubeFormat::NZ;
     static constexpr bool kBNz = B_TYPE::format == CubeFormat::NZ;
     static constexpr bool kCNz = C_TYPE::format == CubeFormat::NZ;
@@ -188,9 +195,6 @@ public:
     /// The values MatmulCallBackFunc's copy functions get as tilingPtr and dataPtr.
     void SetUserDefInfo(std::uint64_t tilingPtr) { m_user.tiling = tilingPtr; }
     void SetSelfDefineData(std::uint64_t dataPtr) { m_user.data = dataPtr; }
-    void SetWorkspace(GM_ADDR, int) {}
-    template <class T>
-    void SetWorkspace(const GlobalTensor<T>&) {}
     /// UB scratch for the vendor's format conversions: accepted and unused, as SetWorkspace.
     void SetLocalWorkspace(const LocalTensor<std::uint8_t>&) {}
 
@@ -403,8 +407,7 @@ private:
         LocalTensor<L0cT> c = l0().co1.template DeQue<L0cT>(loc);
         m_c_held = false;
         l0().c_holder = nullptr;
-        npusim::ascendc::write_c_tile<DstT, kCNz>(c, address, count, cur_m(), cur_n(), stride,
-                                                  atomic == 1, kQuant, fractal(), loc);
+        this->npusim_write_tile(c, address, count, stride, atomic == 1, loc);
         l0().co1.FreeTensor(c, loc);
     }
     /// AIC: Init from an AIV's Init (REGIST_MATMUL_OBJ without a tiling): the buffers for the
@@ -575,11 +578,8 @@ private:
     std::int64_t m_org_m = 0, m_org_n = 0, m_org_ka = 0, m_org_kb = 0, m_org_kc = 0;
     std::uint64_t m_next = 0, m_tile_m = 0, m_tile_n = 0;
     // An AIV's object in a mixed kernel: a client of its group's AIC.
-    bool m_client = false;
-    bool m_registered = false;
-    bool m_init_aic = false;
-    bool m_wait_all = false;
-    bool m_slot_read = false;
+    bool m_client = false, m_registered = false, m_init_aic = false;
+    bool m_wait_all = false, m_slot_read = false;
     std::uint32_t m_object = 0;
     std::uint64_t m_workspace = 0;
     Loc m_loc = Loc::current();

@@ -4,6 +4,7 @@
 // limit is a static_assert naming it (docs/ascendc.md, "The Matmul API").
 #pragma once
 
+#include <cstdint>
 #include <type_traits>
 
 #include "npusim_ascendc/matmul_config.h"
@@ -25,8 +26,8 @@ struct MatmulChecks {
     static_assert(
         matmul_writes<L0cT, DstT>(),
         "npusim Ascend C: the Matmul API writes C as float, half or bfloat16_t from "
-        "half / bfloat16_t / float inputs and as int32_t from int8_t inputs (other C types need "
-        "SetQuantScalar, not supported yet, docs/ascendc.md)");
+        "half / bfloat16_t / float inputs and as int32_t from int8_t inputs (or as half, scaled "
+        "by SetQuantScalar / SetQuantVector), only yet (docs/ascendc.md)");
     static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
                   "npusim Ascend C: the Matmul API reads A and B from GM only yet");
     // A GEMV's A (CubeFormat::VECTOR, one row) is read as ND.
@@ -38,11 +39,6 @@ struct MatmulChecks {
                       (C_TYPE::format == CubeFormat::NZ && std::is_same_v<DstT, L0cT>),
                   "npusim Ascend C: the Matmul API writes ND or ND_ALIGN C, or NZ C of L0C's "
                   "type (float, int32_t), only yet");
-    static_assert(A_TYPE::layout == AscendC::LayoutMode::NONE &&
-                      B_TYPE::layout == AscendC::LayoutMode::NONE &&
-                      C_TYPE::layout == AscendC::LayoutMode::NONE,
-                  "npusim Ascend C: the Matmul API's batch layouts (MatmulType's LayoutMode, "
-                  "IterateBatch) are not supported yet");
     static_assert(!CFG.isPartialOutput,
                   "npusim Ascend C: MatmulConfig::isPartialOutput is not supported yet");
     static_assert(!CFG.isEnableChannelSplit,
@@ -63,3 +59,16 @@ struct MatmulChecks {
 };
 
 }  // namespace npusim::ascendc
+
+namespace AscendC {
+
+/// TSCM<src, depth>: a queue in the AIC's L1 that the kernel fills itself, for a Matmul to read
+/// A or B in place (MatmulType's TPosition::TSCM): not modelled yet.
+template <TPosition, std::int32_t, auto...>
+struct TSCM {
+    static_assert(npusim::ascendc::kAlwaysFalse<TSCM>,
+                  "npusim Ascend C: TSCM queues (the AIC's L1 filled by the kernel, a Matmul's "
+                  "TPosition::TSCM operand) are not supported yet (docs/ascendc.md)");
+};
+
+}  // namespace AscendC

@@ -15,8 +15,8 @@ namespace AscendC {
 
 enum class CubeFormat : std::uint8_t { ND, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 
-/// Batch layouts (MatmulType's layout; NONE: not a batch matmul). IterateBatch and the batch
-/// layouts are not modelled yet: a layout other than NONE is a compile error in Matmul.
+/// Batch layouts (MatmulType's layout; NONE: not a batch matmul; IterateBatch reads matrix i
+/// where npusim_ascendc/matmul_batch.h's batch_place says).
 enum class LayoutMode : std::uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 /// How a batch matmul's batches relate to L1 (GetNormalConfig's bmmMode; a schedule hint).
 enum class BatchMode : std::uint8_t {
@@ -65,7 +65,7 @@ struct MatmulConfig {
     bool doMultiDataLoad = false;                      // hint (the MDL template)
     std::uint32_t basicM = 0, basicN = 0, basicK = 0;  // base tiles of a constant tiling
     bool intrinsicsCheck = false;                      // hint
-    bool isNBatch = false;                             // IterateNBatch (not modelled)
+    bool isNBatch = false;                             // IterateNBatch
     bool enVecND2NZ = false;                           // hint
     bool doSpecialBasicBlock = false;                  // hint
     std::uint32_t doMTE2Preload = 0;                   // hint
@@ -207,12 +207,14 @@ constexpr FixQuant matmul_quant() {
         return FixQuant::None;
     }
 }
-/// Whether npusim's Matmul writes `DstT` from L0C of `L0cT`: the same type, or a conversion of
-/// the fixpipe's table (base/cube_types.h) that needs no scale (SetQuantScalar is not modelled).
+/// Whether npusim's Matmul writes `DstT` from L0C of `L0cT`: the same type, a conversion of the
+/// fixpipe's table (base/cube_types.h) that needs no scale, or int32 -> half by a scale.
 template <class L0cT, class DstT>
 constexpr bool matmul_writes() {
     if constexpr (std::is_same_v<L0cT, DstT>) {
         return true;
+    } else if constexpr (std::is_same_v<L0cT, std::int32_t> && std::is_same_v<DstT, half>) {
+        return true;  // DEQF16 / VDEQF16 by SetQuantScalar / SetQuantVector (matmul_quant.h)
     } else if constexpr (Element<DstT>) {
         constexpr FixQuant q = matmul_quant<L0cT, DstT>();
         return q != FixQuant::None && fix_quant_info(q).source == dtype_of<L0cT> &&

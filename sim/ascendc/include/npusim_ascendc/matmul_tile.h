@@ -287,15 +287,16 @@ namespace npusim::ascendc {
 template <class D, class S>
 void write_nd_tile(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTensor<S>& c,
                    std::uint64_t rows, std::uint64_t cols, std::uint64_t stride, FixQuant quant,
-                   bool fractal, const Loc& loc) {
+                   bool fractal, const Loc& loc, std::uint64_t deq_scalar = 0,
+                   const AscendC::LocalTensor<std::uint64_t>* scales = nullptr) {
     AscendC::FixpipeParamsV220<void> params;
     params.nSize = static_cast<std::uint16_t>(cols);
     params.mSize = static_cast<std::uint16_t>(rows);
     params.srcStride = static_cast<std::uint16_t>(fractal ? align16(rows) : rows);
     params.dstStride = static_cast<std::uint32_t>(stride);
     params.quantPre = static_cast<AscendC::QuantMode_t>(quant);
-    issue_fixpipe(dst, c, static_cast<const AscendC::LocalTensor<std::uint64_t>*>(nullptr), params,
-                  AscendC::CFG_ROW_MAJOR, loc,
+    params.deqScalar = deq_scalar;
+    issue_fixpipe(dst, c, scales, params, AscendC::CFG_ROW_MAJOR, loc,
                   fractal ? CubeLayout::Fractal : CubeLayout::RowMajor);
 }
 
@@ -308,12 +309,15 @@ namespace npusim::ascendc {
 /// Orders the UB range's earlier readers and writers (vector work, copies out) before the copy
 /// in, and the copy in before the vector work that follows.
 /// L0C -> GM (FIX): the [rows x cols] tile `c` at GM `address` (`count` elements): ND with rows
-/// `stride` elements apart, converted to DstT on the way (`quant`, one Fixpipe), or NZ of L0C's
-/// type with column blocks of `stride` rows; with `atomic`, added onto GM (SetAtomicAdd<DstT>).
+/// `stride` elements apart, converted to DstT on the way (`quant`, one Fixpipe; a dequantisation
+/// by `deq_scalar` or per column by `scales` in L1), or NZ of L0C's type with column blocks of
+/// `stride` rows; with `atomic`, added onto GM (SetAtomicAdd<DstT>).
 template <class DstT, bool kCNz, class L0cT>
 void write_c_tile(const AscendC::LocalTensor<L0cT>& c, std::uint64_t address, std::uint64_t count,
                   std::uint64_t rows, std::uint64_t cols, std::uint64_t stride, bool atomic,
-                  npusim::FixQuant quant, bool fractal, const Loc& loc) {
+                  npusim::FixQuant quant, bool fractal, const Loc& loc,
+                  std::uint64_t deq_scalar = 0,
+                  const AscendC::LocalTensor<std::uint64_t>* scales = nullptr) {
     AscendC::GlobalTensor<DstT> gm;
     gm.SetGlobalBuffer(gm_pointer<DstT>(address, loc), count, loc);
     if (atomic) AscendC::SetAtomicAdd<DstT>(loc);
@@ -324,7 +328,7 @@ void write_c_tile(const AscendC::LocalTensor<L0cT>& c, std::uint64_t address, st
         }
         write_nz_tile<L0cT>(view_of(gm), c, rows, cols, stride, loc);
     } else {
-        write_nd_tile(gm, c, rows, cols, stride, quant, fractal, loc);
+        write_nd_tile(gm, c, rows, cols, stride, quant, fractal, loc, deq_scalar, scales);
     }
     if (atomic) AscendC::SetAtomicNone(loc);
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>  // the vendor's tiling headers bring it; host samples use std::cout
+#include <tuple>
 
 #include "npusim_ascendc/adv_softmax_flash_tiling.h"
 #include "npusim_ascendc/adv_norm_v2_tiling.h"  // part E
@@ -70,6 +71,9 @@ struct MatmulConfigParams {
           traverse(traverseIn),
           enVecND2NZ(enVecND2NZIn) {}
 };
+/// SetDequantType: how an int8 matmul's int32 result becomes half C (SetQuantScalar's one
+/// scale, or SetQuantVector's one per column); the kernel's call decides, the tiling is the same.
+enum class DequantType : std::int32_t { SCALAR = 0, TENSOR = 1 };
 /// The element types: the graph engine's (ge::DataType::DT_FLOAT16 and
 /// matmul_tiling::DataType::DT_FLOAT16 name the same value).
 using DataType = ge::DataType;
@@ -175,6 +179,39 @@ public:
         if (params.traverse != MatrixTraverse::NOSET) SetTraverse(params.traverse);
         m_whole_cores = params.scheduleType == ScheduleType::N_BUFFER_33;
     }
+    /// A batch matmul's layouts (the kernel's MatmulType LayoutMode BSNGD / SBNGD / BNGS1S2):
+    /// A's and B's B, S, N, G, D axes, C's B, S1, N, G, S2 axes, and the most batches an
+    /// IterateBatch takes; copied into TCubeTiling's *LayoutInfo* and BatchNum fields.
+    std::int32_t SetALayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g,
+                            std::int32_t d) {
+        m_layout[0] = {b, s, n, g, d};
+        return 0;
+    }
+    std::int32_t SetBLayout(std::int32_t b, std::int32_t s, std::int32_t n, std::int32_t g,
+                            std::int32_t d) {
+        m_layout[1] = {b, s, n, g, d};
+        return 0;
+    }
+    std::int32_t SetCLayout(std::int32_t b, std::int32_t s1, std::int32_t n, std::int32_t g,
+                            std::int32_t s2) {
+        m_layout[2] = {b, s1, n, g, s2};
+        return 0;
+    }
+    std::int32_t SetBatchNum(std::int32_t batch) {
+        m_batch_num = batch;
+        return 0;
+    }
+    /// The NORMAL layout (batches of whole M x K, K x N, M x N matrices one after another):
+    /// the batch counts of A and B and one batch's shape.
+    std::int32_t SetBatchInfoForNormal(std::int32_t batchA, std::int32_t batchB, std::int32_t m,
+                                       std::int32_t n, std::int32_t k) {
+        SetALayout(batchA, m, 1, 1, k);
+        SetBLayout(batchB, k, 1, 1, n);
+        SetCLayout(std::max(batchA, batchB), m, 1, 1, n);
+        if (m_batch_num <= 0) m_batch_num = std::max(batchA, batchB);
+        return 0;
+    }
+    std::int32_t SetDequantType(DequantType) { return 0; }
     std::int32_t GetBaseM() const { return m_result.baseM; }
     std::int32_t GetBaseN() const { return m_result.baseN; }
     std::int32_t GetBaseK() const { return m_result.baseK; }
@@ -207,6 +244,13 @@ public:
         t.dbL0C = 1;
         t.shareL1Size = static_cast<std::int32_t>(l1_bytes(t.baseM, t.baseN, t.baseK));
         t.shareL0CSize = t.baseM * t.baseN * 4;
+        std::tie(t.ALayoutInfoB, t.ALayoutInfoS, t.ALayoutInfoN, t.ALayoutInfoG, t.ALayoutInfoD) =
+            m_layout[0];
+        std::tie(t.BLayoutInfoB, t.BLayoutInfoS, t.BLayoutInfoN, t.BLayoutInfoG, t.BLayoutInfoD) =
+            m_layout[1];
+        std::tie(t.CLayoutInfoB, t.CLayoutInfoS1, t.CLayoutInfoN, t.CLayoutInfoG, t.CLayoutInfoS2) =
+            m_layout[2];
+        t.BatchNum = m_batch_num;
         m_result = t;
         tiling = t;
         return 0;
@@ -243,6 +287,9 @@ protected:
     std::int32_t m_single_m = -1, m_single_n = -1, m_single_k = -1;
     std::int32_t m_fix_m = -1, m_fix_n = -1, m_fix_k = -1;
     std::int32_t m_cores = 1;
+    using Axes = std::tuple<std::int32_t, std::int32_t, std::int32_t, std::int32_t, std::int32_t>;
+    Axes m_layout[3] = {};  // A, B, C
+    std::int32_t m_batch_num = 0;
     // ScheduleType::N_BUFFER_33: the kernel's NBuffer33 policy holds a core's A as whole base
     // blocks and its samples never call SetTail, so every core gets the same M and N.
     bool m_whole_cores = false;
@@ -254,8 +301,9 @@ private:
     bool types_supported() const {
         const bool int8 = m_a_type == DataType::DT_INT8;
         const DataType l0c = int8 ? DataType::DT_INT32 : DataType::DT_FLOAT;
+        // int8 -> half: the fixpipe's dequantisation (SetQuantScalar / SetQuantVector).
         const bool c_ok = int8
-                              ? m_c_type == DataType::DT_INT32
+                              ? m_c_type == DataType::DT_INT32 || m_c_type == DataType::DT_FLOAT16
                               : (m_c_type == DataType::DT_FLOAT ||
                                  m_c_type == DataType::DT_FLOAT16 || m_c_type == DataType::DT_BF16);
         const bool c_format_ok = m_c_format == CubeFormat::ND ||
@@ -443,6 +491,15 @@ protected:
 private:
     bool m_split_k = false;
     std::int32_t m_dim = 0, m_used = 0, m_mdim = 0, m_ndim = 0, m_smm = 0, m_snn = 0, m_skk = 0;
+};
+
+/// The batch matmul's tiling (IterateBatch / IterateNBatch): one core's tiling of one batch, with
+/// the layouts above.
+class BatchMatmulTiling : public MatmulApiTiling {
+public:
+    BatchMatmulTiling() = default;
+    explicit BatchMatmulTiling(const platform_ascendc::PlatformAscendC& platform)
+        : MatmulApiTiling(platform) {}
 };
 
 }  // namespace matmul_tiling
