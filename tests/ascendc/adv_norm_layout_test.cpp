@@ -13,6 +13,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "adv_run.h"
 #include "kernel_operator.h"
 #include "sim/simulator.h"
 #include "sync/check/catch_matchers.h"
@@ -113,31 +114,8 @@ extern "C" __global__ __aicore__ void welford_half_kernel(GM_ADDR in, GM_ADDR ou
     DataCopy(outGm, o, kHn * 2);
 }
 
-std::vector<float> input(uint32_t n, float scale) {
-    std::vector<float> x(n);
-    for (uint32_t i = 0; i < n; ++i) x[i] = (float((i * 37) % 101) - 50.0F) * scale;
-    return x;
-}
-
-template <class In, class Out, class Kernel>
-std::vector<Out> run(Kernel kernel, const std::vector<In>& in, uint32_t out_count,
-                     std::vector<npusim::Finding>* findings = nullptr) {
-    npusim::Simulator sim(npusim::builtin_chip_config("small"));
-    npusim::Checker checker(sim.global_memory());
-    sim.attach(checker);
-    auto x = sim.allocate<In>(in.size(), "in");
-    auto out = sim.allocate<Out>(out_count, "out");
-    sim.write(x, in);
-    using npusim::ascendc::gm_addr;
-    sim.launch({.name = "adv"}, npusim::ascendc::bind_kernel(kernel, gm_addr(x), gm_addr(out)));
-    REQUIRE(sim.run().completed());
-    if (findings != nullptr) {
-        *findings = checker.findings();
-    } else {
-        CHECK_THAT(checker.findings(), npusim::NoFindings());
-    }
-    return sim.read(out);
-}
+using adv_test::input;
+using adv_test::run;
 
 void init_tilings(uint32_t& min_tmp) {
     uint32_t max = 0, min = 0;

@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "adv_run.h"
 #include "kernel_operator.h"
 #include "sim/simulator.h"
 #include "sync/check/catch_matchers.h"
@@ -166,31 +167,8 @@ extern "C" __global__ __aicore__ void pad_kernel(GM_ADDR in, GM_ADDR out) {
     DataCopy(outGm, o, kPadOut);
 }
 
-std::vector<float> input(uint32_t n, float scale) {
-    std::vector<float> x(n);
-    for (uint32_t i = 0; i < n; ++i) x[i] = (float((i * 37) % 101) - 50.0F) * scale;
-    return x;
-}
-
-template <class In, class Out, class Kernel>
-std::vector<Out> run(Kernel kernel, const std::vector<In>& in, uint32_t out_count,
-                     std::vector<npusim::Finding>* findings = nullptr) {
-    npusim::Simulator sim(npusim::builtin_chip_config("small"));
-    npusim::Checker checker(sim.global_memory());
-    sim.attach(checker);
-    auto x = sim.allocate<In>(in.size(), "in");
-    auto out = sim.allocate<Out>(out_count, "out");
-    sim.write(x, in);
-    using npusim::ascendc::gm_addr;
-    sim.launch({.name = "adv"}, npusim::ascendc::bind_kernel(kernel, gm_addr(x), gm_addr(out)));
-    REQUIRE(sim.run().completed());
-    if (findings != nullptr) {
-        *findings = checker.findings();
-    } else {
-        CHECK_THAT(checker.findings(), npusim::NoFindings());
-    }
-    return sim.read(out);
-}
+using adv_test::input;
+using adv_test::run;
 
 template <class T>
 T at(const std::vector<uint8_t>& bytes, uint32_t offset, uint32_t i) {

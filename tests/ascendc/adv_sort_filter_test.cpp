@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "adv_run.h"
 #include "kernel_operator.h"
 #include "sim/simulator.h"
 #include "sync/check/catch_matchers.h"
@@ -32,25 +33,7 @@ void put(std::vector<uint8_t>& bytes, uint32_t offset, uint32_t i, T v) {
     std::memcpy(bytes.data() + offset + i * sizeof(T), &v, sizeof(T));
 }
 
-template <class Kernel>
-std::vector<uint8_t> run(Kernel kernel, const std::vector<uint8_t>& in, uint32_t out_bytes,
-                         std::vector<npusim::Finding>* findings = nullptr) {
-    npusim::Simulator sim(npusim::builtin_chip_config("small"));
-    npusim::Checker checker(sim.global_memory());
-    sim.attach(checker);
-    auto x = sim.allocate<uint8_t>(in.size(), "in");
-    auto out = sim.allocate<uint8_t>(out_bytes, "out");
-    sim.write(x, in);
-    using npusim::ascendc::gm_addr;
-    sim.launch({.name = "adv"}, npusim::ascendc::bind_kernel(kernel, gm_addr(x), gm_addr(out)));
-    REQUIRE(sim.run().completed());
-    if (findings != nullptr) {
-        *findings = checker.findings();
-    } else {
-        CHECK_THAT(checker.findings(), npusim::NoFindings());
-    }
-    return sim.read(out);
-}
+using adv_test::run;
 
 // Sort: 128 float scores (one merge of four runs) and 160 half scores (a merge pass of four
 // runs plus a copied fifth, then a merge of two). Input: float scores, uint32 indices, half
