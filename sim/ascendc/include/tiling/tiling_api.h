@@ -14,8 +14,8 @@
 #include <iostream>  // the vendor's tiling headers bring it; host samples use std::cout
 #include <tuple>
 
-#include "npusim_ascendc/adv_softmax_flash_tiling.h"
 #include "npusim_ascendc/adv_norm_v2_tiling.h"  // part E
+#include "npusim_ascendc/adv_softmax_flash_tiling.h"
 #include "npusim_ascendc/adv_softmax_tiling.h"
 #include "npusim_ascendc/adv_sort_filter_tiling.h"
 #include "npusim_ascendc/adv_tiling.h"  // the advanced APIs, part B
