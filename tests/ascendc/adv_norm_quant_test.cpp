@@ -327,17 +327,8 @@ TEST_CASE("Advanced AscendQuant: a dropped MTE2 -> V flag is the RAW at the load
     g_drop_flag = false;
     // The four readers of the loaded x: AscendQuant, the two Casts after it, AscendDequant's
     // scale (lines g_call_line, + 1, + 2, + 4 of quant_kernel).
-    std::vector<npusim::Expected> want;
-    for (const unsigned offset : {0U, 1U, 2U, 4U}) {
-        want.push_back({.kind = npusim::FindingKind::RaceRAW,
-                        .space = npusim::MemSpace::UB,
-                        .scope = npusim::RaceScope::InterPipe,
-                        .first_pipe = npusim::Pipe::MTE2,
-                        .second_pipe = npusim::Pipe::V,
-                        .first_line = g_load_line,
-                        .second_line = g_call_line + offset});
-    }
-    CHECK_THAT(findings, npusim::ExactlyFindings(want));
+    CHECK_THAT(findings, npusim::ExactlyFindings(
+                             adv_test::load_races(g_load_line, g_call_line, {0U, 1U, 2U, 4U})));
 }
 
 TEST_CASE("Advanced Pad (unaligned and aligned rows) and UnPad against plain loops",

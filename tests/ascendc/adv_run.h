@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -41,6 +42,23 @@ std::vector<Out> run(Kernel kernel, const std::vector<In>& in, std::uint32_t out
         CHECK_THAT(checker.findings(), npusim::NoFindings());
     }
     return sim.read(out);
+}
+
+/// The races of a kernel whose UB load (on MTE2, at load_line) lost its flag to the vector
+/// instructions reading it: one inter-pipe RAW per reader, at first_reader_line + each offset.
+inline std::vector<npusim::Expected> load_races(unsigned load_line, unsigned first_reader_line,
+                                                std::initializer_list<unsigned> offsets) {
+    std::vector<npusim::Expected> want;
+    for (const unsigned offset : offsets) {
+        want.push_back({.kind = npusim::FindingKind::RaceRAW,
+                        .space = npusim::MemSpace::UB,
+                        .scope = npusim::RaceScope::InterPipe,
+                        .first_pipe = npusim::Pipe::MTE2,
+                        .second_pipe = npusim::Pipe::V,
+                        .first_line = load_line,
+                        .second_line = first_reader_line + offset});
+    }
+    return want;
 }
 
 }  // namespace adv_test

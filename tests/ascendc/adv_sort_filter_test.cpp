@@ -297,17 +297,8 @@ TEST_CASE("Advanced Select, DropOut: a dropped MTE2 -> V flag is the RAW at the 
     run(adv_filter_kernel, filter_input(), kFilterOut, &findings);
     g_drop_flag = false;
     // The four APIs read the loaded bytes (lines g_select_line, + 2, + 4, + 6).
-    std::vector<npusim::Expected> want;
-    for (const unsigned offset : {0U, 2U, 4U, 6U}) {
-        want.push_back({.kind = npusim::FindingKind::RaceRAW,
-                        .space = npusim::MemSpace::UB,
-                        .scope = npusim::RaceScope::InterPipe,
-                        .first_pipe = npusim::Pipe::MTE2,
-                        .second_pipe = npusim::Pipe::V,
-                        .first_line = g_load_line,
-                        .second_line = g_select_line + offset});
-    }
-    CHECK_THAT(findings, npusim::ExactlyFindings(want));
+    CHECK_THAT(findings, npusim::ExactlyFindings(
+                             adv_test::load_races(g_load_line, g_select_line, {0U, 2U, 4U, 6U})));
 }
 
 namespace {
