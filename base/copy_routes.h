@@ -24,7 +24,7 @@ inline constexpr std::array<CopyGroupInfo, 5> kCopyGroups{{
     {"mte3", "a UB / L1 -> GM copy (MTE3)"},
     {"v", "a UB -> UB copy (PIPE_V)"},
     {"mte1", "an L1 -> L0A / L0B / BT copy (MTE1)"},
-    {"fix", "an L0C -> GM copy (fixpipe)"},
+    {"fix", "an L0C -> GM / L1 copy (fixpipe)"},
 }};
 inline constexpr std::size_t kCopyGroupCount = kCopyGroups.size();
 
@@ -38,7 +38,7 @@ struct CopyRoute {
     constexpr bool uses_gm() const { return src == MemSpace::GM || dst == MemSpace::GM; }
 };
 
-inline constexpr std::array<CopyRoute, 9> kCopyRoutes{{
+inline constexpr std::array<CopyRoute, 10> kCopyRoutes{{
     {MemSpace::GM, MemSpace::UB, Pipe::MTE2, 0},
     {MemSpace::GM, MemSpace::L1, Pipe::MTE2, 0},
     {MemSpace::UB, MemSpace::GM, Pipe::MTE3, 1},
@@ -51,6 +51,8 @@ inline constexpr std::array<CopyRoute, 9> kCopyRoutes{{
     // L1 -> the bias table (Ascend C C1 -> C2), timed as an L1 -> L0 copy.
     {MemSpace::L1, MemSpace::BT, Pipe::MTE1, 3},
     {MemSpace::L0C, MemSpace::GM, Pipe::FIX, 4},
+    // A2/A3's fixpipe also writes L1 (the vendor's Fixpipe to a C1 tensor), timed alike.
+    {MemSpace::L0C, MemSpace::L1, Pipe::FIX, 4},
 }};
 
 constexpr bool copy_routes_valid() {

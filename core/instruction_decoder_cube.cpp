@@ -117,9 +117,14 @@ void InstructionDecoder::decode_fixpipe(const Request& r, Transaction& tx,
     tx.layout = r.layout;
     tx.block_stride = r.block_stride;
     out.route = find_copy_route(r.src0.space, r.dst.space);
-    if (r.src0.space != MemSpace::L0C || r.dst.space != MemSpace::GM || !out.route) {
-        rule_error(tx, "Fixpipe with a conversion goes from L0C to GM, not from " +
+    const bool to_l1 = r.dst.space == MemSpace::L1;
+    if (r.src0.space != MemSpace::L0C || (r.dst.space != MemSpace::GM && !to_l1) || !out.route) {
+        rule_error(tx, "Fixpipe with a conversion goes from L0C to GM or L1, not from " +
                            name_of(r.src0.space) + " to " + name_of(r.dst.space));
+    }
+    if (to_l1 && r.atomic != AtomicOp::None) {
+        rule_error(tx, "Fixpipe into L1 under SetAtomic" + std::string(to_string(r.atomic)) +
+                           ": atomic operations combine with GM only");
     }
     if (r.m == 0 || r.n == 0) rule_error(tx, "Fixpipe with a zero dimension");
     const std::string what = "Fixpipe " + std::string(info.name) + " converts ";
@@ -159,7 +164,7 @@ void InstructionDecoder::decode_fixpipe(const Request& r, Transaction& tx,
     const std::uint64_t row_bytes = std::uint64_t{r.n} * out_size;
     const std::uint64_t pitch = r.dst_pitch == 0 ? row_bytes : r.dst_pitch;
     if (pitch < row_bytes) {
-        rule_error(tx, "Fixpipe: GM rows " + std::to_string(pitch) +
+        rule_error(tx, "Fixpipe: " + name_of(r.dst.space) + " rows " + std::to_string(pitch) +
                            " bytes apart overlap rows of " + std::to_string(row_bytes) + " bytes");
     }
     const MatrixShape src = fixpipe_source(tx);
@@ -171,10 +176,14 @@ void InstructionDecoder::decode_fixpipe(const Request& r, Transaction& tx,
     }
     check_local(tx, r.src0, src.span(), "source", 32);
     const std::uint64_t span = ((r.m - 1) * pitch + row_bytes + out_size - 1) / out_size;
-    check_global(tx, r.dst, span, "destination");
+    if (to_l1) {
+        check_local(tx, r.dst, span, "destination", 32);
+    } else {
+        check_global(tx, r.dst, span, "destination");
+    }
     tx.add_access(MemSpace::L0C, false, r.src0.address, src.span() * in_size);
     out.write_access = tx.access_count;
-    tx.add_access(MemSpace::GM, true, r.dst.address, row_bytes, r.m, pitch);
+    tx.add_access(r.dst.space, true, r.dst.address, row_bytes, r.m, pitch);
     if (info.per_channel) {
         if (r.src1.space != MemSpace::L1 || r.src1.dtype != DType::U64) {
             rule_error(tx, what +

@@ -226,8 +226,11 @@ constexpr uint32_t nz_c0(int nz) {
     return std::is_same_v<Out, float> ? (nz == 2 ? 8 : 16) : 32 / sizeof(Out);
 }
 
+// kViaL1: 0 Fixpipe into GM; 1 into L1 (a C1 tensor, NZ; with per-column words the words
+// sit where the results go, as in asc-devkit fixpipe_l0c2l1), then MTE3 copies L1 -> GM after
+// a FIX -> MTE3 flag; 2 the same without that flag (racy).
 template <class In, class Acc, class Out, QuantMode_t kMode, bool kRelu, uint64_t kWord,
-          int kNz = 0>
+          int kNz = 0, int kViaL1 = 0>
 __global__ __aicore__ void cube_quant(GM_ADDR a, GM_ADDR b, GM_ADDR words, GM_ADDR c) {
     constexpr uint32_t kFractal = 512 / sizeof(In);
     constexpr bool kPerChannel = kMode == QuantMode_t::VDEQF16 ||
@@ -252,6 +255,8 @@ __global__ __aicore__ void cube_quant(GM_ADDR a, GM_ADDR b, GM_ADDR words, GM_AD
     pipe.InitBuffer(inA2, 1, kM * kK * sizeof(In));
     pipe.InitBuffer(inB2, 1, kK * kN * sizeof(In));
     pipe.InitBuffer(outCO1, 1, kM * kN * sizeof(Acc));
+    TQue<TPosition::C1, 1> outL1;
+    if constexpr (kViaL1 != 0) pipe.InitBuffer(outL1, 1, kM * kN * sizeof(Out) + kN * 8);
 
     LocalTensor<In> a1 = inA1.AllocTensor<In>();
     LocalTensor<In> b1 = inB1.AllocTensor<In>();
@@ -297,7 +302,25 @@ __global__ __aicore__ void cube_quant(GM_ADDR a, GM_ADDR b, GM_ADDR words, GM_AD
     fix.quantPre = kMode;
     fix.reluEn = kRelu;
     fix.deqScalar = kWord;
-    if constexpr (kPerChannel) {
+    if constexpr (kViaL1 != 0) {
+        static_assert(kNz == 1, "into L1 as NZ: the results are dense");
+        LocalTensor<Out> o1 = outL1.AllocTensor<Out>();
+        LocalTensor<uint64_t> w1 = o1.template ReinterpretCast<uint64_t>();
+        if constexpr (kPerChannel) {
+            DataCopy(w1, wordsGm, kN);
+            SetFlag<HardEvent::MTE2_FIX>(EVENT_ID0);
+            WaitFlag<HardEvent::MTE2_FIX>(EVENT_ID0);
+            Fixpipe<Out, Acc, CFG_NZ>(o1, c1, w1, fix);
+        } else {
+            Fixpipe<Out, Acc, CFG_NZ>(o1, c1, fix);
+        }
+        if constexpr (kViaL1 == 1) {
+            SetFlag<HardEvent::FIX_MTE3>(EVENT_ID0);
+            WaitFlag<HardEvent::FIX_MTE3>(EVENT_ID0);
+        }
+        DataCopy(cGm, o1, kM * kN);
+        outL1.FreeTensor(o1);
+    } else if constexpr (kPerChannel) {
         LocalTensor<uint64_t> w1 = inWords.AllocTensor<uint64_t>();
         DataCopy(w1, wordsGm, kN);
         inWords.EnQue(w1);
@@ -343,7 +366,7 @@ Out convert(double v, QuantMode_t mode, bool relu, uint64_t word) {
 }
 
 template <class In, class Acc, class Out, QuantMode_t kMode, bool kRelu, uint64_t kWord,
-          int kNz = 0>
+          int kNz = 0, int kViaL1 = 0>
 void run_quant() {
     npusim::Simulator sim(npusim::builtin_chip_config("small"));
     npusim::Checker checker(sim.global_memory());
@@ -367,10 +390,10 @@ void run_quant() {
     sim.write(words, ws);
     sim.write(c, initial);
     using npusim::ascendc::gm_addr;
-    const npusim::RunResult r =
-        sim.run({.name = "cube_quant", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
-                npusim::ascendc::bind_kernel(cube_quant<In, Acc, Out, kMode, kRelu, kWord, kNz>,
-                                             gm_addr(a), gm_addr(b), gm_addr(words), gm_addr(c)));
+    const npusim::RunResult r = sim.run(
+        {.name = "cube_quant", .blocks = 1, .type = npusim::KernelType::AIC_ONLY},
+        npusim::ascendc::bind_kernel(cube_quant<In, Acc, Out, kMode, kRelu, kWord, kNz, kViaL1>,
+                                     gm_addr(a), gm_addr(b), gm_addr(words), gm_addr(c)));
     REQUIRE(r.completed());
     const bool per_channel = kMode == QuantMode_t::VDEQF16 || kMode == QuantMode_t::VQF322B8_PRE ||
                              kMode == QuantMode_t::VREQ8;
@@ -392,6 +415,15 @@ void run_quant() {
             expected[at] =
                 convert<Out>(static_cast<double>(acc), kMode, kRelu, per_channel ? ws[col] : kWord);
         }
+    }
+    if (kViaL1 == 2) {  // the copy-out raced the fixpipe: its RAW at L1, pipe to pipe
+        REQUIRE_FALSE(checker.findings().empty());
+        const npusim::Finding& race = checker.findings().front();
+        INFO(race.message);
+        CHECK(race.kind == npusim::FindingKind::RaceRAW);
+        CHECK(race.space == npusim::MemSpace::L1);
+        CHECK(race.scope == npusim::RaceScope::InterPipe);
+        return;
     }
     CHECK(sim.read(c) == expected);
     CHECK_THAT(checker.findings(), npusim::NoFindings());
@@ -423,6 +455,17 @@ TEST_CASE("Ascend C Fixpipe with NZ output (CFG_NZ): column blocks of C0 with co
     run_quant<half, float, float, QuantMode_t::NoQuant, true, 0, 1>();      // with ReLU
     run_quant<half, float, half, QuantMode_t::F322F16, false, 0, 1>();      // 16 x 16 half
     run_quant<int8_t, int32_t, int8_t, QuantMode_t::VREQ8, false, 0, 1>();  // 16 x 32 int8
+}
+
+TEST_CASE(
+    "Ascend C Fixpipe into L1 (a C1 tensor), copied out by MTE3; the scale words may sit "
+    "under the results; without FIX -> MTE3 the copy-out races",
+    "[ascendc][cube]") {
+    run_quant<half, float, half, QuantMode_t::F322F16, true, 0, 1, 1>();
+    run_quant<half, float, int8_t, QuantMode_t::VQF322B8_PRE, false, 0, 1, 1>();
+    run_quant<int8_t, int32_t, int8_t, QuantMode_t::VREQ8, false, 0, 1, 1>();
+    run_quant<int8_t, int32_t, half, QuantMode_t::VDEQF16, true, 0, 1, 1>();  // 2 blocks
+    run_quant<half, float, half, QuantMode_t::F322F16, false, 0, 1, 2>();
 }
 
 namespace {

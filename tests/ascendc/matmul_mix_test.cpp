@@ -38,6 +38,8 @@ enum Mode : uint32_t {
     kTilesToUbPlaced,   // GetTensorC(ub, 0, false): each tile at its place in the AIV's C in UB
     kInitLater,         // REGIST_MATMUL_OBJ without a tiling, Init on the AIV, IterateAll(gm)
     kTilesToUbAsync,    // one Iterate<false>, then GetTensorC<false>(ub) per tile + LeakyReLU
+    kTilesToUbEarly,    // kTilesToUb with its UB queue set up before REGIST_MATMUL_OBJ (on the
+                        // AIC too: bookkeeping there, as the vendor's samples' Init does)
 };
 
 using AType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
@@ -50,6 +52,10 @@ __global__ __mix__(1, 2) void mm_mix(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR
     const TCubeTiling tiling = g_mix_tiling;
     Matmul<AType, AType, CType, BiasType> mm;
     TPipe pipe;
+    TQue<TPosition::VECOUT, 1> earlyQueue;
+    if (mode == kTilesToUbEarly) {
+        pipe.InitBuffer(earlyQueue, 1, tiling.baseM * tiling.baseN * sizeof(float));
+    }
     if (mode == kInitLater) {
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm);  // the AIC serves, returns
         mm.Init(&tiling);                                    // the AIV's tiling reaches the AIC
@@ -69,9 +75,10 @@ __global__ __mix__(1, 2) void mm_mix(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR
     mm.SetTensorB(bGm);
     mm.SetBias(biasGm);
     const int tile = tiling.baseM * tiling.baseN;
-    if (mode == kTilesToUb || mode == kTilesToUbAsync) {
-        TQue<TPosition::VECOUT, 1> outQueue;
-        pipe.InitBuffer(outQueue, 1, tile * sizeof(float));
+    if (mode == kTilesToUb || mode == kTilesToUbAsync || mode == kTilesToUbEarly) {
+        TQue<TPosition::VECOUT, 1> ownQueue;
+        if (mode != kTilesToUbEarly) pipe.InitBuffer(ownQueue, 1, tile * sizeof(float));
+        TQue<TPosition::VECOUT, 1>& outQueue = mode == kTilesToUbEarly ? earlyQueue : ownQueue;
         const uint32_t roundM = rows / tiling.baseM;
         const uint32_t rounds = roundM * (kN / tiling.baseN);
         if (mode == kTilesToUbAsync) mm.template Iterate<false>();  // the vendor's async form
@@ -256,10 +263,13 @@ struct StreamRun {
 
 TEST_CASE("Matmul API, mixed kernel: Iterate + GetTensorC to UB + LeakyReLU on both AIVs",
           "[ascendc][matmul][mix]") {
-    const MixRun run = run_mix(kTilesToUb);
-    REQUIRE(run.completed);
-    CHECK(run.out == run.expected_out);
-    CHECK_THAT(run.findings, npusim::NoFindings());
+    for (const Mode mode : {kTilesToUb, kTilesToUbEarly}) {
+        CAPTURE(mode);
+        const MixRun run = run_mix(mode);
+        REQUIRE(run.completed);
+        CHECK(run.out == run.expected_out);
+        CHECK_THAT(run.findings, npusim::NoFindings());
+    }
 }
 
 TEST_CASE("Matmul API, mixed kernel: GetTensorC and IterateAll to GM from the AIVs",

@@ -40,6 +40,7 @@ TEST_CASE("copy routes: the hardware's routes and pipes", "[unit]") {
     CHECK(find_copy_route(MemSpace::L1, MemSpace::BT)->pipe == Pipe::MTE1);  // C1 -> C2 (bias)
     CHECK_FALSE(find_copy_route(MemSpace::L1, MemSpace::L1).has_value());
     CHECK(find_copy_route(MemSpace::L0C, MemSpace::GM)->pipe == Pipe::FIX);
+    CHECK(find_copy_route(MemSpace::L0C, MemSpace::L1)->pipe == Pipe::FIX);  // C1 results
     CHECK_FALSE(find_copy_route(MemSpace::GM, MemSpace::GM));
     CHECK_FALSE(find_copy_route(MemSpace::L1, MemSpace::L0C));
     CHECK_FALSE(find_copy_route(MemSpace::L0A, MemSpace::GM));

@@ -350,10 +350,22 @@ TEST_CASE("decoder: Fixpipe's conversions, their types and accesses", "[unit]") 
     overlap.dst_pitch = 16;
     CHECK_THAT(error_of(d.aic, overlap), Contains("GM rows 16 bytes apart overlap rows of 32"));
     CHECK_THAT(error_of(d.aiv, r), Contains("source is in L0C, which an aiv core does not have"));
+    // Into L1 (a C1 tensor): the same conversion, written to L1 on FIX; no atomics there.
     Request to_l1 = r;
-    to_l1.dst = local(MemSpace::L1, 0, 512, DType::I8);
-    CHECK_THAT(error_of(d.aic, to_l1),
-               Contains("Fixpipe with a conversion goes from L0C to GM, not from L0C to L1"));
+    to_l1.dst = local(MemSpace::L1, 0, 64 * 16, DType::I8);
+    Transaction tl = identity();
+    const DecodedInstruction into_l1 = d.aic.decode(to_l1, tl);
+    CHECK(tl.pipe == Pipe::FIX);
+    REQUIRE(into_l1.route);
+    CHECK(into_l1.route->dst == MemSpace::L1);
+    CHECK(tl.accesses[1].space == MemSpace::L1);
+    CHECK(tl.accesses[1].rows == 16);
+    to_l1.atomic = AtomicOp::Add;
+    CHECK_THAT(error_of(d.aic, to_l1), Contains("atomic operations combine with GM only"));
+    Request to_ub = r;
+    to_ub.dst = local(MemSpace::UB, 0, 64 * 16, DType::I8);
+    CHECK_THAT(error_of(d.aic, to_ub),
+               Contains("Fixpipe with a conversion goes from L0C to GM or L1, not from L0C to UB"));
 }
 
 TEST_CASE("decoder: LoadData's fractals on MTE1, transposed for 16-bit types only", "[unit]") {

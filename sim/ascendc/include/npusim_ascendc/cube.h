@@ -18,6 +18,7 @@
 #include "base/cube_layout.h"
 #include "base/cube_types.h"
 #include "npusim_ascendc/data_copy.h"
+#include "npusim_ascendc/fixpipe_order.h"
 
 namespace AscendC {
 
@@ -344,8 +345,8 @@ void issue_mmad(const AscendC::LocalTensor<C>& dst, const AscendC::LocalTensor<A
     ctx.block().mmad(call, loc);
 }
 
-template <class D, class S, class W, class P>
-void issue_fixpipe(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
+template <class D, class S, class W, class P, template <class> class Out>
+void issue_fixpipe(const Out<D>& dst, const AscendC::LocalTensor<S>& src,
                    const AscendC::LocalTensor<W>* scales,
                    const AscendC::FixpipeParamsV220<P>& params,
                    const AscendC::FixpipeConfig& config, const Loc& loc,
@@ -358,8 +359,8 @@ void issue_fixpipe(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTens
 /// isChannelSplit (float in 16 x 8 blocks) is a KernelError. npusim issues one Fixpipe
 /// instruction per output block (hardware: one for all), each the NZ -> ND Fixpipe of one
 /// block with its conversion.
-template <class D, class S, class W, class P>
-void issue_fixpipe_nz(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
+template <class D, class S, class W, class P, template <class> class Out>
+void issue_fixpipe_nz(const Out<D>& dst, const AscendC::LocalTensor<S>& src,
                       const AscendC::LocalTensor<W>* scales,
                       const AscendC::FixpipeParamsV220<P>& params, const Loc& loc) {
     constexpr bool kFloatOut = std::is_same_v<D, float>;
@@ -384,7 +385,15 @@ void issue_fixpipe_nz(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalT
                           std::to_string(params.mSize) + " rounded up to 16");
     }
     const std::uint64_t block_elements = std::uint64_t{params.dstStride} * 32 / sizeof(D);
-    for (std::uint32_t col = 0, b = 0; col < params.nSize; col += c0, ++b) {
+    const std::uint32_t blocks = (params.nSize + c0 - 1) / c0;
+    const NzBlockOrder order = nz_block_order(dst, scales, blocks, c0, block_elements, loc);
+    for (std::size_t i = 0; i < order.blocks.size(); ++i) {
+        const std::uint32_t b = order.blocks[i], col = b * c0;
+        if (order.barrier_before[i]) {
+            KernelContext& ctx = context(loc);
+            Resume resume(ctx);
+            ctx.pipe_barrier(Pipe::FIX, loc);
+        }
         AscendC::FixpipeParamsV220<P> one = params;
         one.nSize = static_cast<std::uint16_t>(std::min<std::uint32_t>(c0, params.nSize - col));
         one.dstStride = c0;
@@ -393,9 +402,9 @@ void issue_fixpipe_nz(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalT
             std::uint64_t{col / 16} * params.srcStride * kFractalSide + col % 16;
         const AscendC::LocalTensor<W> shifted =
             scales != nullptr ? (*scales)[col] : AscendC::LocalTensor<W>{};
-        issue_fixpipe<D, S, W, P>(dst[b * block_elements], src[from],
-                                  scales != nullptr ? &shifted : nullptr, one,
-                                  AscendC::CFG_ROW_MAJOR, loc, CubeLayout::Fractal);
+        issue_fixpipe<D, S, W, P, Out>(dst[b * block_elements], src[from],
+                                       scales != nullptr ? &shifted : nullptr, one,
+                                       AscendC::CFG_ROW_MAJOR, loc, CubeLayout::Fractal);
     }
 }
 
@@ -403,8 +412,8 @@ void issue_fixpipe_nz(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalT
 /// against the conversion table (base/cube_types.h), reading L0C as NZ (`layout` Fractal,
 /// srcStride rows between column blocks) or, for the Matmul API's own tiles, row-major; a
 /// row-major tile without a conversion is the plain L0C -> GM copy (one strided DMA).
-template <class D, class S, class W, class P>
-void issue_fixpipe(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
+template <class D, class S, class W, class P, template <class> class Out>
+void issue_fixpipe(const Out<D>& dst, const AscendC::LocalTensor<S>& src,
                    const AscendC::LocalTensor<W>* scales,
                    const AscendC::FixpipeParamsV220<P>& params,
                    const AscendC::FixpipeConfig& config, const Loc& loc, CubeLayout layout) {
@@ -429,7 +438,8 @@ void issue_fixpipe(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTens
                           " (C0 rows between L0C's column blocks) is less than mSize " +
                           std::to_string(params.mSize) + " rounded up to 16");
     }
-    if constexpr (std::is_same_v<D, S>) {
+    constexpr bool kToGm = std::is_same_v<Out<D>, AscendC::GlobalTensor<D>>;
+    if constexpr (std::is_same_v<D, S> && kToGm) {
         if (!fractal && quant == FixQuant::None && !params.reluEn) {
             const std::uint64_t gap =
                 params.dstStride > params.nSize ? (params.dstStride - params.nSize) * sizeof(D) : 0;
@@ -454,14 +464,20 @@ void issue_fixpipe(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTens
                 : MatrixShape{MatrixFormat::ND, params.mSize, params.nSize};
     touches.push_back(Touch{MemSpace::L0C, src.native().address, source.span() * sizeof(S), false});
     for (std::uint64_t row = 0; row < params.mSize; ++row) {
-        touches.push_back(Touch{MemSpace::GM, view_of(dst).address + row * pitch, row_bytes, true});
+        touches.push_back(Touch{kToGm ? MemSpace::GM : MemSpace::L1,
+                                view_of(dst).address + row * pitch, row_bytes, true});
     }
     npusim::FixpipeCall call;
     call.src = src.native();
-    // A GlobalTensor set without a size (SetGlobalBuffer(ptr)) spans the rows written.
-    call.dst = dst.native(
-        dst.GetSize() != 0 ? 0
+    if constexpr (kToGm) {
+        // A GlobalTensor set without a size (SetGlobalBuffer(ptr)) spans the rows written.
+        call.dst =
+            dst.native(dst.GetSize() != 0
+                           ? 0
                            : ((params.mSize - 1) * pitch + row_bytes + sizeof(D) - 1) / sizeof(D));
+    } else {
+        call.dst = dst.native();  // L1 (a C1 tensor): the decoder refuses other spaces
+    }
     if (scales != nullptr && fix_quant_info(quant).per_channel) {
         touches.push_back(Touch{scales->native().space, scales->native().address,
                                 std::uint64_t{params.nSize} * 8, false});
@@ -516,6 +532,22 @@ void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
 template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR, class W = std::uint64_t,
           class P = void>
 void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
+             const LocalTensor<W>& cbufWorkspace, const FixpipeParamsV220<P>& params,
+             Loc loc = Loc::current()) {
+    static_assert(std::is_same_v<W, std::uint64_t>,
+                  "npusim Ascend C: Fixpipe's cbufWorkspace is a LocalTensor<uint64_t>");
+    npusim::ascendc::issue_fixpipe<D, S, W>(dst, src, &cbufWorkspace, params, config, loc);
+}
+/// Fixpipe(l1, l0c, params) and Fixpipe(l1, l0c, cbufWorkspace, params): the same into L1 (a
+/// C1 tensor; A2 / A3 fixpipes write L1 too), e.g. NZ results that a next Mmad loads again.
+template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR, class P = void>
+void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& src,
+             const FixpipeParamsV220<P>& params, Loc loc = Loc::current()) {
+    npusim::ascendc::issue_fixpipe<D, S, std::uint64_t>(dst, src, nullptr, params, config, loc);
+}
+template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR, class W = std::uint64_t,
+          class P = void>
+void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& src,
              const LocalTensor<W>& cbufWorkspace, const FixpipeParamsV220<P>& params,
              Loc loc = Loc::current()) {
     static_assert(std::is_same_v<W, std::uint64_t>,

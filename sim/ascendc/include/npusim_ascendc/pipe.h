@@ -17,12 +17,25 @@
 #include <deque>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "base/memory_spaces.h"
 #include "npusim_ascendc/tensors.h"
 
 namespace npusim::ascendc {
+
+/// In a mixed kernel the code before the AIC / AIV split runs on both cores, and the
+/// vendor's InitBuffer of a memory the core lacks (UB on the AIC, L1 or L0 on an AIV) is
+/// address bookkeeping there: nothing is reserved, and only a use of that memory fails.
+inline bool absent_on_this_core(Block& block, MemSpace space) {
+    const MemSpaceInfo& info = mem_space_info(space);
+    const bool on_vector = block.core_type() == CoreType::Vector;
+    const bool mixed = vector_cores_per_block(block.kernel_type()) > 0 &&
+                       cube_cores_per_block(block.kernel_type()) > 0;
+    return mixed && space != MemSpace::GM && (on_vector ? !info.on_vector : !info.on_cube);
+}
 
 /// One buffer of a queue and the flag that guards its reuse.
 struct QueueBuffer {
@@ -69,12 +82,20 @@ public:
             m_buffers.push_back(QueueBuffer{space, first + i * stride, bytes});
         }
     }
-    bool initialised() const { return !m_buffers.empty(); }
+    bool initialised() const { return !m_buffers.empty() || m_absent_space.has_value(); }
+    /// InitBuffer on a core without the queue's memory (see absent_on_this_core): the queue
+    /// has no buffers, and an AllocTensor of it names that memory.
+    void set_absent(MemSpace space) { m_absent_space = space; }
 
     /// The next free buffer in ring order, after its reuse flag.
     QueueBuffer& allocate(const Loc& loc) {
         KernelContext& ctx = context(loc);
         Resume resume(ctx);
+        if (m_absent_space) {
+            throw KernelError(EventIds::where(loc) + "AllocTensor: " +
+                              std::string(to_string(*m_absent_space)) + " does not exist on an " +
+                              std::string(to_string(ctx.block().core_type())) + " core");
+        }
         if (m_buffers.empty()) {
             throw KernelError(EventIds::where(loc) +
                               "AllocTensor on a queue that TPipe::InitBuffer never set up");
@@ -175,6 +196,7 @@ private:
     Pipe m_consumer;
     std::uint32_t m_depth;
     std::vector<QueueBuffer> m_buffers;
+    std::optional<MemSpace> m_absent_space;
     std::deque<QueueBuffer*> m_fifo;
     std::size_t m_next = 0;
     std::vector<QueueCore*>* m_registry = nullptr;
@@ -327,6 +349,11 @@ private:
                                       "InitBuffer: this queue already has its buffers");
         }
         const std::uint64_t bytes = (std::uint64_t{len} + 31) / 32 * 32;
+        if (npusim::ascendc::absent_on_this_core(ctx.block(), space)) {
+            queue.set_absent(space);
+            queue.register_with(&m_queues, loc);
+            return;
+        }
         const npusim::LocalTensor<std::int8_t> all =
             ctx.block().alloc<std::int8_t>(space, bytes * num, loc);
         queue.add_buffers(space, all.address, bytes, len, num);
@@ -448,6 +475,9 @@ bool TPipe::InitBuffer(TBuf<pos>& buf, std::uint32_t len, Loc loc) {
     npusim::ascendc::KernelContext& ctx = npusim::ascendc::context(loc);
     npusim::ascendc::Resume resume(ctx);
     const std::uint64_t bytes = (std::uint64_t{len} + 31) / 32 * 32;
+    buf.m_bytes = len;
+    // Bookkeeping only (see absent_on_this_core): a use of the buffer there fails.
+    if (npusim::ascendc::absent_on_this_core(ctx.block(), space_of<pos>())) return true;
     buf.m_address = ctx.block().alloc<std::int8_t>(space_of<pos>(), bytes, loc).address;
     buf.m_bytes = len;
     return true;
