@@ -342,9 +342,10 @@ TEST_CASE("cross-field rules", "[config]") {
 }
 
 TEST_CASE("missing parameters are named by pointer", "[config]") {
-    CHECK(problem_of(without(small_document(), "/copy/fix", "latency")) ==
-          "test.json:/copy/fix/latency: missing required parameter: fixed cost of an L0C -> GM / L1 "
-          "copy (fixpipe) (0..1000000 cycles)");
+    CHECK(
+        problem_of(without(small_document(), "/copy/fix", "latency")) ==
+        "test.json:/copy/fix/latency: missing required parameter: fixed cost of an L0C -> GM / L1 "
+        "copy (fixpipe) (0..1000000 cycles)");
     CHECK(problem_of(without(small_document(), "", "clock_mhz")) ==
           "test.json:/clock_mhz: missing required parameter: core clock; converts cycles to "
           "time (1..100000 MHz)");

@@ -417,6 +417,9 @@ void issue_fixpipe(const Out<D>& dst, const AscendC::LocalTensor<S>& src,
                    const AscendC::LocalTensor<W>* scales,
                    const AscendC::FixpipeParamsV220<P>& params,
                    const AscendC::FixpipeConfig& config, const Loc& loc, CubeLayout layout) {
+    static_assert(std::is_same_v<Out<D>, AscendC::GlobalTensor<D>> ||
+                      std::is_same_v<Out<D>, AscendC::LocalTensor<D>>,
+                  "npusim Ascend C: Fixpipe writes a GlobalTensor or a LocalTensor in L1");
     if (params.mSize == 0 || params.nSize == 0) return;  // a NOP
     if (config.format == AscendC::CO2Layout::NZ && !config.isToUB &&
         layout == CubeLayout::Fractal) {
@@ -521,35 +524,20 @@ void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor
 /// deqScalar (vendor API reference, "Fixpipe": F322F16 / F322BF16 round to nearest even, DEQF16
 /// int32 -> half and QF322B8_PRE / REQ8 -> int8 or uint8 scaled by deqScalar, V* modes by one
 /// uint64 word per column from the cbufWorkspace tensor in L1), reluEn: negative results become 0
-/// (docs/ascendc.md).
-template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR, class P = void>
-void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
-             const FixpipeParamsV220<P>& params, Loc loc = Loc::current()) {
+/// (docs/ascendc.md). Fixpipe(l1, l0c, params): the same into L1 (a C1 tensor; A2 / A3
+/// fixpipes write L1 too), e.g. NZ results that a next Mmad loads again.
+template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR, class P = void,
+          template <class> class Out>
+void Fixpipe(const Out<D>& dst, const LocalTensor<S>& src, const FixpipeParamsV220<P>& params,
+             Loc loc = Loc::current()) {
     npusim::ascendc::issue_fixpipe<D, S, std::uint64_t>(dst, src, nullptr, params, config, loc);
 }
-/// Fixpipe(gm, l0c, cbufWorkspace, params): the per-column (V*) quantisation modes, one uint64
+/// Fixpipe(dst, l0c, cbufWorkspace, params): the per-column (V*) quantisation modes, one uint64
 /// word per column in L1 (TPosition C1).
 template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR, class W = std::uint64_t,
-          class P = void>
-void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
-             const LocalTensor<W>& cbufWorkspace, const FixpipeParamsV220<P>& params,
-             Loc loc = Loc::current()) {
-    static_assert(std::is_same_v<W, std::uint64_t>,
-                  "npusim Ascend C: Fixpipe's cbufWorkspace is a LocalTensor<uint64_t>");
-    npusim::ascendc::issue_fixpipe<D, S, W>(dst, src, &cbufWorkspace, params, config, loc);
-}
-/// Fixpipe(l1, l0c, params) and Fixpipe(l1, l0c, cbufWorkspace, params): the same into L1 (a
-/// C1 tensor; A2 / A3 fixpipes write L1 too), e.g. NZ results that a next Mmad loads again.
-template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR, class P = void>
-void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& src,
+          class P = void, template <class> class Out>
+void Fixpipe(const Out<D>& dst, const LocalTensor<S>& src, const LocalTensor<W>& cbufWorkspace,
              const FixpipeParamsV220<P>& params, Loc loc = Loc::current()) {
-    npusim::ascendc::issue_fixpipe<D, S, std::uint64_t>(dst, src, nullptr, params, config, loc);
-}
-template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR, class W = std::uint64_t,
-          class P = void>
-void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& src,
-             const LocalTensor<W>& cbufWorkspace, const FixpipeParamsV220<P>& params,
-             Loc loc = Loc::current()) {
     static_assert(std::is_same_v<W, std::uint64_t>,
                   "npusim Ascend C: Fixpipe's cbufWorkspace is a LocalTensor<uint64_t>");
     npusim::ascendc::issue_fixpipe<D, S, W>(dst, src, &cbufWorkspace, params, config, loc);
