@@ -61,6 +61,9 @@
 #include "npusim_ascendc/adv_filter.h"
 #include "npusim_ascendc/adv_softmax_flash.h"
 #include "npusim_ascendc/adv_sort.h"
+// The layout API (Layout, MakeShape, Coord, Crd2Idx) and the advanced TransData.
+#include "npusim_ascendc/adv_transdata.h"
+#include "npusim_ascendc/layout.h"
 
 /// The vendor declares GetTPipePtr() at global scope too (samples call it unqualified).
 using AscendC::GetTPipePtr;

@@ -20,6 +20,7 @@
 #include "npusim_ascendc/adv_sort_filter_tiling.h"
 #include "npusim_ascendc/adv_tiling.h"  // the advanced APIs, part B
 #include "npusim_ascendc/adv_tmp_size.h"
+#include "npusim_ascendc/adv_transdata_tiling.h"
 #include "npusim_ascendc/adv_transpose_tiling.h"  // part E
 #include "npusim_ascendc/cube_tiling.h"
 #include "npusim_ascendc/ge_data_type.h"
