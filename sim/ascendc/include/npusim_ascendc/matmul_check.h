@@ -39,8 +39,10 @@ struct MatmulChecks {
                       (C_TYPE::format == CubeFormat::NZ && std::is_same_v<DstT, L0cT>),
                   "npusim Ascend C: the Matmul API writes ND or ND_ALIGN C, or NZ C of L0C's "
                   "type (float, int32_t), only yet");
-    static_assert(!CFG.isPartialOutput,
-                  "npusim Ascend C: MatmulConfig::isPartialOutput is not supported yet");
+    static_assert(C_TYPE::pos != TPosition::CO1 ||
+                      (C_TYPE::format == CubeFormat::NZ && std::is_same_v<DstT, L0cT>),
+                  "npusim Ascend C: a Matmul's C in CO1 is NZ of L0C's type "
+                  "(GetMmDstType<A>::Type)");
     static_assert(!CFG.isEnableChannelSplit,
                   "npusim Ascend C: MatmulConfig::isEnableChannelSplit (C's NZ split in two "
                   "channels) is not supported yet");
