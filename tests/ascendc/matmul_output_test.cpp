@@ -1,8 +1,9 @@
 // The Matmul API's other outputs: C in CO1 (each tile computed into the kernel's own L0C
 // tensor, taken out by the kernel's own Fixpipe, ordered by its CO1 queue), and
 // isPartialOutput (each Iterate one K step of a tile, GetTensorC's sequential form, summed by
-// the kernel). Each against a CPU reference with a clean checker; a CO1 kernel that skips its
-// queue's EnQue / DeQue is the RAW (M then FIX on L0C) the checker reports.
+// the kernel, here with the operator form `acc = acc + part`). Each against a CPU reference with a
+// clean checker; a CO1 kernel that skips its queue's EnQue / DeQue is the RAW (M then FIX on L0C)
+// the checker reports.
 #include <cstdint>
 #include <vector>
 
@@ -78,6 +79,64 @@ __global__ __aicore__ void co1_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADD
     mm.End();
 }
 
+constexpr MatmulConfig PartialCfg() {
+    MatmulConfig cfg = CFG_MDL;
+    cfg.isPartialOutput = true;
+    return cfg;
+}
+constexpr MatmulConfig kPartialCfg = PartialCfg();
+constexpr int kTile = kBaseM * kBaseN, kSteps = kK / kBaseK;
+
+/// isPartialOutput from the AIV of a 1:1 mixed kernel: each K step of each tile to `parts`
+/// (packed, one after another), then summed per tile through UB (`acc = acc + part`) into C.
+__global__ __mix__(1, 1) void partial_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR parts, GM_ADDR c,
+                                             GM_ADDR workspace, std::uint32_t) {
+    SetSysWorkspace(workspace);
+    const TCubeTiling tiling = g_out_tiling;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> partsGm, cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, kM * kK);
+    bGm.SetGlobalBuffer((__gm__ half*)b, kK * kN);
+    partsGm.SetGlobalBuffer((__gm__ float*)parts, 4 * kSteps * kTile);
+    cGm.SetGlobalBuffer((__gm__ float*)c, kM * kN);
+    TPipe pipe;
+    Matmul<HalfNd, HalfNd, FloatNd, FloatNd, kPartialCfg> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    int offset = 0;
+    while (mm.Iterate()) {
+        mm.GetTensorC(partsGm[offset], 0, true);
+        offset += kTile;
+    }
+    mm.End();
+    TQue<TPosition::VECIN, 1> inQ;
+    TQue<TPosition::VECOUT, 1> outQ;
+    pipe.InitBuffer(inQ, 1, kTile * sizeof(float));
+    pipe.InitBuffer(outQ, 1, kTile * sizeof(float));
+    for (int t = 0; t < 4; ++t) {
+        LocalTensor<float> acc = outQ.AllocTensor<float>();
+        for (int k = 0; k < kSteps; ++k) {
+            LocalTensor<float> part = inQ.AllocTensor<float>();
+            DataCopy(part, partsGm[(t * kSteps + k) * kTile], kTile);
+            inQ.EnQue(part);
+            part = inQ.DeQue<float>();
+            if (k == 0) {
+                Adds(acc, part, 0.0F, kTile);
+            } else {
+                acc = acc + part;
+            }
+            inQ.FreeTensor(part);
+        }
+        outQ.EnQue(acc);
+        acc = outQ.DeQue<float>();
+        // Tiles along M first: tile t is (t % 2, t / 2); rows of kBaseN floats, kN apart.
+        DataCopyParams rows{kBaseM, kBaseN * 4 / 32, 0, (kN - kBaseN) * 4 / 32};
+        DataCopy(cGm[(t % 2) * kBaseM * kN + (t / 2) * kBaseN], acc, rows);
+        outQ.FreeTensor(acc);
+    }
+}
+
 std::vector<half> ints(std::size_t n, int mul, int mod) {
     std::vector<half> v(n);
     for (std::size_t i = 0; i < n; ++i)
@@ -133,7 +192,7 @@ OutRun run_out(Kernel kernel, npusim::KernelType type, std::uint32_t blocks,
     auto b = sim.allocate<half>(bs.size(), "b");
     auto bias = sim.allocate<float>(biases.size(), "bias");
     auto c = sim.allocate<float>(c_size, "c");
-    auto work = sim.allocate<std::uint8_t>(1 << 20, "workspace");
+    auto work = sim.allocate<std::uint8_t>(npusim::ascendc::kSysWorkspaceBytes, "workspace");
     sim.write(a, as);
     sim.write(b, bs);
     sim.write(bias, biases);
@@ -161,6 +220,18 @@ TEST_CASE("Matmul API: C in CO1, tiles into the kernel's L0C tensors, its Fixpip
         run_out(co1_kernel, npusim::KernelType::AIC_ONLY, 1, as, bs, biases, kM * kN, kCo1Queued);
     REQUIRE(run.completed);
     CHECK(run.c == reference(as, bs, &biases));
+    CHECK_THAT(run.findings, npusim::NoFindings());
+}
+
+TEST_CASE("Matmul API: isPartialOutput, one K step an Iterate, summed by the AIV",
+          "[ascendc][matmul][partial]") {
+    host_tiling(false);
+    const std::vector<half> as = ints(kM * kK, 7, 9), bs = ints(kK * kN, 5, 7);
+    const std::vector<float> parts(4 * kSteps * kTile, 0.0F);
+    const OutRun run =
+        run_out(partial_kernel, npusim::KernelType::MIX_AIC_1_1, 1, as, bs, parts, kM * kN, 0);
+    REQUIRE(run.completed);
+    CHECK(run.c == reference(as, bs, nullptr));
     CHECK_THAT(run.findings, npusim::NoFindings());
 }
 
