@@ -1,7 +1,8 @@
 // The Matmul API's other outputs: C in CO1 (each tile computed into the kernel's own L0C
 // tensor, taken out by the kernel's own Fixpipe, ordered by its CO1 queue), and
 // isPartialOutput (each Iterate one K step of a tile, GetTensorC's sequential form, summed by
-// the kernel, here with the operator form `acc = acc + part`). Each against a CPU reference with a
+// the kernel, here with the operator form `acc = acc + part`), and isEnableChannelSplit (an
+// NZ float C of 16 x 8 fractals). Each against a CPU reference with a
 // clean checker; a CO1 kernel that skips its queue's EnQue / DeQue is the RAW (M then FIX on L0C)
 // the checker reports.
 #include <cstdint>
@@ -137,6 +138,34 @@ __global__ __mix__(1, 1) void partial_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR parts
     }
 }
 
+constexpr MatmulConfig SplitCfg() {
+    MatmulConfig cfg = CFG_NORM;
+    cfg.isEnableChannelSplit = true;
+    return cfg;
+}
+constexpr MatmulConfig kSplitCfg = SplitCfg();
+using FloatNz = MatmulType<TPosition::GM, CubeFormat::NZ, float>;
+
+/// isEnableChannelSplit: all of C as NZ of 16 x 8 fractals (8-column blocks of kM rows).
+__global__ __aicore__ void split_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR,
+                                        std::uint32_t) {
+    const TCubeTiling tiling = g_out_tiling;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> biasGm, cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, kM * kK);
+    bGm.SetGlobalBuffer((__gm__ half*)b, kK * kN);
+    biasGm.SetGlobalBuffer((__gm__ float*)bias, kN);
+    cGm.SetGlobalBuffer((__gm__ float*)c, kM * kN);
+    TPipe pipe;
+    Matmul<HalfNd, HalfNd, FloatNz, FloatNd, kSplitCfg> mm;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &tiling);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    mm.SetBias(biasGm);
+    mm.IterateAll(cGm);
+    mm.End();
+}
+
 std::vector<half> ints(std::size_t n, int mul, int mod) {
     std::vector<half> v(n);
     for (std::size_t i = 0; i < n; ++i)
@@ -220,6 +249,25 @@ TEST_CASE("Matmul API: C in CO1, tiles into the kernel's L0C tensors, its Fixpip
         run_out(co1_kernel, npusim::KernelType::AIC_ONLY, 1, as, bs, biases, kM * kN, kCo1Queued);
     REQUIRE(run.completed);
     CHECK(run.c == reference(as, bs, &biases));
+    CHECK_THAT(run.findings, npusim::NoFindings());
+}
+
+TEST_CASE("Matmul API: isEnableChannelSplit, C as NZ of 16 x 8 fractals",
+          "[ascendc][matmul][channelsplit]") {
+    host_tiling(true);
+    const std::vector<half> as = ints(kM * kK, 7, 9), bs = ints(kK * kN, 5, 7);
+    std::vector<float> biases(kN);
+    for (int i = 0; i < kN; ++i) biases[i] = static_cast<float>(i % 5);
+    const OutRun run =
+        run_out(split_kernel, npusim::KernelType::AIC_ONLY, 1, as, bs, biases, kM * kN, 0);
+    REQUIRE(run.completed);
+    const std::vector<float> nd = reference(as, bs, &biases);
+    std::vector<float> nz(kM * kN);
+    for (int r = 0; r < kM; ++r) {
+        for (int col = 0; col < kN; ++col)
+            nz[(col / 8) * kM * 8 + r * 8 + col % 8] = nd[r * kN + col];
+    }
+    CHECK(run.c == nz);
     CHECK_THAT(run.findings, npusim::NoFindings());
 }
 

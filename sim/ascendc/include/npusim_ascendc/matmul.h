@@ -63,6 +63,8 @@ class Matmul
     static constexpr bool kCNz = C_TYPE::format == CubeFormat::NZ;
     // C in CO1: Iterate(enPartialSum, co1) computes each tile into the user's L0C tensor.
     static constexpr bool kCo1 = C_TYPE::pos == TPosition::CO1;
+    // An NZ C's column blocks: 16 columns, or 8 with isEnableChannelSplit (float C).
+    static constexpr std::uint64_t kNzC0 = kCfg.isEnableChannelSplit ? 8 : 16;
     // ND_ALIGN: C's rows are 32 bytes aligned (N rounded up); the pad columns are not written.
     static constexpr std::uint64_t kCRowAlign =
         C_TYPE::format == CubeFormat::ND_ALIGN ? 32 / sizeof(DstT) : 1;
@@ -415,7 +417,7 @@ private:
     /// The current tile's first element in C (ND: rows `stride` apart; NZ: blocks of `stride`).
     std::uint64_t c_offset(std::uint64_t stride) const {
         const std::uint64_t m0 = m_tile_m * m_tiling.baseM, n0 = m_tile_n * m_tiling.baseN;
-        return kCNz ? n0 * stride + m0 * 16 : m0 * stride + n0;
+        return kCNz ? n0 * stride + m0 * kNzC0 : m0 * stride + n0;
     }
     std::uint64_t c_row_stride(std::uint64_t cols) const {
         return (cols + kCRowAlign - 1) / kCRowAlign * kCRowAlign;

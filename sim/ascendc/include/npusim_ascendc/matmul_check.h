@@ -43,9 +43,11 @@ struct MatmulChecks {
                       (C_TYPE::format == CubeFormat::NZ && std::is_same_v<DstT, L0cT>),
                   "npusim Ascend C: a Matmul's C in CO1 is NZ of L0C's type "
                   "(GetMmDstType<A>::Type)");
-    static_assert(!CFG.isEnableChannelSplit,
-                  "npusim Ascend C: MatmulConfig::isEnableChannelSplit (C's NZ split in two "
-                  "channels) is not supported yet");
+    static_assert(!CFG.isEnableChannelSplit ||
+                      (C_TYPE::format == CubeFormat::NZ && std::is_same_v<DstT, float> &&
+                       C_TYPE::pos == TPosition::GM),
+                  "npusim Ascend C: MatmulConfig::isEnableChannelSplit takes an NZ float C in "
+                  "GM (16 x 8 fractals)");
     static_assert(!CFG.isCO1Shared && !CFG.intraBlockPartSum && !CFG.enableRelu &&
                       CFG.decompMode == AscendC::DecompressionMode::DECOMP_NONE,
                   "npusim Ascend C: MatmulConfig's isCO1Shared, intraBlockPartSum, enableRelu "
