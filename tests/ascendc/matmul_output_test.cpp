@@ -1,10 +1,10 @@
 // The Matmul API's other outputs: C in CO1 (each tile computed into the kernel's own L0C
 // tensor, taken out by the kernel's own Fixpipe, ordered by its CO1 queue), and
 // isPartialOutput (each Iterate one K step of a tile, GetTensorC's sequential form, summed by
-// the kernel, here with the operator form `acc = acc + part`), and isEnableChannelSplit (an
-// NZ float C of 16 x 8 fractals). Each against a CPU reference with a
-// clean checker; a CO1 kernel that skips its queue's EnQue / DeQue is the RAW (M then FIX on L0C)
-// the checker reports.
+// the kernel, here with the operator form `acc = acc + part`), isEnableChannelSplit (an
+// NZ float C of 16 x 8 fractals), and A in TSCM (the kernel's L1 copy read in place). Each against
+// a CPU reference with a clean checker; a CO1 kernel that skips its queue's EnQue / DeQue is the
+// RAW (M then FIX on L0C) the checker reports.
 #include <cstdint>
 #include <vector>
 
@@ -166,6 +166,35 @@ __global__ __aicore__ void split_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_A
     mm.End();
 }
 
+using HalfTscm = MatmulType<TPosition::TSCM, CubeFormat::NZ, half>;
+
+/// A in TSCM: the kernel copies A (NZ in GM) into its L1 queue, the object reads it in place.
+__global__ __aicore__ void tscm_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR,
+                                       std::uint32_t) {
+    const TCubeTiling tiling = g_out_tiling;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> biasGm, cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, kM * kK);
+    bGm.SetGlobalBuffer((__gm__ half*)b, kK * kN);
+    biasGm.SetGlobalBuffer((__gm__ float*)bias, kN);
+    cGm.SetGlobalBuffer((__gm__ float*)c, kM * kN);
+    TPipe pipe;
+    Matmul<HalfTscm, HalfNd, FloatNd, FloatNd> mm;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &tiling);
+    TSCM<TPosition::GM, 1> scm;
+    pipe.InitBuffer(scm, 1, kM * kK * sizeof(half));
+    LocalTensor<half> aL1 = scm.AllocTensor<half>();
+    DataCopy(aL1, aGm, kM * kK);
+    scm.EnQue(aL1);
+    aL1 = scm.DeQue<half>();
+    mm.SetTensorA(aL1);
+    mm.SetTensorB(bGm);
+    mm.SetBias(biasGm);
+    mm.IterateAll(cGm);
+    mm.End();
+    scm.FreeTensor(aL1);
+}
+
 std::vector<half> ints(std::size_t n, int mul, int mod) {
     std::vector<half> v(n);
     for (std::size_t i = 0; i < n; ++i)
@@ -268,6 +297,22 @@ TEST_CASE("Matmul API: isEnableChannelSplit, C as NZ of 16 x 8 fractals",
             nz[(col / 8) * kM * 8 + r * 8 + col % 8] = nd[r * kN + col];
     }
     CHECK(run.c == nz);
+    CHECK_THAT(run.findings, npusim::NoFindings());
+}
+
+TEST_CASE("Matmul API: A in TSCM, the kernel's L1 copy read in place", "[ascendc][matmul][tscm]") {
+    host_tiling(true);
+    const std::vector<half> as = ints(kM * kK, 7, 9), bs = ints(kK * kN, 5, 7);
+    std::vector<half> a_nz(kM * kK);  // column blocks of 16 of kM rows
+    for (int r = 0; r < kM; ++r) {
+        for (int i = 0; i < kK; ++i) a_nz[(i / 16) * kM * 16 + r * 16 + i % 16] = as[r * kK + i];
+    }
+    std::vector<float> biases(kN);
+    for (int i = 0; i < kN; ++i) biases[i] = static_cast<float>(i % 3);
+    const OutRun run =
+        run_out(tscm_kernel, npusim::KernelType::AIC_ONLY, 1, a_nz, bs, biases, kM * kN, 0);
+    REQUIRE(run.completed);
+    CHECK(run.c == reference(as, bs, &biases));
     CHECK_THAT(run.findings, npusim::NoFindings());
 }
 

@@ -63,6 +63,7 @@ class Matmul
     static constexpr bool kCNz = C_TYPE::format == CubeFormat::NZ;
     // C in CO1: Iterate(enPartialSum, co1) computes each tile into the user's L0C tensor.
     static constexpr bool kCo1 = C_TYPE::pos == TPosition::CO1;
+    static constexpr bool kATscm = A_TYPE::pos == TPosition::TSCM;  // A read in place in L1
     // An NZ C's column blocks: 16 columns, or 8 with isEnableChannelSplit (float C).
     static constexpr std::uint64_t kNzC0 = kCfg.isEnableChannelSplit ? 8 : 16;
     // ND_ALIGN: C's rows are 32 bytes aligned (N rounded up); the pad columns are not written.
@@ -161,6 +162,17 @@ private:
 public:
     void SetTensorA(const GlobalTensor<SrcT>& gm, bool isTransposeA = false) {
         m_a = {gm.address(), gm.GetSize(), isTransposeA || A_TYPE::isTrans, true};
+        reset_iteration();
+    }
+    /// A in TSCM: the kernel's L1 copy of this core's A (NZ, the single-core M rounded up to 16
+    /// rows a column block), read in place by the loads into L0A.
+    void SetTensorA(const LocalTensor<SrcT>& l1, bool isTransposeA = false,
+                    Loc loc = Loc::current()) {
+        static_assert(kATscm, "npusim Ascend C: SetTensorA(LocalTensor) needs A in TSCM");
+        if (m_client) fail("A in TSCM from an AIV (L1 is the AIC's) is not supported yet", loc);
+        if (isTransposeA || A_TYPE::isTrans) fail("a transposed A in TSCM: not supported yet", loc);
+        m_a_l1 = l1;
+        m_a = {l1.GetPhyAddr(), l1.GetSize(), false, true};
         reset_iteration();
     }
     void SetTensorB(const GlobalTensor<SrcT>& gm, bool isTransposeB = false) {
@@ -547,6 +559,7 @@ private:
     bool m_c_held = false;  // a tile is in L0C (CO1 enqueued), not yet taken
     bool m_all = false;     // IterateAll's own Iterates (OUTER_PRODUCT runs only those)
     const LocalTensor<L0cT>* m_user_c = nullptr;  // C in CO1: the tile's L0C tensor
+    LocalTensor<SrcT> m_a_l1;                     // A in TSCM
     std::int64_t m_k_step = -1;                   // isPartialOutput: the K step (-1: all)
     std::int64_t m_m = 0, m_n = 0, m_k = 0;
     std::int64_t m_org_m = 0, m_org_n = 0, m_org_ka = 0, m_org_kb = 0, m_org_kc = 0;

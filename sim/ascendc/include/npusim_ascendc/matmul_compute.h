@@ -65,19 +65,39 @@ void matmul_compute_tile(MM& mm, bool accumulate_onto_c, const Loc& loc) {
     for (std::uint64_t step = first; step < last; ++step) {
         const std::uint64_t k0 = step * mm.m_tiling.baseK;
         const std::uint64_t depth = std::min<std::uint64_t>(mm.m_tiling.baseK, mm.m_k - k0);
-        AscendC::LocalTensor<SrcT> a1 = mm.m_a1.template AllocTensor<SrcT>(loc);
+        const MatmulState state = mm.snapshot();
+        const MatmulStep at{rows, cols, depth, m0, n0, k0};
+        const MatmulCopyIn user = copy_in_of<typename MM::Callbacks>(mm.m_tiling);
+        // A in TSCM: read in place (the kernel's NZ copy of this core's A, column blocks of
+        // a_rows rows); otherwise a tile of the object's A1 queue.
+        AscendC::LocalTensor<SrcT> a1;
+        std::uint64_t a_rows = rows == 1 ? 1 : align16(rows);
+        if constexpr (MM::kATscm) {
+            a_rows = align16(mm.m_m);
+            const std::uint64_t at_elem = (k0 / 16 * a_rows + m0) * 16;
+            const std::uint64_t at_end =
+                at_elem + ((align16(depth) / 16 - 1) * a_rows + align16(rows)) * 16;
+            if (at_end > mm.m_a_l1.GetSize()) {
+                mm.fail("A in TSCM: the tensor of " + std::to_string(mm.m_a_l1.GetSize()) +
+                            " elements does not hold this core's A (NZ, " + std::to_string(a_rows) +
+                            " rows a column block)",
+                        loc);
+            }
+            a1 = mm.m_a_l1[at_elem];
+        } else {
+            a1 = mm.m_a1.template AllocTensor<SrcT>(loc);
+            load_a_tile_to_l1<SrcT>(a1, state, MM::kANz, mm.fractal(), at, loc, user);
+            mm.m_a1.EnQue(a1, loc);
+        }
         AscendC::LocalTensor<SrcT> b1 = mm.m_b1.template AllocTensor<SrcT>(loc);
-        load_tiles_to_l1<SrcT>(a1, b1, mm.snapshot(), MM::kANz, MM::kBNz, mm.fractal(),
-                               {rows, cols, depth, m0, n0, k0}, loc,
-                               copy_in_of<typename MM::Callbacks>(mm.m_tiling));
-        mm.m_a1.EnQue(a1, loc);
+        load_b_tile_to_l1<SrcT>(b1, state, MM::kBNz, mm.fractal(), at, loc, user);
         mm.m_b1.EnQue(b1, loc);
-        a1 = mm.m_a1.template DeQue<SrcT>(loc);
+        if constexpr (!MM::kATscm) a1 = mm.m_a1.template DeQue<SrcT>(loc);
         b1 = mm.m_b1.template DeQue<SrcT>(loc);
         AscendC::LocalTensor<SrcT> a2 = mm.l0().a2.template AllocTensor<SrcT>(loc);
         AscendC::LocalTensor<SrcT> b2 = mm.l0().b2.template AllocTensor<SrcT>(loc);
         if (mm.fractal()) {
-            load_a_zz(a2, a1, rows, depth, rows == 1 ? 1 : align16(rows), mm.m_a.transposed, loc);
+            load_a_zz(a2, a1, rows, depth, a_rows, mm.m_a.transposed, loc);
             load_b_zn(b2, b1, depth, cols, mm.m_b.transposed, loc);
         } else {
             copy_elements<SrcT>(a2.native(), a1.native(), rows * depth, loc);
@@ -85,7 +105,7 @@ void matmul_compute_tile(MM& mm, bool accumulate_onto_c, const Loc& loc) {
         }
         mm.l0().a2.EnQue(a2, loc);
         mm.l0().b2.EnQue(b2, loc);
-        mm.m_a1.FreeTensor(a1, loc);
+        if constexpr (!MM::kATscm) mm.m_a1.FreeTensor(a1, loc);
         mm.m_b1.FreeTensor(b1, loc);
         a2 = mm.l0().a2.template DeQue<SrcT>(loc);
         b2 = mm.l0().b2.template DeQue<SrcT>(loc);

@@ -116,13 +116,13 @@ void copy_in_by_user(MatmulCopyIn::Fn fn, const AscendC::LocalTensor<T>& l1,
        user.data);
 }
 
+/// A's tile: rows x depth (transposed: depth x rows of the K x M matrix), by the user's CopyA1
+/// or the Matmul's own copy.
 template <class T>
-void load_tiles_to_l1(const AscendC::LocalTensor<T>& a1, const AscendC::LocalTensor<T>& b1,
-                      const MatmulState& s, bool a_nz, bool b_nz, bool fractal, const MatmulStep& t,
-                      const Loc& loc, const MatmulCopyIn& user = {}) {
-    const std::uint64_t org_m = s.org_m, org_n = s.org_n, ka = s.org_ka, kb = s.org_kb;
-    // A: rows x depth (transposed: depth x rows of the K x M matrix), by the user's CopyA1 or
-    // the Matmul's own copy; then B likewise.
+void load_a_tile_to_l1(const AscendC::LocalTensor<T>& a1, const MatmulState& s, bool a_nz,
+                       bool fractal, const MatmulStep& t, const Loc& loc,
+                       const MatmulCopyIn& user = {}) {
+    const std::uint64_t org_m = s.org_m, ka = s.org_ka;
     if (user.a != nullptr) {
         copy_in_by_user(user.a, a1, s.a, s.user, t.m0 / user.base_m, t.k0 / user.base_k, t.rows,
                         t.depth, loc);
@@ -145,6 +145,14 @@ void load_tiles_to_l1(const AscendC::LocalTensor<T>& a1, const AscendC::LocalTen
         load_nz_tile(a1, s.a, a_nz, ka, align16(org_m), t.m0, t.k0, t.rows, t.depth,
                      t.rows == 1 ? 1 : align16(t.rows), loc);
     }
+}
+
+/// B's tile: depth x cols (transposed: cols x depth of the N x K matrix), likewise.
+template <class T>
+void load_b_tile_to_l1(const AscendC::LocalTensor<T>& b1, const MatmulState& s, bool b_nz,
+                       bool fractal, const MatmulStep& t, const Loc& loc,
+                       const MatmulCopyIn& user = {}) {
+    const std::uint64_t org_n = s.org_n, kb = s.org_kb;
     if (user.b != nullptr) {
         copy_in_by_user(user.b, b1, s.b, s.user, t.k0 / user.base_k, t.n0 / user.base_n, t.depth,
                         t.cols, loc);
