@@ -86,11 +86,12 @@ void matmul_compute_tile(MM& mm, bool accumulate_onto_c, const Loc& loc) {
             a1 = mm.m_a_l1[at_elem];
         } else {
             a1 = mm.m_a1.template AllocTensor<SrcT>(loc);
-            load_a_tile_to_l1<SrcT>(a1, state, MM::kANz, mm.fractal(), at, loc, user);
-            mm.m_a1.EnQue(a1, loc);
         }
         AscendC::LocalTensor<SrcT> b1 = mm.m_b1.template AllocTensor<SrcT>(loc);
+        if constexpr (!MM::kATscm)
+            load_a_tile_to_l1<SrcT>(a1, state, MM::kANz, mm.fractal(), at, loc, user);
         load_b_tile_to_l1<SrcT>(b1, state, MM::kBNz, mm.fractal(), at, loc, user);
+        if constexpr (!MM::kATscm) mm.m_a1.EnQue(a1, loc);
         mm.m_b1.EnQue(b1, loc);
         if constexpr (!MM::kATscm) a1 = mm.m_a1.template DeQue<SrcT>(loc);
         b1 = mm.m_b1.template DeQue<SrcT>(loc);
