@@ -36,6 +36,7 @@
 #include "npusim_ascendc/reduce.h"
 #include "npusim_ascendc/static_tensors.h"
 #include "npusim_ascendc/sync.h"
+#include "npusim_ascendc/tensor_operators.h"
 #include "npusim_ascendc/tensors.h"
 #include "npusim_ascendc/tiling.h"
 #include "npusim_ascendc/transpose.h"

@@ -21,6 +21,7 @@
 #include "npusim_ascendc/cube_tiling.h"
 #include "npusim_ascendc/matmul_batch.h"
 #include "npusim_ascendc/matmul_check.h"
+#include "npusim_ascendc/matmul_compute.h"
 #include "npusim_ascendc/matmul_config.h"
 #include "npusim_ascendc/matmul_l0.h"
 #include "npusim_ascendc/matmul_mix.h"
@@ -49,6 +50,7 @@ class Matmul
     using DstT = typename C_TYPE::T;
     using L0cT = npusim::ascendc::MatmulL0cT<SrcT>;
     using BiasT = typename BIAS_TYPE::T;
+    using Callbacks = MM_CB;
     // MM_CFG is a MatmulConfig or a constant tiling (MatmulApiStaticTiling) carrying one.
     static constexpr const MatmulConfig& kCfg = npusim::ascendc::matmul_config_of(MM_CFG);
     static_assert(npusim::ascendc::MatmulChecks<
@@ -59,6 +61,11 @@ class Matmul
     static constexpr bool kANz = A_TYPE::format == CubeFormat::NZ;
     static constexpr bool kBNz = B_TYPE::format == CubeFormat::NZ;
     static constexpr bool kCNz = C_TYPE::format == CubeFormat::NZ;
+    // C in CO1: Iterate(enPartialSum, co1) computes each tile into the user's L0C tensor.
+    static constexpr bool kCo1 = C_TYPE::pos == TPosition::CO1;
+    static constexpr bool kATscm = A_TYPE::pos == TPosition::TSCM;  // A read in place in L1
+    // An NZ C's column blocks: 16 columns, or 8 with isEnableChannelSplit (float C).
+    static constexpr std::uint64_t kNzC0 = kCfg.isEnableChannelSplit ? 8 : 16;
     // ND_ALIGN: C's rows are 32 bytes aligned (N rounded up); the pad columns are not written.
     static constexpr std::uint64_t kCRowAlign =
         C_TYPE::format == CubeFormat::ND_ALIGN ? 32 / sizeof(DstT) : 1;
@@ -112,7 +119,7 @@ public:
         // isA2B2Shared: the objects of this pipe share one set of L0 buffers (matmul_l0.h).
         if constexpr (kCfg.isA2B2Shared) m_l0_shared = npusim::ascendc::shared_matmul_l0(*tpipe);
         l0().init(*tpipe, t.dbL0A == 1 ? 1 : 2, t.dbL0B == 1 ? 1 : 2, bm * bk * sizeof(SrcT),
-                  bk * bn * sizeof(SrcT), bm * bn * sizeof(L0cT), loc);
+                  bk * bn * sizeof(SrcT), kCo1 && !m_l0_shared ? 0 : bm * bn * sizeof(L0cT), loc);
         if (t.isBias != 0) l0().init_bias(*tpipe, bn * sizeof(BiasT), loc);
         init_shapes();
     }
@@ -157,12 +164,25 @@ public:
         m_a = {gm.address(), gm.GetSize(), isTransposeA || A_TYPE::isTrans, true};
         reset_iteration();
     }
+    /// A in TSCM: the kernel's L1 copy of this core's A (NZ, the single-core M rounded up to 16
+    /// rows a column block), read in place by the loads into L0A.
+    void SetTensorA(const LocalTensor<SrcT>& l1, bool isTransposeA = false,
+                    Loc loc = Loc::current()) {
+        static_assert(kATscm, "npusim Ascend C: SetTensorA(LocalTensor) needs A in TSCM");
+        if (m_client) fail("A in TSCM from an AIV (L1 is the AIC's) is not supported yet", loc);
+        if (isTransposeA || A_TYPE::isTrans) fail("a transposed A in TSCM: not supported yet", loc);
+        m_a_l1 = l1;
+        m_a = {l1.GetPhyAddr(), l1.GetSize(), false, true};
+        reset_iteration();
+    }
     void SetTensorB(const GlobalTensor<SrcT>& gm, bool isTransposeB = false) {
         m_b = {gm.address(), gm.GetSize(), isTransposeB || B_TYPE::isTrans, true};
         reset_iteration();
     }
     void SetBias(const GlobalTensor<BiasT>& gm, Loc loc = Loc::current()) {
         if (!m_bias_on) fail("SetBias, but the TCubeTiling has isBias 0", loc);
+        if (kCfg.isPartialOutput)
+            fail("SetBias with isPartialOutput (no bias: the vendor's rule)", loc);
         if (!kBiasOfL0c) {
             fail(std::string("SetBias with a bias of another type than L0C's (") +
                      (std::is_same_v<L0cT, float> ? "float" : "int32_t") + ") is not supported yet",
@@ -215,16 +235,21 @@ public:
         }
         const std::uint64_t tiles_m = npusim::ascendc::ceil_div(m_m, m_tiling.baseM);
         const std::uint64_t tiles_n = npusim::ascendc::ceil_div(m_n, m_tiling.baseN);
-        if (m_next >= tiles_m * tiles_n) return false;
+        // isPartialOutput: each tile's K steps one by one (one Iterate each), not summed.
+        const std::uint64_t parts =
+            kCfg.isPartialOutput ? npusim::ascendc::ceil_div(m_k, m_tiling.baseK) : 1;
+        if (m_next >= tiles_m * tiles_n * parts) return false;
+        const std::uint64_t tile = m_next / parts;
+        if (kCfg.isPartialOutput) m_k_step = static_cast<std::int64_t>(m_next % parts);
         const bool along_m = kCfg.iterateOrder == IterateOrder::UNDEF
                                  ? m_tiling.iterateOrder == 0
                                  : kCfg.iterateOrder == IterateOrder::ORDER_M;
         if (along_m) {
-            m_tile_m = m_next % tiles_m;
-            m_tile_n = m_next / tiles_m;
+            m_tile_m = tile % tiles_m;
+            m_tile_n = tile / tiles_m;
         } else {
-            m_tile_n = m_next % tiles_n;
-            m_tile_m = m_next / tiles_n;
+            m_tile_n = tile % tiles_n;
+            m_tile_m = tile / tiles_n;
         }
         ++m_next;
         m_async = !sync;
@@ -237,10 +262,28 @@ public:
         return true;
     }
 
+    /// C in CO1: the next tile into the user's L0C tensor `co1` (NZ: column blocks of the
+    /// tile's rows rounded up to 16), fresh or onto its values (enPartialSum); false when
+    /// every tile is done. The user orders the Mmads before its Fixpipe (its CO1 queue).
+    template <bool sync = true>
+    bool Iterate(bool enPartialSum, const LocalTensor<L0cT>& co1, Loc loc = Loc::current()) {
+        static_assert(kCo1, "npusim Ascend C: Iterate into an L0C tensor needs C in CO1");
+        if (m_client) fail("C in CO1 from an AIV (L0C is the AIC's) is not supported", loc);
+        m_user_c = &co1;
+        const bool more = Iterate<sync>(enPartialSum, loc);
+        m_user_c = nullptr;
+        m_pending = false;
+        return more;
+    }
+
     /// The current tile to GM: at its place in C, or packed at `gm` (enSequentialWrite).
     template <bool sync = true>
     void GetTensorC(const GlobalTensor<DstT>& gm, std::uint8_t enAtomic = 0,
                     bool enSequentialWrite = false, Loc loc = Loc::current()) {
+        static_assert(!kCo1, "npusim Ascend C: C in CO1 is taken by Iterate(enPartialSum, co1)");
+        if (kCfg.isPartialOutput && !enSequentialWrite)
+            fail("isPartialOutput takes GetTensorC's sequential form only (enSequentialWrite)",
+                 loc);
         take_tile<sync>(loc);
         // ND: rows `stride` elements apart; NZ: column blocks of `stride` rows.
         const std::uint64_t stride =
@@ -266,6 +309,9 @@ public:
                 "UB): call it from the AIV",
                 loc);
         }
+        if (kCfg.isPartialOutput && !enSequentialWrite)
+            fail("isPartialOutput takes GetTensorC's sequential form only (enSequentialWrite)",
+                 loc);
         take_tile<sync>(loc);
         if (enAtomic != 0) fail("GetTensorC to UB with enAtomic is not supported", loc);
         if (kCNz || kCRowAlign > 1) fail("C in NZ or ND_ALIGN to UB is not supported yet", loc);
@@ -290,6 +336,10 @@ public:
                     bool fakeMsg = false, Loc loc = Loc::current()) {
         (void)waitIterateAll;
         (void)fakeMsg;
+        static_assert(!kCo1, "npusim Ascend C: C in CO1 is taken by Iterate(enPartialSum, co1)");
+        static_assert(!kCfg.isPartialOutput,
+                      "npusim Ascend C: isPartialOutput takes Iterate + GetTensorC only (the "
+                      "vendor's rule)");
         if (m_client) {
             check_ready(loc);
             if (enSequentialWrite) fail("IterateAll from an AIV with enSequentialWrite", loc);
@@ -318,6 +368,7 @@ public:
                 "UB): call it from the AIV",
                 loc);
         }
+        static_assert(!kCfg.isPartialOutput, "npusim Ascend C: isPartialOutput: Iterate only");
         check_ready(loc);
         if (enAtomic != 0) fail("IterateAll to UB with enAtomic is not supported", loc);
         if (kCNz || kCRowAlign > 1) fail("C in NZ or ND_ALIGN to UB is not supported yet", loc);
@@ -378,7 +429,7 @@ private:
     /// The current tile's first element in C (ND: rows `stride` apart; NZ: blocks of `stride`).
     std::uint64_t c_offset(std::uint64_t stride) const {
         const std::uint64_t m0 = m_tile_m * m_tiling.baseM, n0 = m_tile_n * m_tiling.baseN;
-        return kCNz ? n0 * stride + m0 * 16 : m0 * stride + n0;
+        return kCNz ? n0 * stride + m0 * kNzC0 : m0 * stride + n0;
     }
     std::uint64_t c_row_stride(std::uint64_t cols) const {
         return (cols + kCRowAlign - 1) / kCRowAlign * kCRowAlign;
@@ -429,12 +480,14 @@ private:
     }
     /// AIC: one tile of an AIV's matmul to GM.
     void serve_tile(const npusim::ascendc::MatmulState& s, std::uint64_t tile_m,
-                    std::uint64_t tile_n, std::uint64_t address, std::uint64_t count,
-                    std::uint64_t stride, std::uint8_t atomic, const Loc& loc) {
+                    std::uint64_t tile_n, std::int64_t k_step, std::uint64_t address,
+                    std::uint64_t count, std::uint64_t stride, std::uint8_t atomic,
+                    const Loc& loc) {
         restore(s);
         check_ready(loc);
         m_tile_m = tile_m;
         m_tile_n = tile_n;
+        m_k_step = k_step;
         compute_tile(false, loc);
         write_c(address, count, stride, atomic, loc);
     }
@@ -462,9 +515,9 @@ private:
                       std::uint8_t atomic, const Loc& loc) {
         npusim::ascendc::MatmulRequest r;
         r.reply = true;
-        r.run = [s = snapshot(), tm = m_tile_m, tn = m_tile_n, address, count, stride, atomic,
-                 loc](void* engine) {
-            static_cast<Matmul*>(engine)->serve_tile(s, tm, tn, address, count, stride, atomic,
+        r.run = [s = snapshot(), tm = m_tile_m, tn = m_tile_n, ks = m_k_step, address, count,
+                 stride, atomic, loc](void* engine) {
+            static_cast<Matmul*>(engine)->serve_tile(s, tm, tn, ks, address, count, stride, atomic,
                                                      loc);
         };
         send(std::move(r), loc);
@@ -486,81 +539,12 @@ private:
         m_slot_read = true;
     }
 
+    /// One output tile's cube work (npusim_ascendc/matmul_compute.h).
     void compute_tile(bool accumulate_onto_c, const Loc& loc) {
-        const std::uint64_t rows = cur_m(), cols = cur_n();
-        const std::uint64_t m0 = m_tile_m * m_tiling.baseM, n0 = m_tile_n * m_tiling.baseN;
-        const std::uint64_t k_steps = npusim::ascendc::ceil_div(m_k, m_tiling.baseK);
-        // The bias row (with enPartialSum the tile has it already): GM -> C1 -> C2.
-        const bool bias = m_bias.set && m_bias_on && !accumulate_onto_c;
-        LocalTensor<L0cT> bias2;
-        if (bias)
-            bias2 = npusim::ascendc::load_bias<L0cT>(l0().bias1, l0().bias2, m_bias, n0, cols, loc);
-        // enPartialSum: onto the tile L0C holds (one Iterate left it there, or a GetTensorC
-        // took it: the buffer keeps its values); otherwise a fresh tile.
-        npusim::ascendc::MatmulL0& l0s = l0();
-        if (l0s.c_holder != nullptr && l0s.c_holder != this) {
-            fail(
-                "Iterate while another isA2B2Shared object's tile is in the shared L0C (take it "
-                "with GetTensorC first)",
-                loc);
-        }
-        if (m_l0_shared && accumulate_onto_c && l0s.c_owner != this) {
-            fail("Iterate(enPartialSum) after another isA2B2Shared object used the shared L0C",
-                 loc);
-        }
-        l0s.c_owner = this;
-        LocalTensor<L0cT> c;
-        if (m_c_held) {
-            c = l0().co1.template DeQue<L0cT>(loc);
-            m_c_held = false;
-            if (!accumulate_onto_c) {
-                l0().co1.FreeTensor(c, loc);
-                c = l0().co1.template AllocTensor<L0cT>(loc);
-            }
-        } else {
-            c = l0().co1.template AllocTensor<L0cT>(loc);
-        }
-        for (std::uint64_t step = 0; step < k_steps; ++step) {
-            const std::uint64_t k0 = step * m_tiling.baseK;
-            const std::uint64_t depth = std::min<std::uint64_t>(m_tiling.baseK, m_k - k0);
-            LocalTensor<SrcT> a1 = m_a1.template AllocTensor<SrcT>(loc);
-            LocalTensor<SrcT> b1 = m_b1.template AllocTensor<SrcT>(loc);
-            npusim::ascendc::load_tiles_to_l1<SrcT>(a1, b1, snapshot(), kANz, kBNz, fractal(),
-                                                    {rows, cols, depth, m0, n0, k0}, loc,
-                                                    npusim::ascendc::copy_in_of<MM_CB>(m_tiling));
-            m_a1.EnQue(a1, loc);
-            m_b1.EnQue(b1, loc);
-            a1 = m_a1.template DeQue<SrcT>(loc);
-            b1 = m_b1.template DeQue<SrcT>(loc);
-            LocalTensor<SrcT> a2 = l0().a2.template AllocTensor<SrcT>(loc);
-            LocalTensor<SrcT> b2 = l0().b2.template AllocTensor<SrcT>(loc);
-            if (fractal()) {
-                npusim::ascendc::load_a_zz(a2, a1, rows, depth,
-                                           rows == 1 ? 1 : npusim::ascendc::align16(rows),
-                                           m_a.transposed, loc);
-                npusim::ascendc::load_b_zn(b2, b1, depth, cols, m_b.transposed, loc);
-            } else {
-                npusim::ascendc::copy_elements<SrcT>(a2.native(), a1.native(), rows * depth, loc);
-                npusim::ascendc::copy_elements<SrcT>(b2.native(), b1.native(), depth * cols, loc);
-            }
-            l0().a2.EnQue(a2, loc);
-            l0().b2.EnQue(b2, loc);
-            m_a1.FreeTensor(a1, loc);
-            m_b1.FreeTensor(b1, loc);
-            a2 = l0().a2.template DeQue<SrcT>(loc);
-            b2 = l0().b2.template DeQue<SrcT>(loc);
-            const bool with_bias = step == 0 && bias && !accumulate_onto_c;
-            npusim::ascendc::mmad_tile<L0cT, SrcT>(
-                c, a2, b2, rows, cols, depth, fractal(), m_a.transposed, m_b.transposed,
-                step > 0 || accumulate_onto_c, with_bias ? &bias2 : nullptr, loc);
-            l0().a2.FreeTensor(a2, loc);
-            l0().b2.FreeTensor(b2, loc);
-        }
-        if (bias) l0().bias2.FreeTensor(bias2, loc);
-        l0().co1.EnQue(c, loc);
-        m_c_held = true;
-        l0().c_holder = this;
+        npusim::ascendc::matmul_compute_tile(*this, accumulate_onto_c, loc);
     }
+    template <class MM>
+    friend void npusim::ascendc::matmul_compute_tile(MM&, bool, const Loc&);
     TCubeTiling m_tiling{};
     TQue<TPosition::A1, 2> m_a1;
     TQue<TPosition::B1, 2> m_b1;
@@ -574,6 +558,9 @@ private:
     bool m_async = false;   // the last Iterate was Iterate<false>
     bool m_c_held = false;  // a tile is in L0C (CO1 enqueued), not yet taken
     bool m_all = false;     // IterateAll's own Iterates (OUTER_PRODUCT runs only those)
+    const LocalTensor<L0cT>* m_user_c = nullptr;  // C in CO1: the tile's L0C tensor
+    LocalTensor<SrcT> m_a_l1;                     // A in TSCM
+    std::int64_t m_k_step = -1;                   // isPartialOutput: the K step (-1: all)
     std::int64_t m_m = 0, m_n = 0, m_k = 0;
     std::int64_t m_org_m = 0, m_org_n = 0, m_org_ka = 0, m_org_kb = 0, m_org_kc = 0;
     std::uint64_t m_next = 0, m_tile_m = 0, m_tile_n = 0;

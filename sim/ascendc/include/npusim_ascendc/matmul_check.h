@@ -9,6 +9,7 @@
 
 #include "npusim_ascendc/matmul_config.h"
 #include "npusim_ascendc/matmul_static.h"
+#include "npusim_ascendc/pipe.h"
 
 namespace npusim::ascendc {
 
@@ -28,8 +29,12 @@ struct MatmulChecks {
         "npusim Ascend C: the Matmul API writes C as float, half or bfloat16_t from "
         "half / bfloat16_t / float inputs and as int32_t from int8_t inputs (or as half, scaled "
         "by SetQuantScalar / SetQuantVector), only yet (docs/ascendc.md)");
-    static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
-                  "npusim Ascend C: the Matmul API reads A and B from GM only yet");
+    static_assert((A_TYPE::pos == TPosition::GM ||
+                   (A_TYPE::pos == TPosition::TSCM && A_TYPE::format == CubeFormat::NZ &&
+                    sizeof(SrcT) == 2)) &&
+                      B_TYPE::pos == TPosition::GM,
+                  "npusim Ascend C: the Matmul API reads A from GM or (NZ, half / bfloat16_t) "
+                  "from TSCM, and B from GM, only yet");
     // A GEMV's A (CubeFormat::VECTOR, one row) is read as ND.
     static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ ||
                    A_TYPE::format == CubeFormat::VECTOR) &&
@@ -39,11 +44,15 @@ struct MatmulChecks {
                       (C_TYPE::format == CubeFormat::NZ && std::is_same_v<DstT, L0cT>),
                   "npusim Ascend C: the Matmul API writes ND or ND_ALIGN C, or NZ C of L0C's "
                   "type (float, int32_t), only yet");
-    static_assert(!CFG.isPartialOutput,
-                  "npusim Ascend C: MatmulConfig::isPartialOutput is not supported yet");
-    static_assert(!CFG.isEnableChannelSplit,
-                  "npusim Ascend C: MatmulConfig::isEnableChannelSplit (C's NZ split in two "
-                  "channels) is not supported yet");
+    static_assert(C_TYPE::pos != TPosition::CO1 ||
+                      (C_TYPE::format == CubeFormat::NZ && std::is_same_v<DstT, L0cT>),
+                  "npusim Ascend C: a Matmul's C in CO1 is NZ of L0C's type "
+                  "(GetMmDstType<A>::Type)");
+    static_assert(!CFG.isEnableChannelSplit ||
+                      (C_TYPE::format == CubeFormat::NZ && std::is_same_v<DstT, float> &&
+                       C_TYPE::pos == TPosition::GM),
+                  "npusim Ascend C: MatmulConfig::isEnableChannelSplit takes an NZ float C in "
+                  "GM (16 x 8 fractals)");
     static_assert(!CFG.isCO1Shared && !CFG.intraBlockPartSum && !CFG.enableRelu &&
                       CFG.decompMode == AscendC::DecompressionMode::DECOMP_NONE,
                   "npusim Ascend C: MatmulConfig's isCO1Shared, intraBlockPartSum, enableRelu "
@@ -62,13 +71,11 @@ struct MatmulChecks {
 
 namespace AscendC {
 
-/// TSCM<src, depth>: a queue in the AIC's L1 that the kernel fills itself, for a Matmul to read
-/// A or B in place (MatmulType's TPosition::TSCM): not modelled yet.
-template <TPosition, std::int32_t, auto...>
-struct TSCM {
-    static_assert(npusim::ascendc::kAlwaysFalse<TSCM>,
-                  "npusim Ascend C: TSCM queues (the AIC's L1 filled by the kernel, a Matmul's "
-                  "TPosition::TSCM operand) are not supported yet (docs/ascendc.md)");
-};
+/// TSCM<src, depth>: a queue in the AIC's L1 that the kernel fills itself (MTE2, GM -> L1), for
+/// a Matmul to read A in place (MatmulType's TPosition::TSCM): an A1 queue of the cube core,
+/// so its EnQue / DeQue order the kernel's copy before the Matmul's loads (MTE2 -> MTE1) and
+/// its FreeTensor their reads before a reuse. From an AIV (no L1) a KernelError names it.
+template <TPosition src, std::int32_t depth, auto... config>
+class TSCM : public TQue<TPosition::A1, depth, config...> {};
 
 }  // namespace AscendC

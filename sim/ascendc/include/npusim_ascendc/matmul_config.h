@@ -225,3 +225,21 @@ constexpr bool matmul_writes() {
 }
 
 }  // namespace npusim::ascendc
+
+namespace AscendC {
+
+/// L0C's element type of a Matmul with A of `T` (MatmulType or element): a C in TPosition::CO1
+/// has it.
+template <class T>
+struct GetMmDstType {
+    using Type = npusim::ascendc::MatmulL0cT<T>;
+};
+template <TPosition P, CubeFormat F, class T, bool TR, LayoutMode L, bool S>
+struct GetMmDstType<MatmulType<P, F, T, TR, L, S>> : GetMmDstType<T> {};
+
+namespace Impl {
+/// The depth of the Matmul's own queues, which kernels reuse for theirs (a CO1 C's L0C queue).
+constexpr std::int32_t QUEUE_DEPTH = 1;
+}  // namespace Impl
+
+}  // namespace AscendC

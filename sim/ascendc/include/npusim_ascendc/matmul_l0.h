@@ -47,7 +47,8 @@ struct MatmulL0 {
         }
         pipe.InitBuffer(a2, a2_buffers, static_cast<std::uint32_t>(a2_tile), loc);
         pipe.InitBuffer(b2, b2_buffers, static_cast<std::uint32_t>(b2_tile), loc);
-        pipe.InitBuffer(co1, 1, static_cast<std::uint32_t>(co1_tile), loc);
+        // A C in CO1 is the kernel's own L0C tensor: no buffer (co1_tile 0).
+        if (co1_tile != 0) pipe.InitBuffer(co1, 1, static_cast<std::uint32_t>(co1_tile), loc);
         a2_bytes = a2_tile;
         b2_bytes = b2_tile;
         co1_bytes = co1_tile;

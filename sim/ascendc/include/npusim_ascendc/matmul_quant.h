@@ -51,8 +51,9 @@ public:
         Derived& d = static_cast<Derived&>(*this);
         const std::uint64_t rows = d.cur_m(), cols = d.cur_n();
         if constexpr (!kDequant) {
-            write_c_tile<DstT, kCNz>(c, address, count, rows, cols, stride, atomic,
-                                     matmul_quant<L0cT, DstT>(), d.fractal(), loc);
+            write_c_tile<DstT, kCNz, L0cT, Derived::kNzC0>(c, address, count, rows, cols, stride,
+                                                           atomic, matmul_quant<L0cT, DstT>(),
+                                                           d.fractal(), loc);
         } else {
             if (m_mode == Mode::None) {
                 fail(

@@ -116,13 +116,13 @@ void copy_in_by_user(MatmulCopyIn::Fn fn, const AscendC::LocalTensor<T>& l1,
        user.data);
 }
 
+/// A's tile: rows x depth (transposed: depth x rows of the K x M matrix), by the user's CopyA1
+/// or the Matmul's own copy.
 template <class T>
-void load_tiles_to_l1(const AscendC::LocalTensor<T>& a1, const AscendC::LocalTensor<T>& b1,
-                      const MatmulState& s, bool a_nz, bool b_nz, bool fractal, const MatmulStep& t,
-                      const Loc& loc, const MatmulCopyIn& user = {}) {
-    const std::uint64_t org_m = s.org_m, org_n = s.org_n, ka = s.org_ka, kb = s.org_kb;
-    // A: rows x depth (transposed: depth x rows of the K x M matrix), by the user's CopyA1 or
-    // the Matmul's own copy; then B likewise.
+void load_a_tile_to_l1(const AscendC::LocalTensor<T>& a1, const MatmulState& s, bool a_nz,
+                       bool fractal, const MatmulStep& t, const Loc& loc,
+                       const MatmulCopyIn& user = {}) {
+    const std::uint64_t org_m = s.org_m, ka = s.org_ka;
     if (user.a != nullptr) {
         copy_in_by_user(user.a, a1, s.a, s.user, t.m0 / user.base_m, t.k0 / user.base_k, t.rows,
                         t.depth, loc);
@@ -145,6 +145,14 @@ void load_tiles_to_l1(const AscendC::LocalTensor<T>& a1, const AscendC::LocalTen
         load_nz_tile(a1, s.a, a_nz, ka, align16(org_m), t.m0, t.k0, t.rows, t.depth,
                      t.rows == 1 ? 1 : align16(t.rows), loc);
     }
+}
+
+/// B's tile: depth x cols (transposed: cols x depth of the N x K matrix), likewise.
+template <class T>
+void load_b_tile_to_l1(const AscendC::LocalTensor<T>& b1, const MatmulState& s, bool b_nz,
+                       bool fractal, const MatmulStep& t, const Loc& loc,
+                       const MatmulCopyIn& user = {}) {
+    const std::uint64_t org_n = s.org_n, kb = s.org_kb;
     if (user.b != nullptr) {
         copy_in_by_user(user.b, b1, s.b, s.user, t.k0 / user.base_k, t.n0 / user.base_n, t.depth,
                         t.cols, loc);
@@ -264,15 +272,29 @@ void load_b_zn(const AscendC::LocalTensor<T>& b2, const AscendC::LocalTensor<T>&
 }
 
 /// L0C (NZ, column blocks of align16(rows) rows) -> GM as NZ of L0C's type: each of the
-/// tile's 16-column blocks to its block of C (`gm_rows` rows a block), rows whole.
+/// tile's `c0`-column blocks to its block of C (`gm_rows` rows a block), rows whole. `c0` 16:
+/// L0C's blocks as they are; 8 (isEnableChannelSplit, float): each 16-column block split in
+/// two channels of 8 (32 bytes a row), timed as one instruction's bursts.
 template <class T>
 void write_nz_tile(const GlobalView<T>& dst, const AscendC::LocalTensor<T>& c, std::uint64_t rows,
-                   std::uint64_t cols, std::uint64_t gm_rows, const Loc& loc) {
-    if (cols % 16 != 0) {
+                   std::uint64_t cols, std::uint64_t gm_rows, const Loc& loc,
+                   std::uint64_t c0 = 16) {
+    if (cols % c0 != 0) {
         throw KernelError(EventIds::where(loc) + "Matmul: an NZ C tile of " + std::to_string(cols) +
-                          " columns is not whole blocks of 16");
+                          " columns is not whole blocks of " + std::to_string(c0));
     }
     constexpr std::uint64_t row = 16 * sizeof(T);
+    if (c0 == 8) {
+        const std::uint64_t half = row / 2, l0c_block = align16(rows) * 16;
+        for (std::uint64_t j = 0; j < cols / 8; ++j) {
+            GlobalView<T> to = dst;
+            to.address += j * gm_rows * half;
+            if (j > 0) context(loc).block().continue_dma();
+            copy_blocks<T>(to, c[(j / 2) * l0c_block + (j % 2) * 8].native(), rows, half, half, 0,
+                           loc);
+        }
+        return;
+    }
     copy_blocks<T>(dst, c.native(), cols / 16, rows * row, (align16(rows) - rows) * row,
                    (gm_rows - rows) * row, loc);
 }
@@ -312,7 +334,7 @@ namespace npusim::ascendc {
 /// `stride` elements apart, converted to DstT on the way (`quant`, one Fixpipe; a dequantisation
 /// by `deq_scalar` or per column by `scales` in L1), or NZ of L0C's type with column blocks of
 /// `stride` rows; with `atomic`, added onto GM (SetAtomicAdd<DstT>).
-template <class DstT, bool kCNz, class L0cT>
+template <class DstT, bool kCNz, class L0cT, std::uint64_t kNzC0 = 16>
 void write_c_tile(const AscendC::LocalTensor<L0cT>& c, std::uint64_t address, std::uint64_t count,
                   std::uint64_t rows, std::uint64_t cols, std::uint64_t stride, bool atomic,
                   npusim::FixQuant quant, bool fractal, const Loc& loc,
@@ -326,7 +348,7 @@ void write_c_tile(const AscendC::LocalTensor<L0cT>& c, std::uint64_t address, st
             throw KernelError(EventIds::where(loc) +
                               "Matmul: C in NZ with inputs moved row-major (docs/ascendc.md)");
         }
-        write_nz_tile<L0cT>(view_of(gm), c, rows, cols, stride, loc);
+        write_nz_tile<L0cT>(view_of(gm), c, rows, cols, stride, loc, kNzC0);
     } else {
         write_nd_tile(gm, c, rows, cols, stride, quant, fractal, loc, deq_scalar, scales);
     }

@@ -395,6 +395,10 @@ public:
         m_core.free(tensor.native().address, loc);
     }
 
+    /// Consumes the reuse flags of the buffers nobody allocated again (the vendor's protection
+    /// against unmatched events; a queue used in pairs needs none).
+    void FreeAllEvent(Loc loc = Loc::current()) { m_core.drain(loc); }
+
     npusim::ascendc::QueueCore& core() { return m_core; }
 
     /// A user pool's InitBuffer (EXTERN_IMPL_BUFPOOL): `num` buffers of `len` bytes follow.

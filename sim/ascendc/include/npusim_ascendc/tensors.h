@@ -179,6 +179,13 @@ public:
                 Loc loc = Loc::current())
         : m_native{space_at(position, loc), address, length}, m_position(position) {}
 
+    /// `dst = a + b` and the other operator forms (npusim_ascendc/tensor_operators.h).
+    template <class Expr, class = decltype(&Expr::npusim_assign)>
+    LocalTensor& operator=(const Expr& e) {
+        e.npusim_assign(*this);
+        return *this;
+    }
+
     std::uint64_t GetSize() const { return m_native.count; }
     /// The elements from `offset` to the end.
     LocalTensor operator[](std::uint64_t offset) const {
